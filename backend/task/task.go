@@ -1,0 +1,129 @@
+package task
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Task is one unit of queued work. JSON keys are snake_case and stable: the
+// CLI's --json output and the UI both use this shape.
+type Task struct {
+	ID            string     `json:"id"`
+	Title         string     `json:"title"`
+	Prompt        string     `json:"prompt"`
+	Status        Status     `json:"status"`
+	Priority      int        `json:"priority"`
+	Skip          bool       `json:"skip"`
+	Labels        []string   `json:"labels"`
+	Command       string     `json:"command"`
+	Runs          int        `json:"runs"`
+	CompletedRuns int        `json:"completed_runs"`
+	Base          string     `json:"base"`
+	Repo          string     `json:"repo"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	StartedAt     *time.Time `json:"started_at,omitempty"`
+	FinishedAt    *time.Time `json:"finished_at,omitempty"`
+	Error         string     `json:"error,omitempty"`
+	Branch        string     `json:"branch,omitempty"`
+}
+
+// Limits on user input.
+const (
+	MaxPriority = 1_000_000
+	MaxRuns     = 100
+	MaxTitle    = 200
+	MaxLabel    = 64
+)
+
+// ErrInvalid is matched by every validation error of user input.
+var ErrInvalid = errors.New("invalid task")
+
+// NewTask is what a user supplies to create a task.
+type NewTask struct {
+	Title    string   `json:"title"`
+	Prompt   string   `json:"prompt"`
+	Priority int      `json:"priority"`
+	Base     string   `json:"base"`
+	Labels   []string `json:"labels"`
+	Runs     int      `json:"runs"`
+	Repo     string   `json:"repo"`
+	Command  string   `json:"command"`
+	Draft    bool     `json:"draft"`
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// Normalize trims and checks n, returning the cleaned copy or an error
+// wrapping ErrInvalid that names the bad field.
+func (n NewTask) Normalize() (NewTask, error) {
+	n.Title = strings.TrimSpace(n.Title)
+	n.Base = strings.TrimSpace(n.Base)
+	if strings.TrimSpace(n.Prompt) == "" {
+		return n, invalid("prompt is empty")
+	}
+	if len(n.Title) > MaxTitle {
+		return n, invalid("title is longer than %d bytes", MaxTitle)
+	}
+	if strings.ContainsAny(n.Title, "\n\r\x00") {
+		return n, invalid("title contains a line break or NUL")
+	}
+	if n.Priority < -MaxPriority || n.Priority > MaxPriority {
+		return n, invalid("priority %d is outside ±%d", n.Priority, MaxPriority)
+	}
+	if n.Runs == 0 {
+		n.Runs = 1
+	}
+	if n.Runs < 1 || n.Runs > MaxRuns {
+		return n, invalid("runs must be between 1 and %d", MaxRuns)
+	}
+	if strings.ContainsAny(n.Base, " \t\n\r\x00") || strings.HasPrefix(n.Base, "-") {
+		return n, invalid("base ref %q is not a valid ref name", n.Base)
+	}
+	labels, err := NormalizeLabels(n.Labels)
+	if err != nil {
+		return n, err
+	}
+	n.Labels = labels
+	return n, nil
+}
+
+// NormalizeLabels trims labels, drops empty and duplicate ones, and refuses
+// labels with commas, line breaks or control characters.
+func NormalizeLabels(in []string) ([]string, error) {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, l := range in {
+		l = strings.TrimSpace(l)
+		if l == "" || seen[l] {
+			continue
+		}
+		if len(l) > MaxLabel {
+			return nil, invalid("label %q is longer than %d bytes", l, MaxLabel)
+		}
+		for _, r := range l {
+			if r == ',' || r < 0x20 || r == 0x7f {
+				return nil, invalid("label %q contains a comma or control character", l)
+			}
+		}
+		seen[l] = true
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// DisplayTitle is the title, or the prompt's first line when the title is empty.
+func (t Task) DisplayTitle() string {
+	if t.Title != "" {
+		return t.Title
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(t.Prompt), "\n")
+	if r := []rune(first); len(r) > 80 {
+		first = string(r[:80]) + "…"
+	}
+	return first
+}
