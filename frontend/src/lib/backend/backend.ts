@@ -1,0 +1,22 @@
+import type { Api } from './types';
+
+/** The one seam between the UI and Go. Only this folder knows about Wails. */
+export interface Backend {
+  invoke<K extends keyof Api>(method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  listen<T = unknown>(event: string, handler: (payload: T) => void): () => void;
+}
+
+/** Turns whatever a rejected call carries into one readable line. */
+export function errorMessage(err: unknown): string {
+  let msg: string;
+  if (typeof err === 'string') msg = err;
+  else if (err instanceof Error) msg = err.message;
+  else if (err && typeof err === 'object' && 'message' in err) msg = String((err as { message: unknown }).message);
+  else msg = 'Unexpected error';
+  // Never show a Go stack trace or a multi-line dump: keep the first line.
+  msg = msg.split('\n')[0].trim();
+  if (msg.startsWith('goroutine ') || msg === '') msg = 'Unexpected error';
+  if (msg.length > 300) msg = msg.slice(0, 297) + '...';
+  return msg.charAt(0).toUpperCase() + msg.slice(1);
+}

@@ -1,0 +1,348 @@
+// JSON shapes exchanged with the Go services (see CONTRACT.md).
+// Keys are snake_case; timestamps are RFC3339 strings.
+
+export const STATUSES = [
+  'draft',
+  'pending',
+  'ongoing',
+  'actions',
+  'done',
+  'failed',
+  'stopped',
+  'archived',
+  'accepted',
+  'rejected',
+] as const;
+
+export type Status = (typeof STATUSES)[number];
+
+export type Role = 'planner' | 'refinement' | 'developer' | 'observer' | 'reviewer';
+export const ROLES: Role[] = ['planner', 'refinement', 'developer', 'observer', 'reviewer'];
+
+export type Verdict = 'APPROVE' | 'CHANGES_REQUESTED' | 'REJECT' | 'INVALID';
+
+export interface TaskView {
+  id: string;
+  title: string;
+  prompt: string;
+  status: Status;
+  priority: number;
+  position: number;
+  skip: boolean;
+  labels: string[];
+  runs: number;
+  completed_runs: number;
+  base: string;
+  repo: string;
+  created_at: string;
+  updated_at: string;
+  started_at?: string;
+  finished_at?: string;
+  error?: string;
+  branch?: string;
+  questions?: string[];
+}
+
+export interface ListFilter {
+  status?: string;
+  search?: string;
+  label?: string;
+}
+
+export interface CreateTaskInput {
+  title: string;
+  prompt: string;
+  priority: number;
+  base: string;
+  labels: string[];
+  runs: number;
+}
+
+export interface ToolChoice {
+  tool: string;
+  model: string;
+}
+
+export interface Attachment {
+  name: string;
+  size: number;
+  added_at: string;
+}
+
+export interface Report {
+  role: Role;
+  round: number;
+  iteration: number;
+  verdict?: Verdict;
+  body: string;
+  created_at: string;
+}
+
+export type InjectDelivery = 'live' | 'next_step';
+
+export interface Injection {
+  id: string;
+  text: string;
+  delivery: InjectDelivery;
+  applied: boolean;
+  created_at: string;
+}
+
+export interface TaskEvent {
+  at: string;
+  kind: string;
+  message: string;
+}
+
+export interface Usage {
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number;
+}
+
+export interface TaskDetail extends TaskView {
+  command: string;
+  attachments: Attachment[];
+  tools: Partial<Record<Role, ToolChoice>>;
+  answers: string;
+  reports: Report[];
+  injections: Injection[];
+  events: TaskEvent[];
+  log: string;
+  usage: Usage;
+}
+
+export interface TaskUpdate {
+  title: string;
+  prompt: string;
+  labels: string[];
+  priority: number;
+  runs: number;
+  base: string;
+  command: string;
+  tools: Partial<Record<Role, ToolChoice>>;
+}
+
+export interface DeleteOptions {
+  delete_branches: boolean;
+}
+
+export interface AttachmentInput {
+  name: string;
+  data_base64: string;
+}
+
+// ---- running task -------------------------------------------------------
+
+export interface RunningInfo {
+  task_id: string;
+  title: string;
+  role: Role;
+  round: number;
+  iteration: number;
+  iterations: number;
+  step_started_at: string;
+  started_at: string;
+  tool: string;
+  model: string;
+  usage: Usage;
+}
+
+export interface RunnerStatus {
+  enabled: boolean;
+  lock_held: boolean;
+  running: RunningInfo[];
+}
+
+export type FeedKind = 'text' | 'tool_call' | 'tool_result' | 'retry' | 'verdict' | 'step' | 'inject' | 'error';
+
+export interface FeedItem {
+  seq: number;
+  at: string;
+  kind: FeedKind;
+  role: Role;
+  text: string;
+  tool?: string;
+  call_id?: string;
+  is_error?: boolean;
+  verdict?: Verdict;
+}
+
+export interface OutputBatch {
+  task_id: string;
+  feed: FeedItem[];
+  terminal: string;
+}
+
+export interface OutputSnapshot {
+  task_id: string;
+  feed: FeedItem[];
+  terminal: string;
+  transcript_bytes: number;
+}
+
+export interface TranscriptPage {
+  data: string;
+  offset: number;
+  total: number;
+}
+
+export interface InjectResult {
+  injection_id: string;
+  delivery: InjectDelivery;
+}
+
+// ---- commands ----------------------------------------------------------
+
+export interface Command {
+  id: string;
+  name: string;
+  body: string;
+  updated_at: string;
+}
+
+export interface CommandInput {
+  id: string;
+  name: string;
+  body: string;
+}
+
+// ---- settings ----------------------------------------------------------
+
+export interface Settings {
+  working_directory: string;
+  runner_enabled: boolean;
+  concurrency: number;
+  notifications: boolean;
+  close_to_tray: boolean;
+  roles: {
+    planner: ToolChoice;
+    refinement: ToolChoice;
+    developer: ToolChoice;
+    observer: ToolChoice | null;
+    reviewer: ToolChoice;
+  };
+  review: { gate: boolean; max_fix_rounds: number; max_inline_diff_bytes: number };
+  worktree: { root: string; on_done: 'keep-branch' | 'keep' | 'delete'; on_failure: 'keep' | 'delete' };
+  retries: { transient: number; backoff_ms: number[]; idle_timeout_ms: number };
+  stop: { grace_ms: number };
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface SaveSettingsResult {
+  saved: boolean;
+  errors: FieldError[];
+  settings: Settings;
+}
+
+export interface ToolHealth {
+  tool: string;
+  installed: boolean;
+  version: string;
+  authenticated: boolean;
+  error?: string;
+  checked_at: string;
+}
+
+export interface UsageRange {
+  from: string;
+  to: string;
+}
+
+export interface UsageRow extends Usage {
+  key: string;
+}
+
+export interface UsageSummary {
+  by_day: UsageRow[];
+  by_tool: UsageRow[];
+  by_model: UsageRow[];
+  by_task: UsageRow[];
+}
+
+// ---- review (issue 9 entry points) -------------------------------------
+
+export type FileChange = 'added' | 'modified' | 'deleted' | 'renamed';
+
+export interface DiffFile {
+  path: string;
+  old_path?: string;
+  change: FileChange;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface DiffSummary {
+  task_id: string;
+  base: string;
+  head: string;
+  files: DiffFile[];
+}
+
+export interface FilePatch {
+  path: string;
+  patch: string;
+  binary: boolean;
+  too_large: boolean;
+  bytes: number;
+}
+
+// ---- the bound methods --------------------------------------------------
+
+export interface Api {
+  'TaskService.List': (filter: ListFilter) => Promise<TaskView[]>;
+  'TaskService.Create': (input: CreateTaskInput) => Promise<TaskView>;
+  'TaskService.Get': (id: string) => Promise<TaskDetail>;
+  'TaskService.Update': (id: string, update: TaskUpdate) => Promise<TaskView>;
+  'TaskService.SetPriority': (id: string, priority: number) => Promise<TaskView>;
+  'TaskService.SetSkip': (id: string, skip: boolean) => Promise<TaskView>;
+  'TaskService.Reorder': (ids: string[]) => Promise<void>;
+  'TaskService.Retry': (id: string) => Promise<TaskView>;
+  'TaskService.Archive': (id: string) => Promise<TaskView>;
+  'TaskService.Unarchive': (id: string) => Promise<TaskView>;
+  'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;
+  'TaskService.Export': (id: string) => Promise<string>;
+  'TaskService.Import': (markdown: string) => Promise<TaskView>;
+  'TaskService.Answer': (id: string, answer: string) => Promise<TaskView>;
+  'TaskService.Branches': () => Promise<string[]>;
+  'TaskService.AddAttachment': (id: string, file: AttachmentInput) => Promise<Attachment[]>;
+  'TaskService.RemoveAttachment': (id: string, name: string) => Promise<Attachment[]>;
+
+  'RunService.Status': () => Promise<RunnerStatus>;
+  'RunService.SetEnabled': (enabled: boolean) => Promise<RunnerStatus>;
+  'RunService.Stop': (taskId: string) => Promise<void>;
+  'RunService.Inject': (taskId: string, text: string) => Promise<InjectResult>;
+  'RunService.Output': (taskId: string) => Promise<OutputSnapshot>;
+  'RunService.Transcript': (taskId: string, offset: number, limit: number) => Promise<TranscriptPage>;
+
+  'CommandService.List': () => Promise<Command[]>;
+  'CommandService.Save': (input: CommandInput) => Promise<Command>;
+  'CommandService.Delete': (id: string) => Promise<void>;
+
+  'SettingsService.Get': () => Promise<Settings>;
+  'SettingsService.Save': (settings: Settings) => Promise<SaveSettingsResult>;
+  'SettingsService.PickDirectory': () => Promise<string>;
+  'SettingsService.ToolHealth': () => Promise<ToolHealth[]>;
+  'SettingsService.TestTool': (tool: string) => Promise<ToolHealth>;
+  'SettingsService.Models': (tool: string) => Promise<string[]>;
+  'SettingsService.Usage': (range: UsageRange) => Promise<UsageSummary>;
+
+  'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
+  'ReviewService.FilePatch': (taskId: string, path: string) => Promise<FilePatch>;
+}
+
+export type Method = keyof Api;
+
+/** Event names emitted by the Go side (all payloads JSON). */
+export const EVENTS = {
+  tasksChanged: 'tasks:changed',
+  commandsChanged: 'commands:changed',
+  settingsChanged: 'settings:changed',
+  runnerStatus: 'runner:status',
+  taskOutput: (id: string) => `task:output:${id}`,
+} as const;
