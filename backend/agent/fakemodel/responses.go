@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync/atomic"
 )
 
@@ -109,7 +110,7 @@ func responseItems(rep Reply) []map[string]any {
 		if input == nil {
 			input = map[string]any{}
 		}
-		args, _ := json.Marshal(input)
+		args := compactJSON(input)
 		items = append(items, map[string]any{
 			"type": "function_call", "id": fmt.Sprintf("fc_fake%06d", respSeq.Add(1)),
 			"status": "completed", "call_id": callID, "name": tc.Name, "arguments": string(args),
@@ -171,4 +172,13 @@ func writeOpenAIError(w http.ResponseWriter, status int, typ, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"type": typ, "message": msg, "code": typ}})
+}
+
+// compactJSON encodes v without HTML escaping, as the real API does.
+func compactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
