@@ -1,0 +1,109 @@
+package gitx
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. A failed git command is an *Error; errors.Is matches it
+// against these according to git's exit status and message.
+var (
+	// ErrNotARepo: the directory is not inside a git repository.
+	ErrNotARepo = errors.New("not a git repository")
+	// ErrUnknownRef: a revision, ref or object does not resolve.
+	ErrUnknownRef = errors.New("unknown ref")
+	// ErrBadRev: a revision argument was refused before git ran (empty,
+	// leading dash, control characters).
+	ErrBadRev = errors.New("bad revision argument")
+	// ErrIndexLocked: another process holds the index.lock file.
+	ErrIndexLocked = errors.New("index is locked")
+	// ErrRefLocked: another process holds a ref's lock file.
+	ErrRefLocked = errors.New("ref is locked")
+	// ErrRefMoved: a compare-and-swap ref update lost: the ref did not hold
+	// the expected old value (or existed when it was expected not to).
+	ErrRefMoved = errors.New("ref moved")
+	// ErrConflict: a merge cannot be made without conflicts.
+	ErrConflict = errors.New("merge conflict")
+	// ErrNoDir: a command was given no directory for -C.
+	ErrNoDir = errors.New("no directory for git -C")
+)
+
+// Error is a git command that exited non-zero.
+type Error struct {
+	// Dir is the directory given to -C.
+	Dir string
+	// Args are the arguments after -C Dir.
+	Args []string
+	// ExitCode is git's exit status.
+	ExitCode int
+	// Stderr is git's trimmed standard error.
+	Stderr string
+}
+
+// Error returns "git <verb>: exit N: <first line of stderr>".
+func (e *Error) Error() string {
+	msg := e.Stderr
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		return fmt.Sprintf("git %s: exit %d", verb(e.Args), e.ExitCode)
+	}
+	return fmt.Sprintf("git %s: exit %d: %s", verb(e.Args), e.ExitCode, msg)
+}
+
+// Is reports whether e is of the kind named by target, one of the
+// package's sentinel errors.
+func (e *Error) Is(target error) bool {
+	s := e.Stderr
+	switch target {
+	case ErrNotARepo:
+		return strings.Contains(s, "not a git repository")
+	case ErrUnknownRef:
+		for _, m := range unknownRefMarks {
+			if strings.Contains(s, m) {
+				return true
+			}
+		}
+		return false
+	case ErrIndexLocked:
+		return strings.Contains(s, "index.lock") && strings.Contains(s, "File exists")
+	case ErrRefLocked:
+		return !strings.Contains(s, "index.lock") && strings.Contains(s, ".lock': File exists")
+	case ErrRefMoved:
+		return strings.Contains(s, "cannot lock ref") &&
+			(strings.Contains(s, "but expected") ||
+				strings.Contains(s, "reference already exists") ||
+				strings.Contains(s, "unable to resolve reference"))
+	}
+	return false
+}
+
+var unknownRefMarks = []string{
+	"unknown revision", "bad revision", "Needed a single revision",
+	"not a valid object name", "invalid reference", "not a valid ref",
+	"bad object", "not a commit", "not a valid branch name",
+}
+
+func isLockBusy(err error) bool {
+	return errors.Is(err, ErrIndexLocked) || errors.Is(err, ErrRefLocked)
+}
+
+// CheckRev refuses a revision argument that could be taken as an option or
+// is otherwise not a revision: empty, starting with '-', or holding control
+// characters. It returns an error wrapping ErrBadRev.
+func CheckRev(rev string) error {
+	if rev == "" {
+		return fmt.Errorf("empty revision: %w", ErrBadRev)
+	}
+	if strings.HasPrefix(rev, "-") {
+		return fmt.Errorf("revision %q starts with '-': %w", rev, ErrBadRev)
+	}
+	for _, r := range rev {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("revision %q holds a control character: %w", rev, ErrBadRev)
+		}
+	}
+	return nil
+}
