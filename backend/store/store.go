@@ -1,0 +1,120 @@
+// Package store keeps Boof Runner's tasks in SQLite (WAL mode, foreign keys
+// on, a busy timeout) with embedded migrations applied in order.
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+)
+
+// ErrNotFound is returned when a task id does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrNotDatabase is matched by the error for a file that is not SQLite.
+var ErrNotDatabase = errors.New("not a SQLite database")
+
+// SchemaTooNewError reports a database written by a newer binary.
+type SchemaTooNewError struct {
+	Path           string
+	Version, Known int
+}
+
+func (e *SchemaTooNewError) Error() string {
+	return fmt.Sprintf("database %s has schema version %d, newer than this version of Boof Runner knows (%d); upgrade Boof Runner", e.Path, e.Version, e.Known)
+}
+
+// Options configure Open.
+type Options struct {
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// BusyTimeout is how long a writer waits for another; zero means 10 s.
+	BusyTimeout time.Duration
+}
+
+// Store is the SQLite task store. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+	now  func() time.Time
+}
+
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// Open opens (creating if needed) the database at path and applies pending
+// migrations. It refuses, without writing anything, a file that is not SQLite
+// (ErrNotDatabase) and a schema newer than it knows (*SchemaTooNewError).
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.BusyTimeout == 0 {
+		opts.BusyTimeout = 10 * time.Second
+	}
+	u := url.URL{Scheme: "file", Path: path}
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "1")
+	q.Set("_busy_timeout", fmt.Sprint(opts.BusyTimeout.Milliseconds()))
+	q.Set("_txlock", "immediate")
+	q.Set("_synchronous", "NORMAL")
+	dsn := u.String() + "?" + q.Encode()
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: opts.Now}
+	if err := migrate(ctx, db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkHeader refuses an existing non-empty file that is not SQLite.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	n, err := io.ReadFull(f, head)
+	if n == 0 && (err == io.EOF || err == nil) {
+		return nil
+	}
+	if !bytes.Equal(head[:n], sqliteMagic) {
+		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+	}
+	return nil
+}
+
+func wrapOpenErr(path string, err error) error {
+	if strings.Contains(err.Error(), "file is not a database") {
+		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+	}
+	return fmt.Errorf("open database %s: %w", path, err)
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) nowMs() int64 { return s.now().UnixMilli() }

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
+	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error`
+
+// CreateTask validates n and stores it as a pending task (a draft when
+// n.Draft). It returns an error wrapping task.ErrInvalid for bad input.
+func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, error) {
+	n, err := n.Normalize()
+	if err != nil {
+		return task.Task{}, err
+	}
+	now := s.now()
+	id, err := task.NewID(now, rand.Reader)
+	if err != nil {
+		return task.Task{}, err
+	}
+	status := task.StatusPending
+	if n.Draft {
+		status = task.StatusDraft
+	}
+	labels, _ := json.Marshal(n.Labels)
+	ms := now.UnixMilli()
+	_, err = s.db.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, n.Title, n.Prompt, status, n.Priority, string(labels), n.Command, n.Runs, n.Base, n.Repo, ms, ms)
+	if err != nil {
+		return task.Task{}, fmt.Errorf("create task: %w", err)
+	}
+	return s.GetTask(ctx, id)
+}
+
+// GetTask returns the task with id, or an error wrapping ErrNotFound.
+func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks WHERE id = ?`, id)
+	t, err := scanTask(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, fmt.Errorf("task %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("get task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Filter selects tasks for ListTasks.
+type Filter struct {
+	// Statuses keeps tasks in any of these statuses; empty keeps all.
+	Statuses []task.Status
+	// Search keeps tasks whose id, title or prompt contains it (case-insensitive for ASCII).
+	Search string
+	// Limit caps the result; zero means 500.
+	Limit int
+	// Offset skips that many rows.
+	Offset int
+}
+
+// ListTasks returns tasks matching f, newest activity first.
+func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
+	var where []string
+	var args []any
+	if len(f.Statuses) > 0 {
+		ph := strings.TrimSuffix(strings.Repeat("?,", len(f.Statuses)), ",")
+		where = append(where, "status IN ("+ph+")")
+		for _, st := range f.Statuses {
+			args = append(args, string(st))
+		}
+	}
+	if q := strings.TrimSpace(f.Search); q != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+		where = append(where, `(id LIKE ? ESCAPE '\' OR title LIKE ? ESCAPE '\' OR prompt LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like)
+	}
+	q := `SELECT ` + taskColumns + ` FROM tasks`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	if f.Limit <= 0 {
+		f.Limit = 500
+	}
+	q += " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+	args = append(args, f.Limit, f.Offset)
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list tasks: %w", err)
+	}
+	defer rows.Close()
+	out := []task.Task{}
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list tasks: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanTask(r scanner) (task.Task, error) {
+	var t task.Task
+	var status, labels string
+	var skip int
+	var created, updated int64
+	var started, finished sql.NullInt64
+	err := r.Scan(&t.ID, &t.Title, &t.Prompt, &status, &t.Priority, &skip, &labels, &t.Command, &t.Runs,
+		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error)
+	if err != nil {
+		return t, err
+	}
+	t.Status = task.Status(status)
+	t.Skip = skip != 0
+	if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil || t.Labels == nil {
+		t.Labels = []string{}
+	}
+	t.CreatedAt = time.UnixMilli(created).UTC()
+	t.UpdatedAt = time.UnixMilli(updated).UTC()
+	t.StartedAt = msPtr(started)
+	t.FinishedAt = msPtr(finished)
+	return t, nil
+}
+
+func msPtr(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := time.UnixMilli(v.Int64).UTC()
+	return &t
+}
