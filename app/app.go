@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+)
+
+// App owns the window's lifetime: it starts background watchers on startup
+// and stops them on shutdown.
+type App struct {
+	store   *store.Store
+	emitter *WailsEmitter
+	log     *slog.Logger
+
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New builds the App around an open store.
+func New(s *store.Store, log *slog.Logger) *App {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &App{store: s, emitter: &WailsEmitter{}, log: log, ctx: ctx, cancel: cancel}
+}
+
+// Emitter is the app's one event emitter.
+func (a *App) Emitter() Emitter { return a.emitter }
+
+// Context is the app's lifetime context.
+func (a *App) Context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
+}
+
+// Startup is called by Wails when the window is ready.
+func (a *App) Startup(wailsCtx context.Context) {
+	a.emitter.Attach(wailsCtx)
+	// Changes by other processes (the CLI, a headless runner) reach the UI as a hint.
+	if err := a.store.Watch(a.Context(), 500*time.Millisecond, func() { a.emitter.Emit(EventTasksChanged) }); err != nil {
+		a.log.Error("watch database", "err", err)
+	}
+}
+
+// Shutdown is called by Wails when the window closes.
+func (a *App) Shutdown(context.Context) {
+	a.cancel()
+}

@@ -1,0 +1,66 @@
+// Package app holds the services bound to the Wails window. They are thin:
+// each forwards to backend packages and maps errors to readable messages.
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Event names, shaped domain:verb[:id]. Events are hints: the UI reloads
+// state from the bound services when one arrives.
+const (
+	// EventTasksChanged says some task changed; reload lists.
+	EventTasksChanged = "tasks:changed"
+)
+
+// Emitter sends an event to the UI. Every event goes through one Emitter so
+// tests can record them.
+type Emitter interface {
+	Emit(name string, payload ...any)
+}
+
+// WailsEmitter emits through the Wails runtime once the window has started.
+type WailsEmitter struct {
+	mu  sync.RWMutex
+	ctx context.Context
+}
+
+// Attach binds the emitter to the Wails context given at startup.
+func (w *WailsEmitter) Attach(ctx context.Context) {
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+}
+
+// Emit sends the event; before startup it is dropped (the UI loads state on mount).
+func (w *WailsEmitter) Emit(name string, payload ...any) {
+	w.mu.RLock()
+	ctx := w.ctx
+	w.mu.RUnlock()
+	if ctx != nil {
+		runtime.EventsEmit(ctx, name, payload...)
+	}
+}
+
+// RecordingEmitter keeps every event; for tests.
+type RecordingEmitter struct {
+	mu     sync.Mutex
+	Events []string
+}
+
+// Emit records the event name.
+func (r *RecordingEmitter) Emit(name string, _ ...any) {
+	r.mu.Lock()
+	r.Events = append(r.Events, name)
+	r.mu.Unlock()
+}
+
+// Names returns a copy of the recorded names.
+func (r *RecordingEmitter) Names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.Events...)
+}

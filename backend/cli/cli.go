@@ -1,0 +1,189 @@
+// Package cli implements the headless subcommands of boof-runner. They work
+// without a display on the same data root as the desktop app.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/store"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitUser  = 1
+	ExitUsage = 2
+)
+
+// IO is the command's standard streams.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Env is what a command may read from its process.
+type Env struct {
+	Getenv func(string) string
+}
+
+// usageError is a mistake in how the command was called (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, c *call) error
+}
+
+// call is one invocation of a subcommand.
+type call struct {
+	name    string
+	args    []string
+	io      IO
+	env     Env
+	dataDir string
+}
+
+// commands is the table of subcommands; names are reserved even before they
+// are built.
+var commands = map[string]command{
+	"add":  {"add a task to the queue", runAdd},
+	"list": {"list tasks", runList},
+	"show": {"show one task", runShow},
+}
+
+// Commands returns the subcommand names, sorted.
+func Commands() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	for n := range reserved {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsCommand reports whether name is a subcommand (built or reserved).
+func IsCommand(name string) bool {
+	_, ok := commands[name]
+	_, res := reserved[name]
+	return ok || res
+}
+
+// Run executes the subcommand in args[0] and returns the process exit code.
+func Run(ctx context.Context, args []string, stdio IO, env Env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdio.Stdout)
+		return ExitOK
+	}
+	name := args[0]
+	cmd, ok := commands[name]
+	if !ok {
+		if summary, res := reserved[name]; res {
+			fmt.Fprintf(stdio.Stderr, "boof-runner %s: not implemented yet (%s)\n", name, summary)
+			return ExitUser
+		}
+		fmt.Fprintf(stdio.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", name)
+		return ExitUsage
+	}
+	c := &call{name: name, args: args[1:], io: stdio, env: env}
+	err := cmd.run(ctx, c)
+	if err == nil {
+		return ExitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdio.Stderr, "boof-runner %s: %s\n", name, oneLine(err.Error()))
+		}
+		return ExitUsage
+	}
+	fmt.Fprintf(stdio.Stderr, "boof-runner %s: %s\n", name, oneLine(err.Error()))
+	return ExitUser
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: boof-runner [--data-dir DIR]             open the desktop app")
+	fmt.Fprintln(w, "       boof-runner COMMAND [flags] [args]       run a headless command")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, n := range Commands() {
+		s := reserved[n]
+		if c, ok := commands[n]; ok {
+			s = c.summary
+		}
+		fmt.Fprintf(w, "  %-12s %s\n", n, s)
+	}
+	fmt.Fprintln(w, "\nEvery command takes --data-dir DIR (default $BOOF_RUNNER_HOME or the OS data dir).")
+}
+
+// newFlags returns a flag set with the shared --data-dir flag.
+func (c *call) newFlags() *flag.FlagSet {
+	fs := flag.NewFlagSet("boof-runner "+c.name, flag.ContinueOnError)
+	fs.SetOutput(c.io.Stderr)
+	fs.StringVar(&c.dataDir, "data-dir", "", "data root directory")
+	return fs
+}
+
+// parse parses flags that may appear before, between or after positional
+// arguments ("--" ends flags) and returns the positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{msg: err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// openStore resolves and prepares the data root and opens its database.
+func (c *call) openStore(ctx context.Context) (*store.Store, dataroot.Paths, error) {
+	getenv := c.env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	root, err := dataroot.Resolve(c.dataDir, getenv, goos)
+	if err != nil {
+		return nil, dataroot.Paths{}, err
+	}
+	if err := dataroot.Ensure(root); err != nil {
+		return nil, dataroot.Paths{}, err
+	}
+	paths := dataroot.Paths{Root: root}
+	s, err := store.Open(ctx, paths.Database(), store.Options{})
+	if err != nil {
+		return nil, paths, err
+	}
+	return s, paths, nil
+}

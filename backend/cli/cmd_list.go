@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func absPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("path %s: %w", p, err)
+	}
+	return abs, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runList(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	status := fs.String("status", "", "only tasks in this status (comma-separated list allowed)")
+	search := fs.String("search", "", "only tasks whose id, title or prompt contains this")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	var f store.Filter
+	f.Search = *search
+	f.Limit = 100000
+	if *status != "" {
+		for _, s := range strings.Split(*status, ",") {
+			st, err := task.ParseStatus(strings.TrimSpace(s))
+			if err != nil {
+				return err
+			}
+			f.Statuses = append(f.Statuses, st)
+		}
+	}
+	s, _, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tasks, err := s.ListTasks(ctx, f)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.io.Stdout, tasks)
+	}
+	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tPRIO\tUPDATED\tTITLE")
+	for _, t := range tasks {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), t.DisplayTitle())
+	}
+	return tw.Flush()
+}
+
+func runShow(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("expected one task ID")
+	}
+	s, _, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	t, err := s.GetTask(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.io.Stdout, t)
+	}
+	w := c.io.Stdout
+	fmt.Fprintf(w, "id:        %s\ntitle:     %s\nstatus:    %s\npriority:  %d\nruns:      %d/%d\n", t.ID, t.DisplayTitle(), t.Status, t.Priority, t.CompletedRuns, t.Runs)
+	if t.Base != "" {
+		fmt.Fprintf(w, "base:      %s\n", t.Base)
+	}
+	if len(t.Labels) > 0 {
+		fmt.Fprintf(w, "labels:    %s\n", strings.Join(t.Labels, ", "))
+	}
+	if t.Error != "" {
+		fmt.Fprintf(w, "error:     %s\n", t.Error)
+	}
+	fmt.Fprintf(w, "created:   %s\nupdated:   %s\n\n%s\n", t.CreatedAt.Local().Format(time.DateTime), t.UpdatedAt.Local().Format(time.DateTime), t.Prompt)
+	return nil
+}
