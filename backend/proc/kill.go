@@ -1,0 +1,195 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// killPhaseLimit bounds how long we keep sending SIGKILL to a tree that
+// does not go away (processes stuck in uninterruptible sleep).
+const killPhaseLimit = 5 * time.Second
+
+// maxPoll is the longest pause between two scans while a tree is dying.
+const maxPoll = 20 * time.Millisecond
+
+// ErrUnsafeTarget is returned by KillTree for a pgid or pid that must never
+// be signaled (init, the kernel, this process or its own group).
+var ErrUnsafeTarget = errors.New("unsafe kill target")
+
+// ErrSurvivors is wrapped when processes outlived SIGKILL for killPhaseLimit.
+var ErrSurvivors = errors.New("processes survived sigkill")
+
+// treeKill describes one tree to terminate.
+type treeKill struct {
+	// members returns the current members of the tree (zombies included).
+	members func(t *procTable) map[int]procInfo
+	// pgids are process groups signaled as a whole while they have live
+	// members, which also catches processes forked between two scans.
+	pgids []int
+	// killAt returns when SIGTERM turns into SIGKILL; it may move earlier.
+	killAt func() time.Time
+	// onScan runs on every snapshot (used to reap adopted zombies).
+	onScan func(t *procTable)
+	now    func() time.Time
+}
+
+// run sends SIGTERM (and SIGCONT) to every member and group once, rescans
+// until the tree is gone or killAt passes, then sends SIGKILL until it is
+// gone. It returns the pids still alive when it gave up.
+func (k treeKill) run() ([]int, error) {
+	termSent := make(map[procKey]bool)
+	groupTermed := make(map[int]bool)
+	delay := time.Millisecond
+	var giveUp time.Time
+	for {
+		t, err := scanProcs()
+		if err != nil {
+			return nil, err
+		}
+		if k.onScan != nil {
+			k.onScan(t)
+		}
+		var alive []procInfo
+		for _, p := range k.members(t) {
+			if !p.zombie {
+				alive = append(alive, p)
+			}
+		}
+		if len(alive) == 0 {
+			return nil, nil
+		}
+		now := k.now()
+		killing := !now.Before(k.killAt())
+		if killing {
+			if giveUp.IsZero() {
+				giveUp = now.Add(killPhaseLimit)
+			} else if now.After(giveUp) {
+				pids := make([]int, len(alive))
+				for i, p := range alive {
+					pids[i] = p.pid
+				}
+				sort.Ints(pids)
+				return pids, fmt.Errorf("%w: %v", ErrSurvivors, pids)
+			}
+		}
+		sig := unix.SIGTERM
+		if killing {
+			sig = unix.SIGKILL
+		}
+		for _, g := range k.pgids {
+			if g <= 1 || (groupTermed[g] && !killing) || !hasGroup(alive, g) {
+				continue
+			}
+			groupTermed[g] = true
+			_ = unix.Kill(-g, sig)
+			if !killing {
+				_ = unix.Kill(-g, unix.SIGCONT)
+			}
+		}
+		for _, p := range alive {
+			if !killing && termSent[p.key()] {
+				continue
+			}
+			termSent[p.key()] = true
+			signalProc(p, sig)
+			if !killing {
+				signalProc(p, unix.SIGCONT)
+			}
+		}
+		wait := delay
+		if d := k.killAt().Sub(k.now()); !killing && d > 0 && d < wait {
+			wait = d
+		}
+		time.Sleep(wait)
+		if delay < maxPoll {
+			delay *= 2
+		}
+	}
+}
+
+func hasGroup(ps []procInfo, pgid int) bool {
+	for _, p := range ps {
+		if p.pgid == pgid {
+			return true
+		}
+	}
+	return false
+}
+
+// signalProc signals exactly the process p describes: through a pidfd
+// whose target is checked against p's start time, so a recycled pid is
+// never hit.
+func signalProc(p procInfo, sig unix.Signal) {
+	fd, err := unix.PidfdOpen(p.pid, 0)
+	if errors.Is(err, unix.ENOSYS) {
+		if q, ok := readStat(p.pid); ok && q.start == p.start {
+			_ = unix.Kill(p.pid, sig)
+		}
+		return
+	}
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	if q, ok := readStat(p.pid); !ok || q.start != p.start {
+		return
+	}
+	_ = unix.PidfdSendSignal(fd, sig, nil, 0)
+}
+
+// KillTree stops a process tree left by a previous (dead) run, found by its
+// recorded process group and pids: every live process in the group, every
+// listed pid and all their descendants get SIGTERM, then SIGKILL after
+// grace (zero means DefaultGrace). It returns nil when nothing is left
+// (also when nothing was running), an error wrapping ErrUnsafeTarget for a
+// pgid or pid of 1 or less or belonging to this process, and an error
+// wrapping ErrSurvivors when something outlived SIGKILL.
+func KillTree(pgid int, pids []int, grace time.Duration) error {
+	self := os.Getpid()
+	selfPgid := unix.Getpgrp()
+	if pgid < 0 || pgid == 1 || (pgid != 0 && (pgid == self || pgid == selfPgid)) {
+		return fmt.Errorf("kill tree pgid %d: %w", pgid, ErrUnsafeTarget)
+	}
+	for _, pid := range pids {
+		if pid <= 1 || pid == self {
+			return fmt.Errorf("kill tree pid %d: %w", pid, ErrUnsafeTarget)
+		}
+	}
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	killAt := time.Now().Add(grace)
+	var groups []int
+	if pgid > 1 {
+		groups = []int{pgid}
+	}
+	k := treeKill{
+		members: func(t *procTable) map[int]procInfo {
+			set := make(map[int]procInfo)
+			for _, p := range t.all {
+				if pgid > 1 && p.pgid == pgid && p.pid != self {
+					set[p.pid] = p
+				}
+			}
+			for _, pid := range pids {
+				if i, ok := t.byPid[pid]; ok {
+					set[pid] = t.all[i]
+				}
+			}
+			t.descendants(set, func(p procInfo) bool { return p.pid == self })
+			return set
+		},
+		pgids:  groups,
+		killAt: func() time.Time { return killAt },
+		now:    time.Now,
+	}
+	if _, err := k.run(); err != nil {
+		return fmt.Errorf("kill tree: %w", err)
+	}
+	return nil
+}

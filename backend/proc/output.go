@@ -1,0 +1,132 @@
+package proc
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// readBuf is the size of one read from the PTY master.
+const readBuf = 64 << 10
+
+// readLoop copies PTY output to the transcript and the consumer until the
+// PTY reports EOF/EIO (every holder of the terminal closed it) or is closed.
+func (h *Handle) readLoop(done chan<- struct{}) {
+	defer close(done)
+	buf := make([]byte, readBuf)
+	for {
+		n, err := h.master.Read(buf)
+		if n > 0 {
+			h.consume(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// consume accounts for one read and applies the output limit.
+func (h *Handle) consume(p []byte) {
+	h.lastOut.Store(h.r.now().UnixNano())
+	n := int64(len(p))
+	total := h.bytes.Add(n)
+	limit := h.spec.OutputLimit
+	if limit <= 0 || total <= limit {
+		h.keep(p)
+		return
+	}
+	before := total - n
+	if before >= limit {
+		return // past the limit: already marked and stopping
+	}
+	h.keep(p[:limit-before])
+	h.writeTranscript([]byte(fmt.Sprintf("\n[boof-runner] output limit of %d bytes reached; process stopped\n", limit)))
+	h.stop(ReasonOutputLimit, h.spec.Grace)
+}
+
+// keep writes p to the transcript first (durable copy), then offers it to
+// the consumer.
+func (h *Handle) keep(p []byte) {
+	h.writeTranscript(p)
+	if h.out != nil {
+		h.out.push(p)
+	}
+}
+
+// writeTranscript appends p. A write error stops the child with
+// ReasonTranscript: running on without a durable copy would lose output.
+func (h *Handle) writeTranscript(p []byte) {
+	if h.transcript == nil || h.transcriptBroken {
+		return
+	}
+	if _, err := h.transcript.Write(p); err != nil {
+		h.transcriptBroken = true
+		h.r.log.Error("proc: transcript write failed; stopping child", "path", h.spec.TranscriptPath, "err", err)
+		h.stop(ReasonTranscript, h.spec.Grace)
+	}
+}
+
+// outbox hands output to a consumer on one goroutine, coalescing whatever
+// piled up while the consumer was busy. The backlog is bounded: bytes that
+// do not fit are dropped for the consumer and counted.
+type outbox struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending []byte
+	spare   []byte // owned by run
+	max     int
+	closed  bool
+	dropped atomic.Int64
+	done    chan struct{}
+}
+
+func newOutbox(max int) *outbox {
+	o := &outbox{max: max, done: make(chan struct{})}
+	o.cond = sync.NewCond(&o.mu)
+	return o
+}
+
+// push queues a copy of p without ever blocking on the consumer.
+func (o *outbox) push(p []byte) {
+	o.mu.Lock()
+	room := o.max - len(o.pending)
+	if room < len(p) {
+		room = max(room, 0)
+		o.dropped.Add(int64(len(p) - room))
+		p = p[:room]
+	}
+	if len(p) > 0 {
+		o.pending = append(o.pending, p...)
+		o.cond.Signal()
+	}
+	o.mu.Unlock()
+}
+
+// close lets run deliver what is pending, then waits for it to return.
+func (o *outbox) close() {
+	o.mu.Lock()
+	o.closed = true
+	o.cond.Signal()
+	o.mu.Unlock()
+	<-o.done
+}
+
+// run calls fn with each coalesced batch until closed and drained.
+func (o *outbox) run(fn func([]byte)) {
+	defer close(o.done)
+	for {
+		o.mu.Lock()
+		for len(o.pending) == 0 && !o.closed {
+			o.cond.Wait()
+		}
+		if len(o.pending) == 0 {
+			o.mu.Unlock()
+			return
+		}
+		chunk := o.pending
+		o.pending = o.spare[:0]
+		o.mu.Unlock()
+		fn(chunk)
+		o.spare = chunk
+	}
+}

@@ -1,0 +1,255 @@
+package proc
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// RunnerOptions configure a Runner. Zero values pick the defaults.
+type RunnerOptions struct {
+	// Logger receives warnings (failed transcript writes, survivors); default slog.Default().
+	Logger *slog.Logger
+	// Now is the clock for timestamps and watchdogs; default time.Now.
+	Now func() time.Time
+	// BaseEnv is the minimal environment added for keys a Spec does not set.
+	// Default: PATH and HOME of this process (or fallbacks),
+	// TERM=xterm-256color and LANG=C.UTF-8.
+	BaseEnv []string
+	// NoSubreaper leaves PR_SET_CHILD_SUBREAPER unset (double-forked
+	// daemons then escape to init and are found only by their tag).
+	NoSubreaper bool
+	// MaxBacklog caps the output bytes waiting for a slow OnChunk; default 8 MiB.
+	MaxBacklog int
+	// TrackInterval is how often live trees are snapshotted so that
+	// escapees are remembered; default 1 s.
+	TrackInterval time.Duration
+	// DrainTimeout bounds how long output is still read after the tree is
+	// gone (a process outside the tree may hold the PTY); default 2 s.
+	DrainTimeout time.Duration
+}
+
+// Runner owns the live handles of one app. It is safe for concurrent use.
+// On Linux it makes this process a child subreaper and reaps the orphans
+// it adopts from its handles' trees, never touching exit statuses of
+// direct children (its own or anyone else's).
+type Runner struct {
+	opts      RunnerOptions
+	log       *slog.Logger
+	now       func() time.Time
+	id        string
+	self      int
+	subreaper bool
+
+	mu       sync.Mutex
+	closed   bool
+	seq      int
+	handles  map[*Handle]struct{}
+	direct   map[int]bool     // pids of the direct children we started and still wait for
+	sessions map[int]struct{} // session ids of our handles, live or ended, still in use
+
+	bgCancel context.CancelFunc
+	bgDone   chan struct{}
+	shutOnce sync.Once
+	sigchld  chan os.Signal
+	scans    atomic.Int64 // number of reap scans, for tests
+}
+
+// NewRunner makes a Runner and starts its reaper. Call Shutdown when done.
+func NewRunner(opts RunnerOptions) *Runner {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.BaseEnv == nil {
+		opts.BaseEnv = defaultBaseEnv()
+	}
+	if opts.MaxBacklog <= 0 {
+		opts.MaxBacklog = 8 << 20
+	}
+	if opts.TrackInterval <= 0 {
+		opts.TrackInterval = time.Second
+	}
+	if opts.DrainTimeout <= 0 {
+		opts.DrainTimeout = 2 * time.Second
+	}
+	var idb [6]byte
+	_, _ = rand.Read(idb[:])
+	r := &Runner{
+		opts:     opts,
+		log:      opts.Logger,
+		now:      opts.Now,
+		id:       hex.EncodeToString(idb[:]),
+		self:     os.Getpid(),
+		handles:  make(map[*Handle]struct{}),
+		direct:   make(map[int]bool),
+		sessions: make(map[int]struct{}),
+		bgDone:   make(chan struct{}),
+		sigchld:  make(chan os.Signal, 1),
+	}
+	if !opts.NoSubreaper {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			r.log.Warn("proc: cannot become child subreaper", "err", err)
+		} else {
+			r.subreaper = true
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.bgCancel = cancel
+	signal.Notify(r.sigchld, unix.SIGCHLD)
+	go r.background(ctx)
+	return r
+}
+
+func defaultBaseEnv() []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		home = "/"
+	}
+	return []string{"PATH=" + path, "HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}
+}
+
+// background reaps adopted zombies on SIGCHLD and snapshots live trees
+// every TrackInterval so that escapees stay attributed to their handle.
+func (r *Runner) background(ctx context.Context) {
+	defer close(r.bgDone)
+	tick := time.NewTicker(r.opts.TrackInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.sigchld:
+			if t, err := scanProcs(); err == nil {
+				r.reap(t)
+			}
+		case <-tick.C:
+			r.mu.Lock()
+			live := make([]*Handle, 0, len(r.handles))
+			for h := range r.handles {
+				live = append(live, h)
+			}
+			r.mu.Unlock()
+			if len(live) == 0 {
+				continue
+			}
+			t, err := scanProcs()
+			if err != nil {
+				continue
+			}
+			r.reap(t)
+			for _, h := range live {
+				h.members(t)
+			}
+		}
+	}
+}
+
+// reap waits for zombies this process adopted from our handles' trees:
+// children of ours that are not direct children we started, and whose
+// session or group is one of our handles' or whose identity was seen in a
+// handle's tree. Everything else (children started elsewhere in the app)
+// is left to its own Wait.
+func (r *Runner) reap(t *procTable) {
+	r.scans.Add(1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, i := range t.children[r.self] {
+		p := t.all[i]
+		if !p.zombie || r.direct[p.pid] || !r.adoptedLocked(p) {
+			continue
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+	}
+	// Forget session ids nobody uses any more, so a recycled id is not ours.
+	for sid := range r.sessions {
+		if r.direct[sid] {
+			continue
+		}
+		inUse := false
+		for _, p := range t.all {
+			if p.sid == sid || p.pgid == sid {
+				inUse = true
+				break
+			}
+		}
+		if !inUse {
+			delete(r.sessions, sid)
+		}
+	}
+}
+
+func (r *Runner) adoptedLocked(p procInfo) bool {
+	if _, ok := r.sessions[p.sid]; ok {
+		return true
+	}
+	if _, ok := r.sessions[p.pgid]; ok {
+		return true
+	}
+	for h := range r.handles {
+		if h.seen(p.key()) {
+			return true
+		}
+	}
+	return false
+}
+
+// Shutdown stops every live handle with ReasonShutdown (SIGTERM, then
+// SIGKILL after grace; zero means DefaultGrace), waits until every tree is
+// gone, and stops the reaper. Start fails with ErrRunnerClosed afterwards.
+// It is safe to call more than once; later calls wait for the first.
+func (r *Runner) Shutdown(grace time.Duration) {
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	r.mu.Lock()
+	r.closed = true
+	live := make([]*Handle, 0, len(r.handles))
+	for h := range r.handles {
+		live = append(live, h)
+	}
+	r.mu.Unlock()
+	for _, h := range live {
+		h.stop(ReasonShutdown, grace)
+	}
+	for _, h := range live {
+		h.Wait()
+	}
+	r.shutOnce.Do(func() {
+		r.bgCancel()
+		<-r.bgDone
+		signal.Stop(r.sigchld)
+		if t, err := scanProcs(); err == nil {
+			r.reap(t)
+		}
+	})
+	<-r.bgDone
+}
+
+// Live returns the number of handles not yet torn down.
+func (r *Runner) Live() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.handles)
+}
+
+func (r *Runner) forget(h *Handle) {
+	r.mu.Lock()
+	delete(r.handles, h)
+	r.mu.Unlock()
+}
