@@ -1,0 +1,362 @@
+import type { Backend } from './backend';
+import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
+import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
+import { FakeStream } from './fake-stream';
+import { validateSettings } from './fake-validate';
+import { fakeDiff, fakePatch } from './fake-diff';
+
+type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
+
+export interface FakeOptions {
+  /** Seed realistic demo tasks (default true). */
+  seed?: boolean;
+  /** Emit streaming output for the ongoing task every `streamMs` ms; 0 disables (default 0). */
+  streamMs?: number;
+  now?: () => Date;
+  injectDelivery?: InjectDelivery;
+}
+
+const TERMINAL_KEEP = 1 << 20;
+const FEED_KEEP = 2000;
+
+/** In-memory implementation of every bound method, for tests and the browser build. */
+export class FakeBackend implements Backend {
+  readonly tasks = new Map<string, TaskDetail>();
+  readonly calls: { method: string; args: unknown[] }[] = [];
+  settings: Settings = defaultSettings();
+  commands: Command[] = [];
+  enabled = true;
+  private listeners = new Map<string, Set<(p: unknown) => void>>();
+  private failures = new Map<string, string>();
+  private streams = new Map<string, { gen: FakeStream; feed: FeedItem[]; terminal: string; bytes: number }>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private counter = 0;
+  private readonly now: () => Date;
+  private readonly injectDelivery: InjectDelivery;
+
+  constructor(opts: FakeOptions = {}) {
+    this.now = opts.now ?? (() => new Date());
+    this.injectDelivery = opts.injectDelivery ?? 'next_step';
+    if (opts.seed ?? true) {
+      for (const t of seedTasks(this.now())) this.tasks.set(t.id, t);
+      const ts = this.stamp();
+      this.commands = [
+        { id: 'cmd1', name: 'Add tests', body: 'Add table tests for every exported function you touch.', updated_at: ts },
+        { id: 'cmd2', name: 'Small commits', body: 'Commit in small steps with clear messages.', updated_at: ts },
+      ];
+    }
+    for (const t of this.tasks.values()) if (t.status === 'ongoing') this.streams.set(t.id, { gen: new FakeStream(t.id, 'developer', this.now), feed: [], terminal: '', bytes: 0 });
+    // Pre-fill some output so the panel is not empty on first open.
+    for (const id of this.streams.keys()) for (let i = 0; i < 8; i++) this.pushOutput(id, false);
+    if (opts.streamMs) this.timer = setInterval(() => this.tick(), opts.streamMs);
+  }
+
+  /** Stops the streaming timer. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Makes the next call of `method` fail with `message`. */
+  failNext(method: keyof Api, message: string): void {
+    this.failures.set(method, message);
+  }
+
+  /** Emits one batch of output for every running task (what the timer does). */
+  tick(n = 3): void {
+    for (const id of this.streams.keys()) this.pushOutput(id, true, n);
+  }
+
+  invoke<K extends keyof Api>(method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
+    this.calls.push({ method, args });
+    const fail = this.failures.get(method);
+    if (fail !== undefined) {
+      this.failures.delete(method);
+      return Promise.reject(fail);
+    }
+    const h = this.handlers[method] as unknown as (...a: unknown[]) => unknown;
+    try {
+      const out = h(...args);
+      return Promise.resolve(out === undefined ? undefined : structuredClone(out)) as Promise<Awaited<ReturnType<Api[K]>>>;
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  listen<T = unknown>(event: string, handler: (payload: T) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    const h = handler as (p: unknown) => void;
+    set.add(h);
+    return () => set.delete(h);
+  }
+
+  listenerCount(event: string): number {
+    return this.listeners.get(event)?.size ?? 0;
+  }
+
+  emit(event: string, payload?: unknown): void {
+    for (const h of [...(this.listeners.get(event) ?? [])]) h(payload);
+  }
+
+  private stamp(): string {
+    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  private pushOutput(id: string, emit: boolean, n = 3): void {
+    const s = this.streams.get(id);
+    if (!s) return;
+    const batch = s.gen.next(n);
+    s.feed.push(...batch.feed);
+    if (s.feed.length > FEED_KEEP) s.feed.splice(0, s.feed.length - FEED_KEEP);
+    s.terminal += batch.terminal;
+    s.bytes += batch.terminal.length;
+    if (s.terminal.length > TERMINAL_KEEP) s.terminal = s.terminal.slice(-TERMINAL_KEEP);
+    if (emit) this.emit(`task:output:${id}`, batch);
+  }
+
+  private get(id: string): TaskDetail {
+    const t = this.tasks.get(id);
+    if (!t) throw new Error(`task not found: ${id}`);
+    return t;
+  }
+
+  private view(t: TaskDetail): TaskView {
+    const { command: _c, attachments: _a, tools: _t, answers: _an, reports: _r, injections: _i, events: _e, log: _l, usage: _u, ...v } = t;
+    return v;
+  }
+
+  private change(t: TaskDetail, status?: TaskDetail['status'], note?: string): TaskView {
+    if (status && status !== t.status) {
+      t.events.push({ at: this.stamp(), kind: 'status', message: `${t.status} → ${status}` });
+      t.status = status;
+    }
+    if (note) t.events.push({ at: this.stamp(), kind: 'note', message: note });
+    t.updated_at = this.stamp();
+    this.emit('tasks:changed');
+    return this.view(t);
+  }
+
+  private notOngoing(t: TaskDetail, what: string): void {
+    if (t.status === 'ongoing') throw new Error(`task ${t.id} is ongoing: stop it before you ${what}`);
+  }
+
+  status(): RunnerStatus {
+    const running = [...this.tasks.values()]
+      .filter((t) => t.status === 'ongoing')
+      .map((t) => ({
+        task_id: t.id,
+        title: t.title,
+        role: 'developer' as const,
+        round: 1,
+        iteration: 1,
+        iterations: t.runs,
+        started_at: t.started_at ?? t.updated_at,
+        step_started_at: t.updated_at,
+        tool: 'claude-code',
+        model: 'sonnet',
+        usage: { tokens_in: 48_200 + (this.streams.get(t.id)?.feed.length ?? 0) * 150, tokens_out: 6_100, cost_usd: 0.42 },
+      }));
+    return { enabled: this.enabled, lock_held: true, running };
+  }
+
+  private validateInput(prompt: string, runs: number, priority: number): void {
+    if (!prompt.trim()) throw new Error('prompt is required');
+    if (!Number.isInteger(runs) || runs < 1) throw new Error('runs must be a whole number of at least 1');
+    if (!Number.isInteger(priority)) throw new Error('priority must be a whole number');
+  }
+
+  private handlers: Handlers = {
+    'TaskService.List': (f) => {
+      const q = (f.search ?? '').trim().toLowerCase();
+      return [...this.tasks.values()]
+        .filter((t) => (f.status ? t.status === f.status : t.status !== 'archived'))
+        .filter((t) => !f.label || t.labels.includes(f.label))
+        .filter((t) => !q || [t.title, t.prompt, t.id, ...t.labels].some((s) => s.toLowerCase().includes(q)))
+        .map((t) => this.view(t));
+    },
+    'TaskService.Create': (input) => {
+      this.validateInput(input.prompt, input.runs, input.priority);
+      if (input.base && !['main', 'develop', 'release/1.0'].includes(input.base) && !/^[0-9a-f]{7,40}$/.test(input.base)) {
+        throw new Error(`unknown base ref '${input.base}': not a branch or commit in /home/dev/project`);
+      }
+      const ts = this.stamp();
+      const id = `t${this.now().getTime().toString(36)}${(this.counter++).toString(36).padStart(2, '0')}`;
+      const positions = [...this.tasks.values()].filter((t) => t.status === 'pending').map((t) => t.position);
+      const t = blankDetail({ id, prompt: input.prompt, created_at: ts });
+      Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs, position: Math.max(-1, ...positions) + 1 });
+      this.tasks.set(id, t);
+      this.emit('tasks:changed');
+      return this.view(t);
+    },
+    'TaskService.Get': (id) => this.get(id),
+    'TaskService.Update': (id, u) => {
+      const t = this.get(id);
+      this.notOngoing(t, 'edit it');
+      this.validateInput(u.prompt, u.runs, u.priority);
+      Object.assign(t, { ...u, title: u.title.trim() });
+      return this.change(t, undefined, 'edited');
+    },
+    'TaskService.SetPriority': (id, p) => {
+      if (!Number.isInteger(p)) throw new Error('priority must be a whole number');
+      const t = this.get(id);
+      t.priority = p;
+      return this.change(t);
+    },
+    'TaskService.SetSkip': (id, skip) => {
+      const t = this.get(id);
+      if (t.status !== 'pending' && t.status !== 'draft') throw new Error(`only pending or draft tasks can be skipped (task is ${t.status})`);
+      t.skip = skip;
+      return this.change(t);
+    },
+    'TaskService.Reorder': (ids) => {
+      for (const id of ids) if (this.get(id).status !== 'pending') throw new Error(`task ${id} is not pending`);
+      ids.forEach((id, i) => (this.get(id).position = i));
+      this.emit('tasks:changed');
+    },
+    'TaskService.Retry': (id) => {
+      const t = this.get(id);
+      if (t.status !== 'failed' && t.status !== 'stopped') throw new Error(`only failed or stopped tasks can be retried (task is ${t.status})`);
+      delete t.error;
+      return this.change(t, 'pending');
+    },
+    'TaskService.Archive': (id) => {
+      const t = this.get(id);
+      this.notOngoing(t, 'archive it');
+      (t as TaskDetail & { prev?: string }).prev = t.status;
+      return this.change(t, 'archived');
+    },
+    'TaskService.Unarchive': (id) => {
+      const t = this.get(id) as TaskDetail & { prev?: TaskDetail['status'] };
+      if (t.status !== 'archived') throw new Error(`task ${id} is not archived`);
+      return this.change(t, t.prev ?? 'done');
+    },
+    'TaskService.Delete': (id) => {
+      this.notOngoing(this.get(id), 'delete it');
+      this.tasks.delete(id);
+      this.emit('tasks:changed');
+    },
+    'TaskService.Export': (id) => {
+      const t = this.get(id);
+      return `---\nid: ${t.id}\ntitle: ${t.title}\nstatus: ${t.status}\npriority: ${t.priority}\nlabels: [${t.labels.join(', ')}]\n---\n\n## Prompt\n\n${t.prompt}\n`;
+    },
+    'TaskService.Import': (md) => {
+      const m = /## Prompt\s*\n([\s\S]*)$/.exec(md);
+      if (!m || !m[1].trim()) throw new Error('not a task file: no "## Prompt" section');
+      const title = /^title:\s*(.*)$/m.exec(md)?.[1] ?? '';
+      return this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
+    },
+    'TaskService.Answer': (id, answer) => {
+      const t = this.get(id);
+      if (t.status !== 'actions') throw new Error(`task ${id} has no open questions`);
+      if (!answer.trim()) throw new Error('answer is empty');
+      t.answers += (t.answers ? '\n\n' : '') + answer.trim();
+      delete t.questions;
+      return this.change(t, 'pending', 'answered');
+    },
+    'TaskService.Branches': () => ['main', 'develop', 'release/1.0'],
+    'TaskService.AddAttachment': (id, f) => {
+      const t = this.get(id);
+      if (!f.name.trim()) throw new Error('attachment name is empty');
+      t.attachments = t.attachments.filter((a) => a.name !== f.name);
+      t.attachments.push({ name: f.name, size: Math.floor((f.data_base64.length * 3) / 4), added_at: this.stamp() });
+      this.change(t);
+      return t.attachments;
+    },
+    'TaskService.RemoveAttachment': (id, name) => {
+      const t = this.get(id);
+      t.attachments = t.attachments.filter((a) => a.name !== name);
+      this.change(t);
+      return t.attachments;
+    },
+
+    'RunService.Status': () => this.status(),
+    'RunService.SetEnabled': (on) => {
+      this.enabled = on;
+      const s = this.status();
+      this.emit('runner:status', s);
+      return s;
+    },
+    'RunService.Stop': (id) => {
+      const t = this.get(id);
+      if (t.status !== 'ongoing') throw new Error(`task ${id} is not running`);
+      this.streams.delete(id);
+      t.error = 'stopped by the user; work kept in the worktree';
+      t.finished_at = this.stamp();
+      this.change(t, 'stopped');
+      this.emit('runner:status', this.status());
+    },
+    'RunService.Inject': (id, text) => {
+      const t = this.get(id);
+      if (t.status !== 'ongoing') throw new Error(`task ${id} is not running`);
+      if (!text.trim()) throw new Error('injected prompt is empty');
+      const inj = { id: `inj${this.counter++}`, text: text.trim(), delivery: this.injectDelivery, applied: this.injectDelivery === 'live', created_at: this.stamp() };
+      t.injections.push(inj);
+      return { injection_id: inj.id, delivery: inj.delivery };
+    },
+    'RunService.Output': (id): OutputSnapshot => {
+      const s = this.streams.get(id);
+      if (!s) return { task_id: id, feed: [], terminal: '', transcript_bytes: 0 };
+      return { task_id: id, feed: s.feed, terminal: s.terminal, transcript_bytes: s.bytes };
+    },
+    'RunService.Transcript': (id, offset, limit) => {
+      const s = this.streams.get(id);
+      const all = s?.terminal ?? '';
+      return { data: all.slice(offset, offset + limit), offset, total: all.length };
+    },
+
+    'CommandService.List': () => [...this.commands].sort((a, b) => a.name.localeCompare(b.name)),
+    'CommandService.Save': (c) => {
+      if (!c.name.trim()) throw new Error('command name is required');
+      if (!c.body.trim()) throw new Error('command text is required');
+      if (this.commands.some((x) => x.name === c.name.trim() && x.id !== c.id)) throw new Error(`a command named '${c.name.trim()}' already exists`);
+      const cmd: Command = { id: c.id || `cmd${this.counter++}`, name: c.name.trim(), body: c.body, updated_at: this.stamp() };
+      this.commands = [...this.commands.filter((x) => x.id !== cmd.id), cmd];
+      this.emit('commands:changed');
+      return cmd;
+    },
+    'CommandService.Delete': (id) => {
+      this.commands = this.commands.filter((x) => x.id !== id);
+      this.emit('commands:changed');
+    },
+
+    'SettingsService.Get': () => this.settings,
+    'SettingsService.Save': (s) => {
+      const errors = validateSettings(s, Object.keys(MODELS));
+      if (errors.length) return { saved: false, errors, settings: this.settings };
+      this.settings = structuredClone(s);
+      this.enabled = s.runner_enabled;
+      this.emit('settings:changed');
+      return { saved: true, errors: [], settings: this.settings };
+    },
+    'SettingsService.PickDirectory': () => '/home/dev/other-project',
+    'SettingsService.ToolHealth': () => this.health(false),
+    'SettingsService.TestTool': (tool) => {
+      const h = this.health(true).find((x) => x.tool === tool);
+      if (!h) throw new Error(`unknown tool '${tool}'`);
+      return h;
+    },
+    'SettingsService.Models': (tool) => {
+      const m = MODELS[tool];
+      if (!m) throw new Error(`unknown tool '${tool}'`);
+      return m;
+    },
+    'SettingsService.Usage': (r) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(r.from) || !/^\d{4}-\d{2}-\d{2}$/.test(r.to)) throw new Error('dates must look like 2026-11-30');
+      if (r.from > r.to) throw new Error('the start date is after the end date');
+      return usageFor(r, [...this.tasks.keys()]);
+    },
+
+    'ReviewService.Summary': (id) => fakeDiff(this.get(id).id),
+    'ReviewService.FilePatch': (id, path) => fakePatch(this.get(id).id, path),
+  };
+
+  private health(tested: boolean): ToolHealth[] {
+    const ts = this.stamp();
+    return [
+      { tool: 'claude-code', installed: true, version: '2.1.3', authenticated: true, checked_at: ts },
+      { tool: 'codex', installed: true, version: '0.61.0', authenticated: tested, checked_at: ts, ...(tested ? {} : { error: 'not checked yet: press Test' }) },
+      { tool: 'mock', installed: true, version: 'built-in', authenticated: true, checked_at: ts },
+    ];
+  }
+}

@@ -1,0 +1,110 @@
+import type { Backend } from '../backend/backend';
+import { errorMessage } from '../backend/backend';
+import { EVENTS, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
+import { allLabels, countByStatus, groupTasks, moveInQueue, queueOrder } from './group';
+
+/** The task list: loads through TaskService.List, reloads on `tasks:changed`, and performs list actions. */
+export class TaskStore {
+  /** Tasks matching search and label (all statuses except archived, or only archived). */
+  tasks = $state<TaskView[]>([]);
+  status = $state<'' | Status>('');
+  search = $state('');
+  label = $state('');
+  loaded = $state(false);
+  error = $state('');
+  selectedId = $state<string | null>(null);
+
+  visible = $derived(this.status && this.status !== 'archived' ? this.tasks.filter((t) => t.status === this.status) : this.tasks);
+  groups = $derived(groupTasks(this.visible));
+  counts = $derived(countByStatus(this.tasks));
+  labels = $derived(allLabels(this.tasks));
+  queue = $derived(this.tasks.filter((t) => t.status === 'pending').sort(queueOrder));
+  selected = $derived(this.tasks.find((t) => t.id === this.selectedId) ?? null);
+
+  private seq = 0;
+
+  constructor(private readonly backend: Backend) {}
+
+  /** Subscribes to change hints; returns the unsubscribe function. */
+  subscribe(): () => void {
+    return this.backend.listen(EVENTS.tasksChanged, () => void this.load());
+  }
+
+  /** Reloads the list; a slower earlier answer never overwrites a newer one. */
+  async load(): Promise<void> {
+    const my = ++this.seq;
+    try {
+      const list = await this.backend.invoke('TaskService.List', {
+        status: this.status === 'archived' ? 'archived' : '',
+        search: this.search.trim(),
+        label: this.label,
+      });
+      if (my !== this.seq) return;
+      this.tasks = list ?? [];
+      this.error = '';
+    } catch (e) {
+      if (my !== this.seq) return;
+      this.error = `Could not load tasks: ${errorMessage(e)}`;
+    } finally {
+      if (my === this.seq) this.loaded = true;
+    }
+  }
+
+  /** Creates a task and shows it at once; throws the readable message on failure. */
+  async create(input: CreateTaskInput): Promise<TaskView> {
+    let t: TaskView;
+    try {
+      t = await this.backend.invoke('TaskService.Create', input);
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+    if (!this.tasks.some((x) => x.id === t.id)) this.tasks = [...this.tasks, t];
+    void this.load();
+    return t;
+  }
+
+  setFilter(f: { status?: '' | Status; search?: string; label?: string }): void {
+    const reload = (f.status !== undefined && (f.status === 'archived') !== (this.status === 'archived')) || (f.search !== undefined && f.search !== this.search) || (f.label !== undefined && f.label !== this.label);
+    if (f.status !== undefined) this.status = f.status;
+    if (f.search !== undefined) this.search = f.search;
+    if (f.label !== undefined) this.label = f.label;
+    if (reload) void this.load();
+  }
+
+  /** Runs a list action, replacing the row with the answer; errors land in `error`. */
+  private async act(fn: () => Promise<TaskView | void>): Promise<boolean> {
+    try {
+      const t = await fn();
+      if (t) this.tasks = this.tasks.map((x) => (x.id === t.id ? t : x));
+      this.error = '';
+      return true;
+    } catch (e) {
+      this.error = errorMessage(e);
+      void this.load();
+      return false;
+    }
+  }
+
+  setSkip(id: string, skip: boolean): Promise<boolean> {
+    return this.act(() => this.backend.invoke('TaskService.SetSkip', id, skip));
+  }
+
+  setPriority(id: string, priority: number): Promise<boolean> {
+    if (!Number.isInteger(priority)) {
+      this.error = 'Priority must be a whole number';
+      return Promise.resolve(false);
+    }
+    return this.act(() => this.backend.invoke('TaskService.SetPriority', id, priority));
+  }
+
+  /** Moves a pending task to index `to` of the queue (optimistic, then confirmed by a reload). */
+  async move(id: string, to: number): Promise<boolean> {
+    const { ids, priority } = moveInQueue(this.queue, id, to);
+    const pos = new Map(ids.map((x, i) => [x, i]));
+    this.tasks = this.tasks.map((t) => (pos.has(t.id) ? { ...t, position: pos.get(t.id)!, priority: t.id === id && priority !== undefined ? priority : t.priority } : t));
+    return this.act(async () => {
+      if (priority !== undefined) await this.backend.invoke('TaskService.SetPriority', id, priority);
+      await this.backend.invoke('TaskService.Reorder', ids);
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { FakeBackend } from '../backend/fake';
+import { TaskStore } from './tasks.svelte';
+
+describe('TaskStore', () => {
+  it('loads every non-archived task and counts them by status', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    await s.load();
+    expect(s.tasks.length).toBe(9);
+    expect(s.counts.pending).toBe(3);
+    expect(s.groups[0].status).toBe('ongoing');
+    expect(s.tasks.some((t) => t.status === 'archived')).toBe(false);
+  });
+
+  it('shows a created task at once and reloads on tasks:changed', async () => {
+    const b = new FakeBackend({ seed: false });
+    const s = new TaskStore(b);
+    const off = s.subscribe();
+    await s.load();
+    const t = await s.create({ title: '', prompt: 'Write docs', priority: 0, base: '', labels: [], runs: 1 });
+    expect(s.tasks.map((x) => x.id)).toContain(t.id);
+    expect(t.status).toBe('pending');
+    off();
+    expect(b.listenerCount('tasks:changed')).toBe(0);
+  });
+
+  it('turns a rejected create into a readable error and adds nothing', async () => {
+    const b = new FakeBackend({ seed: false });
+    const s = new TaskStore(b);
+    await expect(s.create({ title: '', prompt: '  ', priority: 0, base: '', labels: [], runs: 1 })).rejects.toThrow('Prompt is required');
+    await s.load();
+    expect(s.tasks).toHaveLength(0);
+  });
+
+  it('shows a load failure as a message', async () => {
+    const b = new FakeBackend();
+    b.failNext('TaskService.List', 'open store: database is locked\ngoroutine 1 [running]:');
+    const s = new TaskStore(b);
+    await s.load();
+    expect(s.error).toBe('Could not load tasks: Open store: database is locked');
+  });
+
+  it('ignores a stale answer that arrives after a newer one', async () => {
+    const b = new FakeBackend();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let first = true;
+    const slowFirst = {
+      invoke: ((m: never, ...a: never[]) => {
+        const p = (b.invoke as (...x: unknown[]) => Promise<unknown>)(m, ...a);
+        if (!first) return p;
+        first = false;
+        return gate.then(() => p);
+      }) as FakeBackend['invoke'],
+      listen: b.listen.bind(b),
+    };
+    const s = new TaskStore(slowFirst);
+    const slow = s.load();
+    s.search = 'go-sqlite3';
+    await s.load();
+    release();
+    await slow;
+    expect(s.tasks.map((t) => t.title)).toEqual(['Upgrade go-sqlite3']);
+  });
+
+  it('filters by status on the client and archived on the server', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    await s.load();
+    s.setFilter({ status: 'failed' });
+    expect(s.visible.map((t) => t.status)).toEqual(['failed']);
+    s.setFilter({ status: 'archived' });
+    await s.load();
+    expect(s.visible.map((t) => t.title)).toEqual(['Old experiment']);
+  });
+
+  it('reorders the queue and keeps priority consistent with the drop', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    await s.load();
+    const before = s.queue.map((t) => t.title);
+    expect(before[0]).toBe('Fix flaky worktree test'); // priority 2
+    const last = s.queue[s.queue.length - 1];
+    expect(await s.move(last.id, 0)).toBe(true);
+    await s.load();
+    expect(s.queue[0].id).toBe(last.id);
+    expect(s.queue[0].priority).toBe(2);
+    expect(b.calls.map((c) => c.method)).toContain('TaskService.Reorder');
+  });
+
+  it('toggles skip and rejects a non-integer priority without calling the backend', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    await s.load();
+    const id = s.queue[0].id;
+    await s.setSkip(id, true);
+    expect(s.tasks.find((t) => t.id === id)!.skip).toBe(true);
+    const n = b.calls.length;
+    expect(await s.setPriority(id, 1.5)).toBe(false);
+    expect(s.error).toMatch(/whole number/);
+    expect(b.calls.length).toBe(n);
+  });
+
+  it('shows the backend refusal of skip on a done task', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    await s.load();
+    const done = s.tasks.find((t) => t.status === 'done')!;
+    expect(await s.setSkip(done.id, true)).toBe(false);
+    expect(s.error).toMatch(/^Only pending or draft/);
+  });
+});
