@@ -1,0 +1,181 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// parseRecorded feeds testdata/claude/<name>/stream.jsonl through a parser.
+func parseRecorded(t *testing.T, name string) (Outcome, []agent.Event) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "claude", name, "stream.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []agent.Event
+	p := NewParser(func(e agent.Event) { evs = append(evs, e) })
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		p.Line(sc.Bytes())
+	}
+	return p.Outcome(), evs
+}
+
+func kinds(evs []agent.Event) string {
+	var ks []string
+	for _, e := range evs {
+		ks = append(ks, string(e.Kind))
+	}
+	return strings.Join(ks, ",")
+}
+
+func TestParseSuccess(t *testing.T) {
+	o, evs := parseRecorded(t, "success")
+	if !o.GotResult || o.IsError || o.ErrorText != "" || o.Subtype != "success" {
+		t.Fatalf("outcome %+v", o)
+	}
+	if o.Report != "All done.\n\nVERDICT: APPROVE" {
+		t.Fatalf("report %q", o.Report)
+	}
+	if len(o.SessionID) != 36 || o.Model == "" || o.NumTurns != 1 {
+		t.Fatalf("session %q model %q turns %d", o.SessionID, o.Model, o.NumTurns)
+	}
+	if o.Usage.InputTokens != 100 || o.Usage.OutputTokens != 20 || o.Usage.CacheReadTokens != 50 || !o.Usage.CostKnown || o.Usage.CostUSD <= 0 {
+		t.Fatalf("usage %+v", o.Usage)
+	}
+	if got := kinds(evs); got != "session,text,usage" {
+		t.Fatalf("events %s", got)
+	}
+}
+
+func TestParseToolUse(t *testing.T) {
+	o, evs := parseRecorded(t, "tool_use")
+	if o.IsError || !strings.Contains(o.Report, "Wrote hello.txt.") {
+		t.Fatalf("outcome %+v", o)
+	}
+	if q := agent.ExtractQuestions(o.Report); len(q) != 1 || q[0] != "Keep the trailing newline?" {
+		t.Fatalf("questions %q", q)
+	}
+	var calls, results []agent.Event
+	for _, e := range evs {
+		switch e.Kind {
+		case agent.EventToolCall:
+			calls = append(calls, e)
+		case agent.EventToolResult:
+			results = append(results, e)
+		}
+	}
+	if len(calls) != 2 || calls[0].Tool != "Write" || calls[1].Tool != "Bash" || !strings.Contains(calls[0].Text, `"file_path"`) {
+		t.Fatalf("calls %+v", calls)
+	}
+	if len(results) != 2 || results[0].CallID != calls[0].CallID || results[0].IsError || !results[1].IsError {
+		t.Fatalf("results %+v", results)
+	}
+	if !strings.Contains(results[1].Text, "hello") {
+		t.Fatalf("bash result %q", results[1].Text)
+	}
+}
+
+func TestParseRetry(t *testing.T) {
+	o, evs := parseRecorded(t, "retry")
+	if o.IsError || o.Report != "Recovered." || o.Retries != 2 {
+		t.Fatalf("outcome %+v", o)
+	}
+	var retries []agent.Event
+	for _, e := range evs {
+		if e.Kind == agent.EventRetry {
+			retries = append(retries, e)
+		}
+	}
+	if len(retries) != 2 || retries[0].ErrorStatus != 529 || retries[1].ErrorStatus != 503 ||
+		retries[0].Attempt != 1 || retries[0].MaxAttempts != 3 || retries[0].RetryDelayMs <= 0 || retries[0].Text != "overloaded" {
+		t.Fatalf("retries %+v", retries)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		name, text string
+		status     int
+		transient  bool
+	}{
+		{"error_529", "API Error: 529 Overloaded", 529, true},
+		{"error_503", "API Error: 503 Service Unavailable", 503, true},
+		{"error_refused", "API Error: Unable to connect to API (ConnectionRefused)", 0, true},
+		{"error_auth", "Invalid API key", 401, false},
+		{"not_logged_in", "Not logged in · Please run /login", 0, false},
+		{"max_turns", "Reached maximum number of turns (1)", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, _ := parseRecorded(t, c.name)
+			if !o.GotResult || !o.IsError || !strings.HasPrefix(o.ErrorText, c.text) || o.APIErrorStatus != c.status {
+				t.Fatalf("outcome %+v", o)
+			}
+			if got := agent.IsTransientToolError(o.ErrorText, false, false, false); got != c.transient {
+				t.Fatalf("transient(%q) = %v", o.ErrorText, got)
+			}
+		})
+	}
+	o, _ := parseRecorded(t, "max_turns")
+	if o.Subtype != "error_max_turns" || o.NumTurns != 2 {
+		t.Fatalf("max turns %+v", o)
+	}
+}
+
+func TestParseNoise(t *testing.T) {
+	var evs []agent.Event
+	p := NewParser(func(e agent.Event) { evs = append(evs, e) })
+	for _, l := range []string{
+		"",
+		"Error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+		`{"type":"stream_event","event":{}}`,
+		`{"type":"assistant","message":{"content":"plain string"},"session_id":"s1"}`,
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"last words"}]}}`,
+		"\xff\xfe not utf8",
+		`{"type":"result","subtype":"error_during_execution","is_error":true}`,
+	} {
+		p.Line([]byte(l))
+	}
+	o := p.Outcome()
+	if len(o.Raw) != 2 || !strings.Contains(o.Raw[0], "root/sudo") || !strings.Contains(o.Raw[1], "\uFFFD") {
+		t.Fatalf("raw %q", o.Raw)
+	}
+	if o.SessionID != "s1" || o.ErrorText != "error_during_execution" || !o.IsError {
+		t.Fatalf("outcome %+v", o)
+	}
+	if got := kinds(evs); got != "raw,session,text,text,raw,usage" {
+		t.Fatalf("events %s", got)
+	}
+	// Without a result line the report falls back to the last assistant text.
+	p2 := NewParser(nil)
+	p2.Line([]byte(`{"type":"assistant","message":{"content":[{"type":"text","text":"partial"}]}}`))
+	if o := p2.Outcome(); o.GotResult || o.Report != "partial" {
+		t.Fatalf("fallback %+v", o)
+	}
+}
+
+func FuzzParser(f *testing.F) {
+	matches, _ := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "claude", "*", "stream.jsonl"))
+	for _, m := range matches {
+		data, _ := os.ReadFile(m)
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			f.Add(l)
+		}
+	}
+	f.Add([]byte(`{"type":"result","total_cost_usd":1e400,"usage":{"input_tokens":-1}}`))
+	f.Add([]byte(`{"type":"system","subtype":"api_retry","retry_delay_ms":1e308,"error":{"x":1}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := NewParser(func(agent.Event) {})
+		p.Line(b)
+		p.Line(b)
+		_ = p.Outcome()
+	})
+}
