@@ -1,0 +1,212 @@
+// Package settings holds the schema of settings.json, its defaults and
+// validation, loading that never rewrites the user's file, atomic saving
+// that keeps unknown keys, and the dotted get/set used by the CLI and UI.
+package settings
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Tool names a role can be assigned to.
+const (
+	ToolClaude = "claude-code"
+	ToolCodex  = "codex"
+	ToolMock   = "mock"
+)
+
+// KnownTools lists the tool names settings accept, in preference order.
+var KnownTools = []string{ToolClaude, ToolCodex, ToolMock}
+
+// Role names under "roles".
+const (
+	RolePlanner    = "planner"
+	RoleRefinement = "refinement"
+	RoleDeveloper  = "developer"
+	RoleObserver   = "observer"
+	RoleReviewer   = "reviewer"
+)
+
+// Defaults of the numeric and policy settings.
+const (
+	DefaultConcurrency        = 1
+	DefaultMaxFixRounds       = 2
+	DefaultMaxInlineDiffBytes = 120000
+	DefaultTransientRetries   = 2
+	DefaultIdleTimeoutMs      = 1200000
+	DefaultGraceMs            = 5000
+	DefaultOnDone             = "keep-branch"
+	DefaultOnFailure          = "keep"
+)
+
+// DefaultBackoffMs is the default delay before each transient retry; the
+// last entry repeats.
+var DefaultBackoffMs = []int64{30000, 120000}
+
+// ErrInvalid is wrapped by every validation error; the error text names
+// the offending key.
+var ErrInvalid = errors.New("invalid settings")
+
+// ErrMalformed is wrapped when settings.json is not a JSON object.
+var ErrMalformed = errors.New("malformed settings file")
+
+// ErrUnknownKey is returned by Get for a key that has no value.
+var ErrUnknownKey = errors.New("unknown settings key")
+
+// KeyError names the settings key a problem was found at.
+type KeyError struct {
+	Key    string
+	Reason string
+}
+
+// Error returns "settings key <key>: <reason>".
+func (e *KeyError) Error() string { return fmt.Sprintf("settings key %s: %s", e.Key, e.Reason) }
+
+// Unwrap returns ErrInvalid.
+func (e *KeyError) Unwrap() error { return ErrInvalid }
+
+// ToolRef assigns a tool (and optionally a model) to a role.
+type ToolRef struct {
+	Tool  string `json:"tool"`
+	Model string `json:"model,omitempty"`
+}
+
+// Runner holds settings.runner.
+type Runner struct {
+	// Enabled pauses the queue when false (between tasks).
+	Enabled bool `json:"enabled"`
+	// Concurrency is how many tasks run at once.
+	Concurrency int `json:"concurrency"`
+}
+
+// Roles holds settings.roles; Observer nil means no observer step.
+type Roles struct {
+	Planner    ToolRef  `json:"planner"`
+	Refinement ToolRef  `json:"refinement"`
+	Developer  ToolRef  `json:"developer"`
+	Observer   *ToolRef `json:"observer,omitempty"`
+	Reviewer   ToolRef  `json:"reviewer"`
+}
+
+// Review holds settings.review.
+type Review struct {
+	// Gate enforces verdicts when true.
+	Gate bool `json:"gate"`
+	// MaxFixRounds is the developer fix rounds allowed per reviewing role.
+	MaxFixRounds int `json:"maxFixRounds"`
+	// MaxInlineDiffBytes is the largest diff inlined in prompts.
+	MaxInlineDiffBytes int `json:"maxInlineDiffBytes"`
+}
+
+// Worktree holds settings.worktree.
+type Worktree struct {
+	Root      string `json:"root,omitempty"`
+	OnDone    string `json:"onDone"`
+	OnFailure string `json:"onFailure"`
+}
+
+// Retries holds settings.retries.
+type Retries struct {
+	// Transient is the retry budget per step (0 disables retries).
+	Transient int `json:"transient"`
+	// BackoffMs is the delay before each retry; the last entry repeats.
+	BackoffMs []int64 `json:"backoffMs"`
+	// IdleTimeoutMs stops a step that prints nothing for this long.
+	IdleTimeoutMs int64 `json:"idleTimeoutMs"`
+}
+
+// Stop holds settings.stop.
+type Stop struct {
+	// GraceMs is the time between SIGTERM and SIGKILL.
+	GraceMs int64 `json:"graceMs"`
+}
+
+// ToolConfig holds settings.tools.<name>.
+type ToolConfig struct {
+	// Path is the CLI executable ("" = found on PATH).
+	Path string `json:"path,omitempty"`
+	// Env is extra environment for the tool's processes.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// Settings is the effective configuration: the user's file over the defaults.
+type Settings struct {
+	WorkingDirectory string                `json:"workingDirectory"`
+	Runner           Runner                `json:"runner"`
+	Roles            Roles                 `json:"roles"`
+	Review           Review                `json:"review"`
+	Worktree         Worktree              `json:"worktree"`
+	Retries          Retries               `json:"retries"`
+	Stop             Stop                  `json:"stop"`
+	Tools            map[string]ToolConfig `json:"tools,omitempty"`
+	// DefaultTool is the tool roles use when not configured (claude-code
+	// when installed, else codex, else mock); it is not stored.
+	DefaultTool string `json:"-"`
+}
+
+// Probe reports whether a tool's CLI is installed.
+type Probe func(tool string) bool
+
+// DefaultTool returns claude-code when installed, else codex when
+// installed, else mock. A nil probe means nothing is installed.
+func DefaultTool(installed Probe) string {
+	for _, t := range []string{ToolClaude, ToolCodex} {
+		if installed != nil && installed(t) {
+			return t
+		}
+	}
+	return ToolMock
+}
+
+// Defaults returns the settings used when the file sets nothing.
+func Defaults(installed Probe) Settings {
+	def := ToolRef{Tool: DefaultTool(installed)}
+	return Settings{
+		Runner: Runner{Enabled: true, Concurrency: DefaultConcurrency},
+		Roles:  Roles{Planner: def, Refinement: def, Developer: def, Reviewer: def},
+		Review: Review{Gate: true, MaxFixRounds: DefaultMaxFixRounds, MaxInlineDiffBytes: DefaultMaxInlineDiffBytes},
+		Worktree: Worktree{OnDone: DefaultOnDone, OnFailure: DefaultOnFailure},
+		Retries: Retries{
+			Transient:     DefaultTransientRetries,
+			BackoffMs:     append([]int64(nil), DefaultBackoffMs...),
+			IdleTimeoutMs: DefaultIdleTimeoutMs,
+		},
+		Stop:        Stop{GraceMs: DefaultGraceMs},
+		DefaultTool: def.Tool,
+	}
+}
+
+// Role returns the assignment of a role name, ok false for an unset
+// observer or an unknown role.
+func (s Settings) Role(name string) (ToolRef, bool) {
+	switch name {
+	case RolePlanner:
+		return s.Roles.Planner, true
+	case RoleRefinement:
+		return s.Roles.Refinement, true
+	case RoleDeveloper:
+		return s.Roles.Developer, true
+	case RoleReviewer:
+		return s.Roles.Reviewer, true
+	case RoleObserver:
+		if s.Roles.Observer != nil {
+			return *s.Roles.Observer, true
+		}
+	}
+	return ToolRef{}, false
+}
+
+// Backoff returns the delay in ms before retry number n (1-based); the
+// last entry repeats.
+func (r Retries) Backoff(n int) int64 {
+	if len(r.BackoffMs) == 0 {
+		return 0
+	}
+	if n < 1 {
+		n = 1
+	}
+	if n > len(r.BackoffMs) {
+		n = len(r.BackoffMs)
+	}
+	return r.BackoffMs[n-1]
+}

@@ -1,0 +1,136 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// toTree turns a value into a generic JSON tree.
+func toTree(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode settings: %w", err)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("encode settings: %w", err)
+	}
+	return m, nil
+}
+
+// merge returns base with over laid on top: objects merge key by key,
+// anything else in over replaces; a null in over leaves base's value.
+func merge(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		if v == nil {
+			continue
+		}
+		bm, bok := out[k].(map[string]any)
+		om, ook := v.(map[string]any)
+		if bok && ook {
+			out[k] = merge(bm, om)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// splitKey splits a dotted key, rejecting empty segments.
+func splitKey(key string) ([]string, error) {
+	parts := strings.Split(key, ".")
+	for _, p := range parts {
+		if p == "" {
+			return nil, fmt.Errorf("%w: %q (empty segment)", ErrUnknownKey, key)
+		}
+	}
+	return parts, nil
+}
+
+// schema lists the keys Set accepts; "*" matches any one segment and a nil
+// value means a leaf.
+var schema = map[string]any{
+	"workingDirectory": nil,
+	"runner":           map[string]any{"enabled": nil, "concurrency": nil},
+	"roles": map[string]any{
+		RolePlanner: roleKeys, RoleRefinement: roleKeys, RoleDeveloper: roleKeys,
+		RoleObserver: roleKeys, RoleReviewer: roleKeys,
+	},
+	"review":   map[string]any{"gate": nil, "maxFixRounds": nil, "maxInlineDiffBytes": nil},
+	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},
+	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
+	"stop":     map[string]any{"graceMs": nil},
+	"tools":    map[string]any{ToolClaude: toolKeys, ToolCodex: toolKeys},
+}
+
+var roleKeys = map[string]any{"tool": nil, "model": nil}
+
+var toolKeys = map[string]any{"path": nil, "env": map[string]any{"*": nil}}
+
+// knownKey reports whether parts is a key (or object) of the schema.
+func knownKey(parts []string) bool {
+	var node any = schema
+	for _, p := range parts {
+		m, ok := node.(map[string]any)
+		if !ok {
+			return false
+		}
+		next, ok := m[p]
+		if !ok {
+			if next, ok = m["*"]; !ok {
+				return false
+			}
+		}
+		node = next
+	}
+	return true
+}
+
+// parseValue reads a JSON value; text that is not JSON is a string.
+func parseValue(text string) any {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return text
+	}
+	return v
+}
+
+// setPath sets (or with nil deletes) the value at parts, creating objects
+// on the way. It fails when a value on the way is not an object.
+func setPath(root map[string]any, parts []string, v any) error {
+	m := root
+	for i, p := range parts[:len(parts)-1] {
+		next, ok := m[p]
+		if !ok || next == nil {
+			if v == nil {
+				return nil
+			}
+			nm := map[string]any{}
+			m[p] = nm
+			m = nm
+			continue
+		}
+		nm, ok := next.(map[string]any)
+		if !ok {
+			return &KeyError{Key: strings.Join(parts[:i+1], "."), Reason: "is not an object"}
+		}
+		m = nm
+	}
+	last := parts[len(parts)-1]
+	if v == nil {
+		delete(m, last)
+		return nil
+	}
+	m[last] = v
+	return nil
+}
