@@ -162,9 +162,9 @@ func DefaultTool(installed Probe) string {
 func Defaults(installed Probe) Settings {
 	def := ToolRef{Tool: DefaultTool(installed)}
 	return Settings{
-		Runner: Runner{Enabled: true, Concurrency: DefaultConcurrency},
-		Roles:  Roles{Planner: def, Refinement: def, Developer: def, Reviewer: def},
-		Review: Review{Gate: true, MaxFixRounds: DefaultMaxFixRounds, MaxInlineDiffBytes: DefaultMaxInlineDiffBytes},
+		Runner:   Runner{Enabled: true, Concurrency: DefaultConcurrency},
+		Roles:    Roles{Planner: def, Refinement: def, Developer: def, Reviewer: def},
+		Review:   Review{Gate: true, MaxFixRounds: DefaultMaxFixRounds, MaxInlineDiffBytes: DefaultMaxInlineDiffBytes},
 		Worktree: Worktree{OnDone: DefaultOnDone, OnFailure: DefaultOnFailure},
 		Retries: Retries{
 			Transient:     DefaultTransientRetries,
