@@ -1,0 +1,209 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Outcome is how a task ended.
+type Outcome int
+
+const (
+	// OutcomeDone: the task finished and passed.
+	OutcomeDone Outcome = iota + 1
+	// OutcomeFailed: the task failed.
+	OutcomeFailed
+	// OutcomeStopped: the user stopped the task; its work is always kept.
+	OutcomeStopped
+)
+
+// Retention policy values.
+const (
+	// KeepBranch (onDone default): save leftovers, remove the directory,
+	// keep the branches.
+	KeepBranch = "keep-branch"
+	// Keep: keep the directory too (onFailure default; for onDone, leftovers
+	// are still saved).
+	Keep = "keep"
+	// Delete (opt-in): remove the directory, the task branch and its
+	// leftovers branch.
+	Delete = "delete"
+)
+
+// Policy holds the worktree.onDone and worktree.onFailure settings; empty
+// fields take the defaults.
+type Policy struct {
+	OnDone    string
+	OnFailure string
+}
+
+// Check validates p and returns it with defaults filled in, or an error
+// wrapping ErrBadPolicy.
+func (p Policy) Check() (Policy, error) {
+	if p.OnDone == "" {
+		p.OnDone = KeepBranch
+	}
+	if p.OnFailure == "" {
+		p.OnFailure = Keep
+	}
+	if p.OnDone != KeepBranch && p.OnDone != Keep && p.OnDone != Delete {
+		return p, fmt.Errorf("worktree.onDone %q (want keep-branch, keep or delete): %w", p.OnDone, ErrBadPolicy)
+	}
+	if p.OnFailure != Keep && p.OnFailure != Delete {
+		return p, fmt.Errorf("worktree.onFailure %q (want keep or delete): %w", p.OnFailure, ErrBadPolicy)
+	}
+	return p, nil
+}
+
+// FinishReport is what Finish did, for recording on the task.
+type FinishReport struct {
+	// Branch and HeadSHA are the task branch and its head when the task ended.
+	Branch, HeadSHA string
+	// LeftoversBranch and LeftoversSHA name the saved leftovers, if any.
+	LeftoversBranch, LeftoversSHA string
+	// DirRemoved is true when the worktree directory was removed.
+	DirRemoved bool
+	// BranchesDeleted is true when the "delete" policy removed the branches.
+	BranchesDeleted bool
+	// KeptPaths lists nested repositories that kept the directory alive.
+	KeptPaths []string
+}
+
+// Finish applies the retention policy to a task's worktree when the task
+// ends. Under the defaults nothing is lost: on done, leftovers are saved on
+// the side branch and then the directory is removed (kept, with the reason
+// logged, when saving or removal fails or nested repositories were found);
+// on failure or stop, directory and branch stay. A stopped task keeps its
+// work even under onFailure "delete". It returns ErrBadPolicy (changing
+// nothing) for an unknown policy or outcome, and wrapped git errors when
+// the task branch cannot be read or "delete" fails.
+func (m *Manager) Finish(ctx context.Context, wt Worktree, o Outcome, p Policy, log Logf) (FinishReport, error) {
+	p, err := p.Check()
+	if err != nil {
+		return FinishReport{}, fmt.Errorf("finish: %w", err)
+	}
+	if o != OutcomeDone && o != OutcomeFailed && o != OutcomeStopped {
+		return FinishReport{}, fmt.Errorf("finish: outcome %d: %w", o, ErrBadPolicy)
+	}
+	if !wt.Isolated {
+		return FinishReport{}, nil
+	}
+	if err := CheckTaskID(wt.TaskID); err != nil {
+		return FinishReport{}, fmt.Errorf("finish: %w", err)
+	}
+	head, ok, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+wt.Branch)
+	if err != nil {
+		return FinishReport{}, fmt.Errorf("finish: %w", err)
+	}
+	if !ok {
+		return FinishReport{}, fmt.Errorf("finish: task branch %s is gone: %w", wt.Branch, ErrNoBranch)
+	}
+	rep := FinishReport{Branch: wt.Branch, HeadSHA: head}
+	_, statErr := os.Stat(wt.Dir)
+	dirExists := statErr == nil
+
+	switch {
+	case o == OutcomeDone && p.OnDone == Delete, o == OutcomeFailed && p.OnFailure == Delete:
+		return m.deleteAll(ctx, wt, rep, dirExists, log)
+	case o == OutcomeDone:
+		return m.finishDone(ctx, wt, rep, p, dirExists, log), nil
+	}
+	if o == OutcomeStopped && p.OnFailure == Delete {
+		log("stopped task keeps its work although worktree.onFailure is delete")
+	}
+	if dirExists {
+		log("worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, head)
+	} else {
+		log("worktree directory %s is missing; branch %s kept at %s", wt.Dir, wt.Branch, head)
+	}
+	return rep, nil
+}
+
+// ErrNoBranch: the task branch no longer exists.
+var ErrNoBranch = errors.New("task branch missing")
+
+func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport, p Policy, dirExists bool, log Logf) FinishReport {
+	if !dirExists {
+		log("worktree directory %s is missing: no leftovers to save; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+		return rep
+	}
+	left, err := m.SaveLeftovers(ctx, wt, log)
+	rep.LeftoversBranch, rep.LeftoversSHA = left.Branch, left.SHA
+	if err != nil {
+		log("worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
+		return rep
+	}
+	if len(left.Nested) > 0 {
+		rep.KeptPaths = left.Nested
+		log("worktree kept at %s: nested git repositories cannot be saved (skipped without a commit: %s; recorded as gitlinks otherwise): %s",
+			wt.Dir, listOrNone(left.Skipped), strings.Join(left.Nested, ", "))
+		return rep
+	}
+	if p.OnDone == Keep {
+		log("worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+		return rep
+	}
+	if err := m.removeDir(ctx, wt); err != nil {
+		log("worktree kept at %s: removal failed: %v", wt.Dir, err)
+		return rep
+	}
+	rep.DirRemoved = true
+	log("worktree %s removed; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+	return rep
+}
+
+func (m *Manager) removeDir(ctx context.Context, wt Worktree) error {
+	unlock, err := m.lock(ctx, wt.Repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir); err != nil {
+		return fmt.Errorf("remove worktree: %w", err)
+	}
+	return nil
+}
+
+func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, dirExists bool, log Logf) (FinishReport, error) {
+	unlock, err := m.lock(ctx, wt.Repo)
+	if err != nil {
+		return rep, fmt.Errorf("finish: %w", err)
+	}
+	defer unlock()
+	if dirExists {
+		if _, err := m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--force", "--", wt.Dir); err != nil {
+			return rep, fmt.Errorf("finish: delete: %w", err)
+		}
+	} else if _, err := m.git.Run(ctx, wt.Repo, "worktree", "prune"); err != nil {
+		return rep, fmt.Errorf("finish: delete: %w", err)
+	}
+	rep.DirRemoved = true
+	deleted := []string{wt.Dir}
+	for _, b := range []string{wt.Branch, LeftoversBranchName(wt.TaskID)} {
+		sha, ok, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+b)
+		if err != nil {
+			return rep, fmt.Errorf("finish: delete: %w", err)
+		}
+		if !ok {
+			continue
+		}
+		if err := m.git.DeleteRef(ctx, wt.Repo, "refs/heads/"+b, sha); err != nil {
+			return rep, fmt.Errorf("finish: delete: %w", err)
+		}
+		deleted = append(deleted, fmt.Sprintf("%s (was %s)", b, sha))
+	}
+	rep.BranchesDeleted = true
+	_ = os.Remove(metaPath(wt.Root, wt.TaskID))
+	log("WARNING: DELETED task work: %s", strings.Join(deleted, ", "))
+	return rep, nil
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,151 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// Leftovers is the result of saving a worktree's uncommitted work.
+type Leftovers struct {
+	// Branch and SHA name the side branch commit; both are empty when there
+	// was nothing to save.
+	Branch, SHA string
+	// Nested lists nested git repositories found among the untracked files
+	// (relative, ending in "/"); their contents are not saved.
+	Nested []string
+	// Skipped lists those of Nested that have no commit and were left out
+	// entirely; the others are recorded as gitlinks.
+	Skipped []string
+}
+
+// SaveLeftovers commits everything uncommitted in the worktree (tracked
+// changes, untracked files, scratch directories; ignored files excepted)
+// onto the side branch boof-runner/<id>--leftovers, whose parent is the
+// worktree's HEAD. It uses a temporary index, so the task branch, the
+// worktree's index and its files stay untouched. Nothing to save gives an
+// empty Branch. The log records the side branch name and sha. Errors are
+// wrapped gitx or file-system errors; a side branch moved meanwhile gives
+// gitx.ErrRefMoved.
+func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Leftovers, error) {
+	if !wt.Isolated {
+		return Leftovers{}, nil
+	}
+	head, err := m.git.ResolveCommit(ctx, wt.Dir, "HEAD")
+	if err != nil {
+		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "boof-leftovers-")
+	if err != nil {
+		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	index := filepath.Join(tmp, "index")
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if err := m.seedIndex(ctx, wt.Dir, index, env); err != nil {
+		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	}
+
+	var res Leftovers
+	untracked, err := m.Untracked(ctx, wt.Dir)
+	if err != nil {
+		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	}
+	args := []string{"add", "-A"}
+	var excludes []string
+	for _, p := range untracked {
+		if !strings.HasSuffix(p, "/") {
+			continue
+		}
+		res.Nested = append(res.Nested, p)
+		if _, err := m.git.ResolveCommit(ctx, filepath.Join(wt.Dir, p), "HEAD"); errors.Is(err, gitx.ErrUnknownRef) {
+			res.Skipped = append(res.Skipped, p)
+			excludes = append(excludes, ":(exclude,literal)"+strings.TrimSuffix(p, "/"))
+		}
+	}
+	if len(excludes) > 0 {
+		args = append(append(args, "--", "."), excludes...)
+	}
+	if _, err := m.git.RunEnv(ctx, wt.Dir, env, args...); err != nil {
+		return res, fmt.Errorf("save leftovers: add: %w", err)
+	}
+	tree, err := m.git.WriteTree(ctx, wt.Dir, env)
+	if err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	headTree, err := m.git.Run(ctx, wt.Dir, "rev-parse", "--verify", head+"^{tree}")
+	if err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	if trimNL(headTree) == tree {
+		log("no leftovers to save in %s", wt.Dir)
+		return res, nil
+	}
+	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work found in the task worktree when the task ended,\nsaved by Boof Runner on top of %s.\n", wt.TaskID, head)
+	commit, err := m.git.CommitTree(ctx, wt.Dir, gitx.Commit{Tree: tree, Parents: []string{head}, Message: msg, Env: m.identityEnv()})
+	if err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	branch := LeftoversBranchName(wt.TaskID)
+	if err := m.setBranch(ctx, wt.Repo, branch, commit); err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	res.Branch, res.SHA = branch, commit
+	log("leftovers saved on %s at %s", branch, commit)
+	return res, nil
+}
+
+// seedIndex starts the temporary index as a copy of the worktree's own
+// index, so `add -A` only rehashes what changed; without one it reads HEAD.
+func (m *Manager) seedIndex(ctx context.Context, dir, index string, env []string) error {
+	real, err := m.git.GitPath(ctx, dir, "index")
+	if err != nil {
+		return err
+	}
+	if err := copyFile(real, index); err == nil {
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	_, err = m.git.RunEnv(ctx, dir, env, "read-tree", "HEAD")
+	return err
+}
+
+// setBranch points refs/heads/<branch> at sha, compare-and-swap against
+// its current value, under the repository lock.
+func (m *Manager) setBranch(ctx context.Context, repo, branch, sha string) error {
+	unlock, err := m.lock(ctx, repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ref := "refs/heads/" + branch
+	old, _, err := m.git.RefSHA(ctx, repo, ref)
+	if err != nil {
+		return err
+	}
+	return m.git.UpdateRef(ctx, repo, ref, sha, old, "boof-runner: save leftovers")
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

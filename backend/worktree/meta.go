@@ -1,0 +1,71 @@
+package worktree
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Meta is the sidecar written next to a task's worktree, under
+// <root>/.meta/<taskId>.json. It outlives the worktree directory so a
+// retry or a review still knows the task's base.
+type Meta struct {
+	TaskID  string    `json:"taskId"`
+	Repo    string    `json:"repo"`
+	BaseRef string    `json:"baseRef"`
+	BaseSHA string    `json:"baseSha"`
+	Branch  string    `json:"branch"`
+	Created time.Time `json:"created"`
+}
+
+func metaPath(root, taskID string) string {
+	return filepath.Join(root, ".meta", taskID+".json")
+}
+
+// ReadMeta reads the sidecar of taskID under root. It returns false when
+// there is none, and an error when it exists but cannot be read or parsed.
+func ReadMeta(root, taskID string) (Meta, bool, error) {
+	data, err := os.ReadFile(metaPath(root, taskID))
+	if errors.Is(err, os.ErrNotExist) {
+		return Meta{}, false, nil
+	}
+	if err != nil {
+		return Meta{}, false, fmt.Errorf("read meta: %w", err)
+	}
+	var m Meta
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Meta{}, false, fmt.Errorf("parse meta %s: %w", metaPath(root, taskID), err)
+	}
+	return m, true, nil
+}
+
+// writeMeta writes the sidecar atomically (temporary file, then rename).
+func writeMeta(root string, m Meta) error {
+	path := metaPath(root, m.TaskID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write meta: %w", err)
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write meta: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+m.TaskID+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write meta: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write meta: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write meta: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write meta: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,271 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// NotGitWarning is the warning recorded on a task whose working directory
+// is not a git repository.
+const NotGitWarning = "working directory is not a git repository: the task runs without worktree isolation " +
+	"(no task branch, no diff, no leftovers branch; agents write directly into the directory)"
+
+// Request asks for a task's worktree.
+type Request struct {
+	// Repo is the task's working directory.
+	Repo string
+	// TaskID names the branch boof-runner/<TaskID> and the directory <Root>/<TaskID>.
+	TaskID string
+	// Base is the optional branch or commit to start from ("" = HEAD).
+	Base string
+	// Root is the worktree.root setting ("" = <Repo>/.boof-runner-worktrees).
+	Root string
+}
+
+// Worktree is where a task runs.
+type Worktree struct {
+	// Isolated is false when Repo is not a git repository; then Dir and
+	// WorkDir are the working directory itself and Warning says so.
+	Isolated bool
+	// Dir is the worktree's top directory.
+	Dir string
+	// WorkDir is where agents run: Dir plus the working directory's path
+	// inside its repository.
+	WorkDir string
+	// Branch is the task branch name (without refs/heads/).
+	Branch string
+	// BaseRef is the base as the user gave it ("HEAD" when none was given).
+	BaseRef string
+	// BaseSHA is the commit every diff of the task is taken against.
+	BaseSHA string
+	// Reused is true when an existing task branch was picked up (a retry).
+	Reused bool
+	// Repo is the main repository's top directory.
+	Repo string
+	// Root is the resolved worktree root.
+	Root string
+	// TaskID is the task's id.
+	TaskID string
+	// Warning is set when the task runs without isolation.
+	Warning string
+}
+
+// Provision gives the task its worktree: a new branch boof-runner/<id> at
+// the base in <root>/<id>, or, when that branch exists (a retry), the
+// existing branch in its existing or rebuilt directory, ignoring Base.
+// It returns *UnknownBaseError before creating anything when Base names no
+// commit, ErrUnregisteredDir (touching nothing) when a foreign directory
+// occupies the path, ErrBranchInUse, ErrNoCommits, ErrBadTaskID,
+// ErrBadRoot, ErrNoWorkDir, or a wrapped gitx error. A working directory
+// that is not a git repository gives an unisolated Worktree with Warning.
+func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree, error) {
+	if err := CheckTaskID(r.TaskID); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if r.Base != "" {
+		if err := gitx.CheckRev(r.Base); err != nil {
+			return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
+		}
+	}
+	if fi, err := os.Stat(r.Repo); err != nil || !fi.IsDir() {
+		return Worktree{}, fmt.Errorf("provision %s: %w", r.Repo, ErrNoWorkDir)
+	}
+	top, err := m.git.TopLevel(ctx, r.Repo)
+	if errors.Is(err, gitx.ErrNotARepo) {
+		if r.Base != "" {
+			return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
+		}
+		log("WARNING: %s", NotGitWarning)
+		return Worktree{Dir: r.Repo, WorkDir: r.Repo, Repo: r.Repo, TaskID: r.TaskID, Warning: NotGitWarning}, nil
+	}
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	prefix, err := m.git.Prefix(ctx, r.Repo)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	common, err := m.git.CommonDir(ctx, r.Repo)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	root, err := m.ResolveRoot(r.Repo, r.Root)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	root = realPath(root)
+	if err := checkRootPlace(root, top, common); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	wt := Worktree{
+		Isolated: true,
+		Dir:      filepath.Join(root, r.TaskID),
+		Branch:   BranchName(r.TaskID),
+		Repo:     top,
+		Root:     root,
+		TaskID:   r.TaskID,
+	}
+	wt.WorkDir = filepath.Join(wt.Dir, prefix)
+
+	unlock, err := m.lock(ctx, top)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	defer unlock()
+	branchSHA, exists, err := m.git.RefSHA(ctx, top, "refs/heads/"+wt.Branch)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if exists {
+		return m.reuse(ctx, wt, r, branchSHA, common, log)
+	}
+	return m.create(ctx, wt, r, common, log)
+}
+
+func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common string, log Logf) (Worktree, error) {
+	wt.BaseRef = r.Base
+	if r.Base == "" {
+		wt.BaseRef = "HEAD"
+	}
+	sha, err := m.git.ResolveCommit(ctx, r.Repo, wt.BaseRef)
+	switch {
+	case errors.Is(err, gitx.ErrUnknownRef) && r.Base == "":
+		return Worktree{}, fmt.Errorf("provision: %s: %w", wt.Repo, ErrNoCommits)
+	case errors.Is(err, gitx.ErrUnknownRef) || errors.Is(err, gitx.ErrBadRev):
+		return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
+	case err != nil:
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	wt.BaseSHA = sha
+	if _, err := os.Lstat(wt.Dir); err == nil {
+		return Worktree{}, fmt.Errorf("provision %s: %w", wt.Dir, ErrUnregisteredDir)
+	}
+	if err := m.pruneStale(ctx, wt); err != nil {
+		return Worktree{}, err
+	}
+	log("base %s → %s", wt.BaseRef, sha)
+	if err := os.MkdirAll(wt.Root, 0o755); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if pat, err := ensureExcluded(wt.Root, wt.Repo, common); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	} else if pat != "" {
+		log("added %s to .git/info/exclude", pat)
+	}
+	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "-b", wt.Branch, "--", wt.Dir, sha); err != nil {
+		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
+	}
+	meta := Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: sha, Branch: wt.Branch, Created: m.now().UTC()}
+	if err := writeMeta(wt.Root, meta); err != nil {
+		m.undoCreate(ctx, wt, sha)
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	log("worktree %s on branch %s", wt.Dir, wt.Branch)
+	return wt, nil
+}
+
+// undoCreate takes back a worktree and branch made moments ago, best effort;
+// they hold no work yet.
+func (m *Manager) undoCreate(ctx context.Context, wt Worktree, sha string) {
+	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir)
+	_ = m.git.DeleteRef(ctx, wt.Repo, "refs/heads/"+wt.Branch, sha)
+}
+
+func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, common string, log Logf) (Worktree, error) {
+	wt.Reused = true
+	if r.Base != "" {
+		log("base '%s' ignored: reusing existing branch %s", r.Base, wt.Branch)
+	}
+	meta, ok, err := ReadMeta(wt.Root, wt.TaskID)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if ok && meta.BaseSHA != "" {
+		wt.BaseRef, wt.BaseSHA = meta.BaseRef, meta.BaseSHA
+	} else {
+		out, err := m.git.Run(ctx, wt.Repo, "merge-base", "--end-of-options", branchSHA, "HEAD")
+		if err != nil {
+			return Worktree{}, fmt.Errorf("provision: no meta sidecar and no merge base: %w", err)
+		}
+		wt.BaseRef, wt.BaseSHA = "HEAD", trimNL(out)
+		log("meta sidecar missing: base taken as merge-base %s", wt.BaseSHA)
+	}
+
+	list, err := m.git.Worktrees(ctx, wt.Repo)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	for _, e := range list {
+		if e.Branch != "refs/heads/"+wt.Branch {
+			continue
+		}
+		_, statErr := os.Stat(e.Path)
+		switch {
+		case realPath(e.Path) == realPath(wt.Dir) && statErr == nil:
+			log("reusing worktree %s on branch %s at %s", wt.Dir, wt.Branch, branchSHA)
+			return wt, m.rewriteMeta(wt, meta, ok)
+		case statErr == nil:
+			return Worktree{}, fmt.Errorf("provision: %s is checked out at %s: %w", wt.Branch, e.Path, ErrBranchInUse)
+		}
+		log("worktree directory %s is missing: rebuilding it from branch %s", e.Path, wt.Branch)
+	}
+	if _, err := os.Lstat(wt.Dir); err == nil {
+		return Worktree{}, fmt.Errorf("provision %s: %w", wt.Dir, ErrUnregisteredDir)
+	}
+	if err := m.pruneStale(ctx, wt); err != nil {
+		return Worktree{}, err
+	}
+	if err := os.MkdirAll(wt.Root, 0o755); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if _, err := ensureExcluded(wt.Root, wt.Repo, common); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "--", wt.Dir, wt.Branch); err != nil {
+		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
+	}
+	log("worktree %s recreated from retained branch %s at %s", wt.Dir, wt.Branch, branchSHA)
+	return wt, m.rewriteMeta(wt, meta, ok)
+}
+
+func (m *Manager) rewriteMeta(wt Worktree, meta Meta, ok bool) error {
+	if ok && meta.BaseSHA == wt.BaseSHA {
+		return nil
+	}
+	err := writeMeta(wt.Root, Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: wt.BaseSHA, Branch: wt.Branch, Created: m.now().UTC()})
+	if err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	return nil
+}
+
+// pruneStale drops git's registration of worktrees whose directory is
+// gone when one of them sits at the task's path, so `worktree add` can
+// reuse the path. Registrations of existing directories are never touched.
+func (m *Manager) pruneStale(ctx context.Context, wt Worktree) error {
+	list, err := m.git.Worktrees(ctx, wt.Repo)
+	if err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	for _, e := range list {
+		if _, err := os.Stat(e.Path); err != nil && (realPath(e.Path) == realPath(wt.Dir) || e.Branch == "refs/heads/"+wt.Branch) {
+			if _, err := m.git.Run(ctx, wt.Repo, "worktree", "prune"); err != nil {
+				return fmt.Errorf("provision: prune worktrees: %w", err)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func trimNL(b []byte) string {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
