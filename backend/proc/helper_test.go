@@ -323,3 +323,27 @@ func assertGone(t testing.TB, mark string, pids []int) {
 		t.Errorf("unreaped zombies: %v", z)
 	}
 }
+
+func setsidAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+func ownPgid() int { return unix.Getpgrp() }
+
+func selfPid() int { return os.Getpid() }
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -81,18 +81,22 @@ func (k treeKill) run() ([]int, error) {
 		if killing {
 			sig = unix.SIGKILL
 		}
+		signaled := make(map[int]bool, len(k.pgids))
 		for _, g := range k.pgids {
 			if g <= 1 || (groupTermed[g] && !killing) || !hasGroup(alive, g) {
 				continue
 			}
 			groupTermed[g] = true
+			signaled[g] = true
 			_ = unix.Kill(-g, sig)
 			if !killing {
 				_ = unix.Kill(-g, unix.SIGCONT)
 			}
 		}
 		for _, p := range alive {
-			if !killing && termSent[p.key()] {
+			if signaled[p.pgid] || (!killing && termSent[p.key()]) {
+				// The group signal reached it (atomically, forks included).
+				termSent[p.key()] = true
 				continue
 			}
 			termSent[p.key()] = true

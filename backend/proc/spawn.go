@@ -253,14 +253,14 @@ func (r *Runner) spawn(s Spec, path string, env []string, transcript *os.File) (
 	}
 	pid := cmd.Process.Pid
 	h := newHandle(r, s, cmd, tag, master, stdinW, transcript)
+	if p, ok := readStat(pid); ok {
+		h.startTicks = p.start
+	}
 	r.direct[pid] = true
 	r.sessions[pid] = struct{}{}
 	r.handles[h] = struct{}{}
 	r.mu.Unlock()
 
 	closeAll(tty, stdinR)
-	if p, ok := readStat(pid); ok {
-		h.startTicks = p.start
-	}
 	return h, nil
 }
