@@ -1,0 +1,113 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// DefaultMessage returns the commit message used when a merge or squash
+// request has none: the task title, then the reviewer's summary.
+func DefaultMessage(st Strategy, taskID, title, summary string) string {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = "task " + taskID
+	}
+	var b strings.Builder
+	if st == StrategyMerge {
+		fmt.Fprintf(&b, "Merge %s: %s\n", TaskBranch(taskID), title)
+	} else {
+		fmt.Fprintf(&b, "%s\n", title)
+	}
+	if summary = strings.TrimSpace(summary); summary != "" {
+		fmt.Fprintf(&b, "\n%s\n", summary)
+	}
+	fmt.Fprintf(&b, "\nBoof-Runner-Task: %s\n", taskID)
+	return b.String()
+}
+
+// build makes the accept's result commit without touching any ref or the
+// user's working trees, and returns its sha.
+func (s *Service) build(ctx context.Context, r Request, p Plan) (string, error) {
+	msg := r.Message
+	if strings.TrimSpace(msg) == "" {
+		msg = DefaultMessage(p.Strategy, r.TaskID, "", "")
+	}
+	switch p.Strategy {
+	case StrategyMerge:
+		return s.commit(ctx, r.Repo, p.Tree, msg, p.TargetSHA, p.Head)
+	case StrategySquash:
+		return s.commit(ctx, r.Repo, p.Tree, msg, p.TargetSHA)
+	case StrategyRebase:
+		if p.FastForward {
+			return p.Head, nil
+		}
+		return s.rebase(ctx, r.Repo, p)
+	}
+	return "", fmt.Errorf("%w: %q", ErrBadStrategy, p.Strategy)
+}
+
+func (s *Service) commit(ctx context.Context, repo, tree, msg string, parents ...string) (string, error) {
+	sha, err := s.git.CommitTree(ctx, repo, gitx.Commit{
+		Tree: tree, Parents: parents, Message: msg, Env: s.commitEnv(ctx, repo)})
+	if err != nil {
+		return "", fmt.Errorf("build accept commit: %w", err)
+	}
+	return sha, nil
+}
+
+// noHooks are config overrides for git commands run in our own temporary
+// worktree: no user hooks, no signing prompts, no refs moved as a side
+// effect of the rebase.
+var noHooks = []string{"-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=false", "-c", "rebase.updateRefs=false"}
+
+// rebase replays p.Commits onto the target in a temporary detached
+// worktree (never the user's), and returns the last replayed commit. A
+// conflicting replay returns *ConflictError. The temporary worktree is
+// always removed.
+func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, err error) {
+	tmp, err := os.MkdirTemp("", "boof-accept-")
+	if err != nil {
+		return "", fmt.Errorf("rebase: %w", err)
+	}
+	dir := filepath.Join(tmp, "wt")
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_, _ = s.git.Run(cctx, repo, "worktree", "remove", "--force", dir)
+		_ = os.RemoveAll(tmp)
+		_, _ = s.git.Run(cctx, repo, "worktree", "prune")
+	}()
+	if _, err := s.git.Run(ctx, repo, append(noHooks, "worktree", "add", "--quiet", "--detach", dir, p.Head)...); err != nil {
+		return "", fmt.Errorf("rebase: temporary worktree: %w", err)
+	}
+	env := s.commitEnv(ctx, repo)
+	var committer []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GIT_COMMITTER_") {
+			committer = append(committer, kv)
+		}
+	}
+	args := append(append([]string{}, noHooks...), "rebase", "--quiet", "--no-autosquash", "--no-autostash", "--empty=drop", p.TargetSHA)
+	if _, err := s.git.RunEnv(ctx, dir, committer, args...); err != nil {
+		conflicts, _ := s.git.Run(ctx, dir, "diff", "--name-only", "--diff-filter=U", "-z")
+		_, _ = s.git.Run(ctx, dir, append(noHooks, "rebase", "--abort")...)
+		if files := gitx.SplitNUL(conflicts); len(files) > 0 {
+			return "", &ConflictError{Files: files}
+		}
+		return "", fmt.Errorf("rebase: %w", err)
+	}
+	head, err := s.git.ResolveCommit(ctx, dir, "HEAD")
+	if err != nil {
+		return "", fmt.Errorf("rebase: %w", err)
+	}
+	if head == p.TargetSHA {
+		return "", fmt.Errorf("every task commit is already on %s: %w", p.TargetRef, ErrNothingToAccept)
+	}
+	return head, nil
+}

@@ -1,0 +1,126 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// findCheckout sets p.Checkout to the worktree where the target is checked
+// out (a registered worktree whose directory is gone does not count) and
+// p.Dirty to its uncommitted changes to tracked files.
+func (s *Service) findCheckout(ctx context.Context, repo string, p *Plan) error {
+	dir, err := s.checkoutOf(ctx, repo, p.TargetRef)
+	if err != nil || dir == "" {
+		return err
+	}
+	p.Checkout = dir
+	p.Dirty, err = s.dirty(ctx, dir)
+	return err
+}
+
+// checkoutOf returns the directory of the worktree that has ref checked
+// out, or "".
+func (s *Service) checkoutOf(ctx context.Context, repo, ref string) (string, error) {
+	wts, err := s.git.Worktrees(ctx, repo)
+	if err != nil {
+		return "", fmt.Errorf("find target checkout: %w", err)
+	}
+	for _, w := range wts {
+		if w.Bare || w.Branch != ref {
+			continue
+		}
+		if _, err := os.Stat(w.Path); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		return w.Path, nil
+	}
+	return "", nil
+}
+
+// dirty lists the paths with staged or unstaged changes to tracked files
+// in the checkout at dir (untracked files are checked by collisions).
+func (s *Service) dirty(ctx context.Context, dir string) ([]string, error) {
+	out, err := s.git.Run(ctx, dir, "status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=none")
+	if err != nil {
+		return nil, fmt.Errorf("check target checkout: %w", err)
+	}
+	var files []string
+	fields := gitx.SplitNUL(out)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if len(f) < 4 {
+			continue
+		}
+		files = append(files, f[3:])
+		if f[0] == 'R' || f[0] == 'C' {
+			i++ // the rename or copy source follows
+		}
+	}
+	return files, nil
+}
+
+// collisions lists the paths that moving the checkout at dir from commit
+// from to commit to would create but that already exist on disk as
+// untracked (or ignored) files.
+func (s *Service) collisions(ctx context.Context, dir, from, to string) ([]string, error) {
+	out, err := s.git.Run(ctx, dir, "diff", "--name-only", "--no-renames", "--diff-filter=A", "-z", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("check target checkout: %w", err)
+	}
+	top, err := s.git.TopLevel(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("check target checkout: %w", err)
+	}
+	var files []string
+	for _, p := range gitx.SplitNUL(out) {
+		if _, err := os.Lstat(filepath.Join(top, filepath.FromSlash(p))); err == nil {
+			files = append(files, p)
+		}
+	}
+	return files, nil
+}
+
+// checkClean returns *DirtyError when the checkout at dir cannot move from
+// from to to without losing anything: tracked changes, colliding untracked
+// files, or anything else `read-tree -m -u --dry-run` refuses.
+func (s *Service) checkClean(ctx context.Context, dir, from, to string) error {
+	files, err := s.dirty(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		if files, err = s.collisions(ctx, dir, from, to); err != nil {
+			return err
+		}
+	}
+	if len(files) > 0 {
+		return &DirtyError{Dir: dir, Files: files}
+	}
+	s.refresh(ctx, dir)
+	if _, err := s.git.Run(ctx, dir, "read-tree", "-m", "-u", "-n", from, to); err != nil {
+		return fmt.Errorf("check target checkout %s: %w", dir, err)
+	}
+	return nil
+}
+
+// moveCheckout updates the index and files of the checkout at dir from
+// commit from to commit to. read-tree checks every path before writing
+// any, so a refusal leaves the checkout as it was.
+func (s *Service) moveCheckout(ctx context.Context, dir, from, to string) error {
+	if _, err := s.git.Run(ctx, dir, "read-tree", "-m", "-u", from, to); err != nil {
+		return fmt.Errorf("update checkout %s: %w", dir, err)
+	}
+	return nil
+}
+
+// refresh updates the stat information in the checkout's index so that
+// read-tree does not take a touched but unchanged file for a modified one.
+// A file that really changed is found by dirty, so failures are ignored.
+func (s *Service) refresh(ctx context.Context, dir string) {
+	_, _ = s.git.Run(ctx, dir, "update-index", "-q", "--refresh")
+}

@@ -1,0 +1,110 @@
+package review
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors callers branch on. Every refusal below leaves all refs, indexes
+// and working trees as they were.
+var (
+	// ErrBadStrategy: an unknown accept strategy.
+	ErrBadStrategy = errors.New("bad accept strategy")
+	// ErrBadBranch: a branch name git would not accept.
+	ErrBadBranch = errors.New("bad branch name")
+	// ErrNoTarget: the target branch does not exist.
+	ErrNoTarget = errors.New("target branch does not exist")
+	// ErrNoTaskBranch: the task branch does not exist.
+	ErrNoTaskBranch = errors.New("task branch does not exist")
+	// ErrSameBranch: the target is one of the task's own branches.
+	ErrSameBranch = errors.New("target is a task branch")
+	// ErrNothingToAccept: the target already holds all of the task's work.
+	ErrNothingToAccept = errors.New("nothing to accept")
+	// ErrConflict is matched by *ConflictError.
+	ErrConflict = errors.New("accept would conflict")
+	// ErrDirty is matched by *DirtyError.
+	ErrDirty = errors.New("target checkout has uncommitted changes")
+	// ErrTargetMoved is matched by *MovedError.
+	ErrTargetMoved = errors.New("target branch moved")
+	// ErrCheckedOut: a branch to delete is checked out in a worktree.
+	ErrCheckedOut = errors.New("branch is checked out")
+	// ErrNotConfirmed: branch deletion was asked without confirming
+	// exactly the branches that would go.
+	ErrNotConfirmed = errors.New("branch deletion not confirmed")
+)
+
+// ConflictError is an accept that cannot be made without conflicts.
+type ConflictError struct {
+	// Files are the conflicted paths.
+	Files []string
+}
+
+// Error lists the conflicted files.
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("accept would conflict in %d file(s): %s", len(e.Files), quoteList(e.Files))
+}
+
+// Unwrap lets errors.Is match ErrConflict.
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// DirtyError is a target checkout that cannot be updated safely: it has
+// uncommitted changes to tracked files, or untracked files the update
+// would overwrite.
+type DirtyError struct {
+	// Dir is the checkout's directory.
+	Dir string
+	// Files are the changed or colliding paths.
+	Files []string
+}
+
+// Error names the checkout and lists the files.
+func (e *DirtyError) Error() string {
+	return fmt.Sprintf("target checkout %s has uncommitted changes in %d file(s) (commit or stash them first): %s",
+		e.Dir, len(e.Files), quoteList(e.Files))
+}
+
+// Unwrap lets errors.Is match ErrDirty.
+func (e *DirtyError) Unwrap() error { return ErrDirty }
+
+// MovedError is a target ref that no longer holds the commit an accept or
+// undo was prepared against.
+type MovedError struct {
+	// Ref is the full target ref.
+	Ref string
+	// Expected and Actual are the expected and current commits.
+	Expected, Actual string
+}
+
+// Error names the ref and both commits.
+func (e *MovedError) Error() string {
+	return fmt.Sprintf("%s moved meanwhile (expected %s, now %s): nothing changed", e.Ref, short(e.Expected), short(e.Actual))
+}
+
+// Unwrap lets errors.Is match ErrTargetMoved.
+func (e *MovedError) Unwrap() error { return ErrTargetMoved }
+
+func short(sha string) string {
+	if sha == "" {
+		return "nothing"
+	}
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// quoteList quotes each name (Go syntax, so a newline in a name stays
+// visible) and joins them, keeping at most 20.
+func quoteList(names []string) string {
+	const max = 20
+	var parts []string
+	for i, n := range names {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("… and %d more", len(names)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q", n))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,207 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// Request asks to accept a task's work into a target branch.
+type Request struct {
+	// Repo is the task's working directory (any directory of the repository).
+	Repo string `json:"repo"`
+	// TaskID names the task branch boof-runner/<TaskID>.
+	TaskID string `json:"task_id"`
+	// Status, when set, is the task's current status; a status that may
+	// not become accepted is refused before git runs.
+	Status task.Status `json:"status,omitempty"`
+	// Target is the branch to accept into (a short name or refs/heads/...).
+	Target string `json:"target"`
+	// Strategy is merge, squash or rebase ("" means merge).
+	Strategy Strategy `json:"strategy"`
+	// Message is the merge or squash commit message; "" uses a default
+	// naming the task. Rebase keeps the task's own messages.
+	Message string `json:"message,omitempty"`
+	// IncludeLeftovers adds the leftovers side branch's commit on top of
+	// the task branch.
+	IncludeLeftovers bool `json:"include_leftovers"`
+	// ExpectTarget, when set, is the target commit the user saw in the dry
+	// run; a target that has moved since gives *MovedError.
+	ExpectTarget string `json:"expect_target,omitempty"`
+}
+
+// Plan is the dry run of an accept: what would be done and what stands in
+// the way. Plan never changes a ref, index or working tree.
+type Plan struct {
+	Strategy Strategy `json:"strategy"`
+	// TargetRef and TargetSHA are the target branch and its commit now.
+	TargetRef string `json:"target_ref"`
+	TargetSHA string `json:"target_sha"`
+	// TaskRef and TaskHead are the task branch and its commit.
+	TaskRef  string `json:"task_ref"`
+	TaskHead string `json:"task_head"`
+	// Leftovers is the leftovers commit included, "" when none.
+	Leftovers string `json:"leftovers,omitempty"`
+	// Head is what is accepted: TaskHead, or a commit adding the leftovers.
+	Head string `json:"head"`
+	// Commits are the accepted commits not yet on the target, oldest first.
+	Commits []string `json:"commits"`
+	// Tree is the merged tree of target and Head ("" with conflicts).
+	Tree string `json:"tree,omitempty"`
+	// FastForward is true when the target is an ancestor of Head.
+	FastForward bool `json:"fast_forward"`
+	// Checkout is the directory where the target is checked out, "" when
+	// it is checked out nowhere.
+	Checkout string `json:"checkout,omitempty"`
+	// Dirty lists the checkout's uncommitted changes to tracked files.
+	Dirty []string `json:"dirty,omitempty"`
+	// Conflicts lists the files the merge of target and Head conflicts in.
+	Conflicts []string `json:"conflicts,omitempty"`
+}
+
+// Plan makes the dry run of r. A plan that cannot be applied returns the
+// filled Plan with *ConflictError (Conflicts set) or *DirtyError (Dirty
+// set). Other errors: ErrBadStrategy, ErrBadBranch, ErrNoTarget,
+// ErrNoTaskBranch, ErrSameBranch, ErrNothingToAccept, *MovedError (when
+// ExpectTarget differs), *task.TransitionError, or wrapped gitx errors.
+func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
+	unlock, err := s.git.LockRepo(ctx, r.Repo)
+	if err != nil {
+		return Plan{}, fmt.Errorf("accept dry run: %w", err)
+	}
+	defer unlock()
+	return s.plan(ctx, r)
+}
+
+func (s *Service) plan(ctx context.Context, r Request) (Plan, error) {
+	var p Plan
+	var err error
+	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
+		return p, err
+	}
+	if r.Status != "" {
+		if err := task.CheckTransition(r.Status, task.StatusAccepted); err != nil {
+			return p, err
+		}
+	}
+	if p.TaskRef, err = s.branchRef(ctx, r.Repo, TaskBranch(r.TaskID)); err != nil {
+		return p, fmt.Errorf("task id %q: %w", r.TaskID, err)
+	}
+	if p.TargetRef, err = s.branchRef(ctx, r.Repo, r.Target); err != nil {
+		return p, err
+	}
+	if p.TargetRef == p.TaskRef || p.TargetRef == "refs/heads/"+LeftoversBranch(r.TaskID) {
+		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrSameBranch)
+	}
+	if p.TargetSHA, err = s.mustRef(ctx, r.Repo, p.TargetRef, ErrNoTarget); err != nil {
+		return p, err
+	}
+	if r.ExpectTarget != "" && r.ExpectTarget != p.TargetSHA {
+		return p, &MovedError{Ref: p.TargetRef, Expected: r.ExpectTarget, Actual: p.TargetSHA}
+	}
+	if p.TaskHead, err = s.mustRef(ctx, r.Repo, p.TaskRef, ErrNoTaskBranch); err != nil {
+		return p, err
+	}
+	p.Head = p.TaskHead
+	if r.IncludeLeftovers {
+		if err := s.addLeftovers(ctx, r, &p); err != nil {
+			return p, err
+		}
+	}
+	if anc, err := s.isAncestor(ctx, r.Repo, p.Head, p.TargetSHA); err != nil {
+		return p, err
+	} else if anc {
+		return p, fmt.Errorf("%s already contains %s: %w", p.TargetRef, short(p.Head), ErrNothingToAccept)
+	}
+	if p.FastForward, err = s.isAncestor(ctx, r.Repo, p.TargetSHA, p.Head); err != nil {
+		return p, err
+	}
+	if p.Commits, err = s.git.RevList(ctx, r.Repo, "--reverse", "--end-of-options", p.Head, "^"+p.TargetSHA); err != nil {
+		return p, fmt.Errorf("accept dry run: %w", err)
+	}
+	res, err := s.git.MergeTree(ctx, r.Repo, p.TargetSHA, p.Head)
+	switch {
+	case errors.Is(err, gitx.ErrConflict):
+		p.Conflicts = res.Conflicts
+	case err != nil:
+		return p, fmt.Errorf("accept dry run: %w", err)
+	default:
+		p.Tree = res.Tree
+	}
+	if err := s.findCheckout(ctx, r.Repo, &p); err != nil {
+		return p, err
+	}
+	if len(p.Conflicts) > 0 {
+		return p, &ConflictError{Files: p.Conflicts}
+	}
+	if len(p.Dirty) > 0 {
+		return p, &DirtyError{Dir: p.Checkout, Files: p.Dirty}
+	}
+	return p, nil
+}
+
+// mustRef returns ref's commit, or missing (wrapped) when it does not exist.
+func (s *Service) mustRef(ctx context.Context, repo, ref string, missing error) (string, error) {
+	sha, ok, err := s.git.RefSHA(ctx, repo, ref)
+	if err != nil {
+		return "", fmt.Errorf("accept: %w", err)
+	}
+	if !ok {
+		return "", fmt.Errorf("%s: %w", ref, missing)
+	}
+	return sha, nil
+}
+
+// addLeftovers sets p.Head to a commit holding the task head plus the
+// leftovers. When the leftovers were saved on the current task head this
+// is the leftovers commit itself; when the task branch moved on since,
+// the leftovers are merged onto it (a commit object only, no ref).
+func (s *Service) addLeftovers(ctx context.Context, r Request, p *Plan) error {
+	ref := "refs/heads/" + LeftoversBranch(r.TaskID)
+	l, ok, err := s.git.RefSHA(ctx, r.Repo, ref)
+	if err != nil {
+		return fmt.Errorf("accept: %w", err)
+	}
+	if !ok || l == p.TaskHead {
+		return nil
+	}
+	p.Leftovers = l
+	if anc, err := s.isAncestor(ctx, r.Repo, p.TaskHead, l); err != nil {
+		return err
+	} else if anc {
+		p.Head = l
+		return nil
+	}
+	res, err := s.git.MergeTree(ctx, r.Repo, p.TaskHead, l)
+	if errors.Is(err, gitx.ErrConflict) {
+		p.Conflicts = res.Conflicts
+		return &ConflictError{Files: res.Conflicts}
+	}
+	if err != nil {
+		return fmt.Errorf("add leftovers: %w", err)
+	}
+	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work saved when the task ended (%s),\nadded on top of the task branch.\n", r.TaskID, l)
+	head, err := s.git.CommitTree(ctx, r.Repo, gitx.Commit{
+		Tree: res.Tree, Parents: []string{p.TaskHead}, Message: msg, Env: s.commitEnv(ctx, r.Repo)})
+	if err != nil {
+		return fmt.Errorf("add leftovers: %w", err)
+	}
+	p.Head = head
+	return nil
+}
+
+// isAncestor reports whether a is an ancestor of (or equal to) b.
+func (s *Service) isAncestor(ctx context.Context, repo, a, b string) (bool, error) {
+	_, err := s.git.Run(ctx, repo, "merge-base", "--is-ancestor", a, b)
+	var ge *gitx.Error
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("merge-base: %w", err)
+	}
+	return true, nil
+}
