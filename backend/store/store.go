@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -39,13 +40,21 @@ type Options struct {
 	Now func() time.Time
 	// BusyTimeout is how long a writer waits for another; zero means 10 s.
 	BusyTimeout time.Duration
+	// AttachmentsDir holds attachment files as <dir>/<taskID>/<name>; empty
+	// means "attachments" next to the database file.
+	AttachmentsDir string
+	// AttachmentLimit is the largest attachment accepted, in bytes; zero
+	// means DefaultAttachmentLimit.
+	AttachmentLimit int64
 }
 
 // Store is the SQLite task store. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
-	now  func() time.Time
+	db          *sql.DB
+	path        string
+	now         func() time.Time
+	attachDir   string
+	attachLimit int64
 }
 
 var sqliteMagic = []byte("SQLite format 3\x00")
@@ -75,7 +84,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: opts.Now}
+	if opts.AttachmentsDir == "" {
+		opts.AttachmentsDir = filepath.Join(filepath.Dir(path), "attachments")
+	}
+	if opts.AttachmentLimit <= 0 {
+		opts.AttachmentLimit = DefaultAttachmentLimit
+	}
+	s := &Store{db: db, path: path, now: opts.Now, attachDir: opts.AttachmentsDir, attachLimit: opts.AttachmentLimit}
 	if err := migrate(ctx, db, path); err != nil {
 		db.Close()
 		return nil, err

@@ -14,7 +14,9 @@ import (
 )
 
 const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
-	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error`
+	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
+	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd`
 
 // CreateTask validates n and stores it as a pending task (a draft when
 // n.Draft). It returns an error wrapping task.ErrInvalid for bad input.
@@ -32,13 +34,21 @@ func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, erro
 	if n.Draft {
 		status = task.StatusDraft
 	}
-	labels, _ := json.Marshal(n.Labels)
 	ms := now.UnixMilli()
-	_, err = s.db.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, n.Title, n.Prompt, status, n.Priority, string(labels), n.Command, n.Runs, n.Base, n.Repo, ms, ms)
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms)
+		if err != nil {
+			return fmt.Errorf("create task: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
+			return fmt.Errorf("create task: %w", err)
+		}
+		return appendEventTx(ctx, tx, id, ms, "created", map[string]any{"status": status})
+	})
 	if err != nil {
-		return task.Task{}, fmt.Errorf("create task: %w", err)
+		return task.Task{}, err
 	}
 	return s.GetTask(ctx, id)
 }
@@ -113,12 +123,14 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanTask(r scanner) (task.Task, error) {
 	var t task.Task
-	var status, labels string
+	var status, labels, prev, questions, tools string
 	var skip int
 	var created, updated int64
 	var started, finished sql.NullInt64
 	err := r.Scan(&t.ID, &t.Title, &t.Prompt, &status, &t.Priority, &skip, &labels, &t.Command, &t.Runs,
-		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error)
+		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error,
+		&prev, &t.Position, &questions, &tools, &t.BaseSHA, &t.HeadSHA, &t.WorktreePath,
+		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD)
 	if err != nil {
 		return t, err
 	}
@@ -126,6 +138,13 @@ func scanTask(r scanner) (task.Task, error) {
 	t.Skip = skip != 0
 	if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil || t.Labels == nil {
 		t.Labels = []string{}
+	}
+	t.PrevStatus = task.Status(prev)
+	if err := json.Unmarshal([]byte(questions), &t.Questions); err != nil || t.Questions == nil {
+		t.Questions = []string{}
+	}
+	if err := json.Unmarshal([]byte(tools), &t.Tools); err != nil || t.Tools == nil {
+		t.Tools = task.Tools{}
 	}
 	t.CreatedAt = time.UnixMilli(created).UTC()
 	t.UpdatedAt = time.UnixMilli(updated).UTC()

@@ -28,6 +28,21 @@ type Task struct {
 	FinishedAt    *time.Time `json:"finished_at,omitempty"`
 	Error         string     `json:"error,omitempty"`
 	Branch        string     `json:"branch,omitempty"`
+	// PrevStatus is the status before archiving; unarchive returns to it.
+	PrevStatus Status `json:"prev_status,omitempty"`
+	// Position orders pending tasks of equal priority (lower first) after a
+	// reorder; zero for tasks never reordered, which then go oldest first.
+	Position int `json:"position"`
+	// Questions are the planner's open questions while the task is in actions.
+	Questions []string `json:"questions"`
+	// Tools are per-task tool overrides by role.
+	Tools Tools `json:"tools"`
+	// Usage is the token usage and cost summed over the task's executions.
+	Usage Usage `json:"usage"`
+	// BaseSHA, HeadSHA and WorktreePath are the run outcome in git.
+	BaseSHA      string `json:"base_sha,omitempty"`
+	HeadSHA      string `json:"head_sha,omitempty"`
+	WorktreePath string `json:"worktree_path,omitempty"`
 }
 
 // Limits on user input.
@@ -52,6 +67,7 @@ type NewTask struct {
 	Repo     string   `json:"repo"`
 	Command  string   `json:"command"`
 	Draft    bool     `json:"draft"`
+	Tools    Tools    `json:"tools"`
 }
 
 func invalid(format string, args ...any) error {
@@ -89,6 +105,17 @@ func (n NewTask) Normalize() (NewTask, error) {
 		return n, err
 	}
 	n.Labels = labels
+	if n.Command != "" && !ValidCommandName(n.Command) {
+		return n, invalid("command name %q must be 1-64 letters, digits, '-', '_' or '.'", n.Command)
+	}
+	if strings.ContainsAny(n.Repo, "\x00\n\r") {
+		return n, invalid("repo path contains a line break or NUL")
+	}
+	tools, err := NormalizeTools(n.Tools)
+	if err != nil {
+		return n, err
+	}
+	n.Tools = tools
 	return n, nil
 }
 
@@ -126,4 +153,19 @@ func (t Task) DisplayTitle() string {
 		first = string(r[:80]) + "…"
 	}
 	return first
+}
+
+// ValidCommandName reports whether s can name a command template: 1–64
+// ASCII letters, digits, '-', '_' or '.', not starting with '.' or '-'.
+func ValidCommandName(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '.' || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// ErrClaimConflict is matched (errors.Is) by every *ClaimConflictError.
+var ErrClaimConflict = errors.New("claim conflict")
+
+// ClaimConflictError reports a claim lost to another runner, or a task that
+// was no longer pending. Callers must not retry it.
+type ClaimConflictError struct {
+	TaskID string
+	// Status is the task's status when the claim was refused.
+	Status task.Status
+}
+
+func (e *ClaimConflictError) Error() string {
+	return fmt.Sprintf("claim task %s: it is %s, not pending (claimed elsewhere or changed)", e.TaskID, e.Status)
+}
+
+// Unwrap lets errors.Is match ErrClaimConflict.
+func (e *ClaimConflictError) Unwrap() error { return ErrClaimConflict }
+
+// ErrWrongStatus is matched (errors.Is) by every *StatusError.
+var ErrWrongStatus = errors.New("operation not allowed in this status")
+
+// StatusError reports an operation refused because of the task's status, for
+// example editing or deleting an ongoing task.
+type StatusError struct {
+	Op     string
+	TaskID string
+	Status task.Status
+	// Allowed are the statuses the operation accepts.
+	Allowed []task.Status
+}
+
+func (e *StatusError) Error() string {
+	var allowed []string
+	for _, s := range e.Allowed {
+		allowed = append(allowed, string(s))
+	}
+	return fmt.Sprintf("cannot %s task %s: it is %s (allowed: %s)", e.Op, e.TaskID, e.Status, strings.Join(allowed, ", "))
+}
+
+// Unwrap lets errors.Is match ErrWrongStatus.
+func (e *StatusError) Unwrap() error { return ErrWrongStatus }
+
+func requireStatus(op, id string, have task.Status, allowed ...task.Status) error {
+	for _, a := range allowed {
+		if have == a {
+			return nil
+		}
+	}
+	return &StatusError{Op: op, TaskID: id, Status: have, Allowed: allowed}
+}
+
+// ErrTooLarge is returned for an attachment over the size limit.
+var ErrTooLarge = errors.New("too large")
+
+// ErrExists is returned when a name is already taken (an attachment).
+var ErrExists = errors.New("already exists")
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", task.ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// isFKError reports a foreign key violation from SQLite.
+func isFKError(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// LogLine is one structured line of a task's execution log.
+type LogLine struct {
+	ID     int64     `json:"id"`
+	TaskID string    `json:"task_id"`
+	ExecID int64     `json:"exec_id,omitempty"`
+	At     time.Time `json:"at"`
+	Level  string    `json:"level"`
+	Text   string    `json:"text"`
+}
+
+// Log levels accepted by AppendLog.
+const (
+	LevelDebug = "debug"
+	LevelInfo  = "info"
+	LevelWarn  = "warn"
+	LevelError = "error"
+)
+
+func validLevel(l string) bool {
+	switch l {
+	case LevelDebug, LevelInfo, LevelWarn, LevelError:
+		return true
+	}
+	return false
+}
+
+// AppendLog appends one line to a task's execution log; execID 0 means the
+// line belongs to no execution. It returns an error wrapping task.ErrInvalid
+// for an unknown level and ErrNotFound (via the foreign key) for a missing task.
+func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error {
+	if !validLevel(level) {
+		return invalidf("unknown log level %q", level)
+	}
+	var ex any
+	if execID != 0 {
+		ex = execID
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO log_lines (task_id, exec_id, at, level, text) VALUES (?, ?, ?, ?, ?)`,
+		taskID, ex, s.nowMs(), level, text)
+	if err != nil {
+		if isFKError(err) {
+			return fmt.Errorf("append log: task %q: %w", taskID, ErrNotFound)
+		}
+		return fmt.Errorf("append log: %w", err)
+	}
+	return nil
+}
+
+// Log returns up to limit lines of a task's log with id > afterID, in order;
+// limit <= 0 means 1000. Pass the last line's ID to page forward.
+func (s *Store) Log(ctx context.Context, taskID string, afterID int64, limit int) ([]LogLine, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, task_id, COALESCE(exec_id, 0), at, level, text FROM log_lines
+		WHERE task_id = ? AND id > ? ORDER BY id LIMIT ?`, taskID, afterID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("log of %s: %w", taskID, err)
+	}
+	defer rows.Close()
+	out := []LogLine{}
+	for rows.Next() {
+		var l LogLine
+		var at int64
+		if err := rows.Scan(&l.ID, &l.TaskID, &l.ExecID, &at, &l.Level, &l.Text); err != nil {
+			return nil, fmt.Errorf("log of %s: %w", taskID, err)
+		}
+		l.At = time.UnixMilli(at).UTC()
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// Event is one entry of a task's append-only history.
+type Event struct {
+	ID      int64           `json:"id"`
+	TaskID  string          `json:"task_id"`
+	At      time.Time       `json:"at"`
+	Kind    string          `json:"kind"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// AppendEvent appends an event with payload marshalled as JSON. It returns an
+// error wrapping task.ErrInvalid for an empty kind or a payload that cannot be
+// marshalled, and ErrNotFound for a missing task.
+func (s *Store) AppendEvent(ctx context.Context, taskID, kind string, payload any) error {
+	if _, err := json.Marshal(payload); err != nil {
+		return invalidf("event %s payload: %v", kind, err)
+	}
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := getTaskTx(ctx, tx, taskID); err != nil {
+			return err
+		}
+		return appendEventTx(ctx, tx, taskID, s.nowMs(), kind, payload)
+	})
+}
+
+// Events returns a task's events at or after since, oldest first.
+func (s *Store) Events(ctx context.Context, taskID string, since time.Time) ([]Event, error) {
+	var from int64
+	if !since.IsZero() {
+		from = since.UnixMilli()
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, task_id, at, kind, payload FROM events
+		WHERE task_id = ? AND at >= ? ORDER BY at, id`, taskID, from)
+	if err != nil {
+		return nil, fmt.Errorf("events of %s: %w", taskID, err)
+	}
+	defer rows.Close()
+	out := []Event{}
+	for rows.Next() {
+		var e Event
+		var at int64
+		var payload string
+		if err := rows.Scan(&e.ID, &e.TaskID, &at, &e.Kind, &payload); err != nil {
+			return nil, fmt.Errorf("events of %s: %w", taskID, err)
+		}
+		e.At = time.UnixMilli(at).UTC()
+		e.Payload = json.RawMessage(payload)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

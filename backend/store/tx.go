@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// inTx runs fn in one IMMEDIATE transaction (the DSN sets _txlock), committing
+// when fn returns nil and rolling back otherwise.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// getTaskTx reads a task inside tx, or returns an error wrapping ErrNotFound.
+func getTaskTx(ctx context.Context, tx *sql.Tx, id string) (task.Task, error) {
+	t, err := scanTask(tx.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.Task{}, fmt.Errorf("task %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return task.Task{}, fmt.Errorf("get task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// appendEventTx appends one event with payload marshalled as JSON.
+func appendEventTx(ctx context.Context, tx *sql.Tx, id string, at int64, kind string, payload any) error {
+	if kind == "" {
+		return invalidf("event kind is empty")
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("event %s payload: %w", kind, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO events (task_id, at, kind, payload) VALUES (?, ?, ?, ?)`, id, at, kind, string(b)); err != nil {
+		return fmt.Errorf("append event %s: %w", kind, err)
+	}
+	return nil
+}
+
+// statusChange is the payload of a status_changed event.
+type statusChange struct {
+	From   task.Status `json:"from"`
+	To     task.Status `json:"to"`
+	Reason string      `json:"reason,omitempty"`
+}
+
+// setStatusTx moves a task from → to with a conditional UPDATE (extraSet adds
+// assignments, with extraArgs) and records a status_changed event. It returns
+// a *task.TransitionError if the task is no longer in from; inside an
+// IMMEDIATE transaction that cannot happen, but the WHERE keeps it honest.
+func setStatusTx(ctx context.Context, tx *sql.Tx, id string, from, to task.Status, at int64, reason, extraSet string, extraArgs ...any) error {
+	q := `UPDATE tasks SET status = ?, updated_at = ?` + extraSet + ` WHERE id = ? AND status = ?`
+	args := append([]any{string(to), at}, extraArgs...)
+	args = append(args, id, string(from))
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("set status %s: %w", to, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return &task.TransitionError{From: from, To: to}
+	}
+	return appendEventTx(ctx, tx, id, at, "status_changed", statusChange{From: from, To: to, Reason: reason})
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called with plain slices and maps of strings
+	}
+	return string(b)
+}
