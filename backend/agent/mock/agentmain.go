@@ -1,0 +1,176 @@
+package mock
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// Version is what `__mock-agent --version` prints.
+const Version = "mock-agent 1.0"
+
+// stallFor bounds a stalled run in case nobody stops it.
+const stallFor = time.Hour
+
+// TransientError is the error text of a scripted transient failure.
+const TransientError = "API Error: 503 Service Unavailable (mock)"
+
+// Main is the mock agent program, run as a real subprocess (the app's
+// hidden `__mock-agent` subcommand). It reads the role prompt from
+// --prompt-file, follows the markers in it, prints JSON lines to stdout
+// and returns the exit code: 0 on success, 1 for a scripted or git failure,
+// 2 for bad arguments or bad markers.
+func Main(args []string, stdin io.Reader, stdout io.Writer) int {
+	fs := flag.NewFlagSet("__mock-agent", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o runOpts
+	role := fs.String("role", "", "pipeline role")
+	fs.StringVar(&o.dir, "dir", "", "working directory")
+	fs.StringVar(&o.state, "state", "", "state directory for run counters")
+	promptFile := fs.String("prompt-file", "", "file holding the prompt")
+	fs.StringVar(&o.model, "model", "", "model")
+	fs.StringVar(&o.resume, "resume", "", "session to resume")
+	fs.BoolVar(&o.input, "input", false, "read mid-run input from stdin")
+	version := fs.Bool("version", false, "print the version")
+	w := &lineWriter{w: stdout}
+	if err := fs.Parse(args); err != nil {
+		return w.fail(2, "mock: "+err.Error())
+	}
+	if *version {
+		fmt.Fprintln(stdout, Version)
+		return 0
+	}
+	o.role = agent.Role(*role)
+	if !knownRoles[o.role] || o.dir == "" || o.state == "" || *promptFile == "" {
+		return w.fail(2, "mock: need --role (a pipeline role), --dir, --state and --prompt-file")
+	}
+	b, err := os.ReadFile(*promptFile)
+	if err != nil {
+		return w.fail(2, "mock: read prompt: "+err.Error())
+	}
+	o.prompt = string(b)
+	o.script, err = ParseScript(o.prompt)
+	if err != nil {
+		return w.fail(2, "mock: "+err.Error())
+	}
+	return run(o, stdin, w)
+}
+
+type runOpts struct {
+	role                      agent.Role
+	dir, state, model, resume string
+	prompt                    string
+	input                     bool
+	script                    Script
+}
+
+// lineWriter prints JSON lines; the input echo runs concurrently.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) print(v any) {
+	b, _ := json.Marshal(v)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(append(b, '\n'))
+}
+
+func (l *lineWriter) event(e agent.Event) { l.print(e) }
+
+func (l *lineWriter) fail(code int, msg string) int {
+	l.print(resultLine{Kind: kindResult, IsError: true, Error: msg, Report: msg})
+	return code
+}
+
+// run plays one role.
+func run(o runOpts, stdin io.Reader, w *lineWriter) int {
+	c := counters{dir: o.state}
+	runs, err := c.next("runs-" + string(o.role))
+	if err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	}
+	session := o.resume
+	if session == "" {
+		session = fmt.Sprintf("mock-%s-%d", o.role, runs)
+	}
+	delay := time.Duration(o.script.DelayMs[o.role]) * time.Millisecond
+	step := func(e agent.Event) {
+		w.event(e)
+		time.Sleep(delay)
+	}
+	step(agent.Event{Kind: agent.EventSession, Text: session})
+	step(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Mock %s starting (run %d, model %q).", o.role, runs, o.model)})
+
+	if n, err := c.next("transient-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Transient[o.role] {
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TransientError, Report: TransientError})
+		return 1
+	}
+	if n, err := c.next("stall-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Stall[o.role] {
+		w.event(agent.Event{Kind: agent.EventText, Text: "Thinking..."})
+		time.Sleep(stallFor)
+		return w.fail(1, "mock: stall was not stopped")
+	}
+
+	var received []string
+	var recvMu sync.Mutex
+	if o.input {
+		go func() {
+			sc := bufio.NewScanner(stdin)
+			sc.Buffer(nil, 16<<20)
+			for sc.Scan() {
+				var in inputLine
+				if json.Unmarshal(sc.Bytes(), &in) != nil {
+					in.Text = sc.Text()
+				}
+				recvMu.Lock()
+				received = append(received, in.Text)
+				recvMu.Unlock()
+				w.event(agent.Event{Kind: agent.EventText, Text: "received: " + in.Text})
+			}
+		}()
+	}
+
+	body, err := work(o, runs, step)
+	if err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	}
+	step(agent.Event{Kind: agent.EventText, Text: "Mock " + string(o.role) + " finished."})
+
+	recvMu.Lock()
+	if len(received) > 0 {
+		body = "## Steering received\n- " + strings.Join(received, "\n- ") + "\n\n" + body
+	}
+	recvMu.Unlock()
+	report := body
+	if n, err := c.next("questions-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Questions[o.role] {
+		report += "\n\n" + agent.QuestionsHeading + "\n- Which name should the mock file have?\n- Should the leftovers be kept?\n"
+		for _, q := range agent.ExtractQuestions(report) {
+			w.event(agent.Event{Kind: agent.EventQuestion, Text: q})
+		}
+	} else if o.role == agent.RoleObserver || o.role == agent.RoleReviewer {
+		round, err := c.next("round-" + string(o.role))
+		if err != nil {
+			return w.fail(1, "mock: "+err.Error())
+		}
+		report += fmt.Sprintf("\n\nRound %d.\n\n", round) + verdictTail(o.script.Verdict(o.role, round))
+	}
+	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
+	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
+	return 0
+}

@@ -1,0 +1,93 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// The mock agent prints one JSON object per line: agent.Event objects
+// (with "kind") while it works, then one final line of kind "result".
+// Mid-run input arrives on its stdin as JSON lines {"text": "..."}.
+
+// kindResult is the kind of the mock's final line.
+const kindResult = "result"
+
+// resultLine is the mock's final line.
+type resultLine struct {
+	Kind    string      `json:"kind"`
+	Report  string      `json:"report"`
+	Session string      `json:"session_id"`
+	IsError bool        `json:"is_error,omitempty"`
+	Error   string      `json:"error,omitempty"`
+	Usage   agent.Usage `json:"usage"`
+}
+
+// inputLine is one mid-run message on the mock's stdin.
+type inputLine struct {
+	Text string `json:"text"`
+}
+
+// encodeInput encodes a mid-run message for the mock's stdin.
+func encodeInput(text string) ([]byte, error) {
+	b, err := json.Marshal(inputLine{Text: text})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// outcome is what the mock's output said.
+type outcome struct {
+	gotResult bool
+	result    resultLine
+	session   string
+	raw       []string
+}
+
+// parser turns mock output lines into events and an outcome.
+type parser struct {
+	emit func(agent.Event)
+	out  outcome
+	// onResult runs when the result line arrives (closes the input).
+	onResult func()
+}
+
+func (p *parser) line(raw []byte) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if raw[0] != '{' || json.Unmarshal(raw, &probe) != nil || probe.Kind == "" {
+		s := strings.ToValidUTF8(string(raw), "\uFFFD")
+		p.out.raw = append(p.out.raw, s)
+		p.emit(agent.Event{Kind: agent.EventRaw, Text: s})
+		return
+	}
+	if probe.Kind == kindResult {
+		var r resultLine
+		if json.Unmarshal(raw, &r) != nil {
+			return
+		}
+		p.out.gotResult, p.out.result = true, r
+		u := r.Usage
+		p.emit(agent.Event{Kind: agent.EventUsage, Usage: &u})
+		if p.onResult != nil {
+			p.onResult()
+		}
+		return
+	}
+	var ev agent.Event
+	if json.Unmarshal(raw, &ev) != nil {
+		return
+	}
+	if ev.Kind == agent.EventSession {
+		p.out.session = ev.Text
+	}
+	p.emit(ev)
+}

@@ -1,0 +1,136 @@
+package mock
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// Verdict tokens of the [[mock-verdicts ...]] marker.
+const (
+	TokenApprove          = "APPROVE"
+	TokenChangesRequested = "CHANGES_REQUESTED"
+	TokenReject           = "REJECT"
+	// TokenNone writes no verdict line.
+	TokenNone = "NONE"
+	// TokenGarbled writes "VERDICT: MAYBE".
+	TokenGarbled = "GARBLED"
+	// TokenConflict ends the report with two disagreeing verdict lines.
+	TokenConflict = "CONFLICT"
+)
+
+// ErrBadMarker is wrapped by ParseScript for a malformed marker: an unknown
+// marker kind, role or verdict token, or a count that is not a number.
+var ErrBadMarker = errors.New("bad mock marker")
+
+// Script is what the markers of a prompt ask the mock to do. Every map is
+// keyed by role; a missing role means the default behaviour.
+type Script struct {
+	// Verdicts lists one token per round; the last one repeats.
+	Verdicts map[agent.Role][]string
+	// Transient fails the first N runs of a role with "API Error: 503".
+	Transient map[agent.Role]int
+	// Stall makes the first N runs of a role go silent.
+	Stall map[agent.Role]int
+	// Questions makes the first N runs of a role ask questions.
+	Questions map[agent.Role]int
+	// DelayMs pauses this many milliseconds between streamed lines, so
+	// tests can stop or steer a run while it is live.
+	DelayMs map[agent.Role]int
+}
+
+var (
+	// markerRe finds a complete marker on one line.
+	markerRe = regexp.MustCompile(`\[\[mock-([a-z]+)((?:[ \t]+[^\s\]]+)*)[ \t]*\]\]`)
+	// openRe finds anything that looks like the start of a marker.
+	openRe = regexp.MustCompile(`\[\[mock-([a-z]*)`)
+)
+
+var knownRoles = map[agent.Role]bool{
+	agent.RolePlanner: true, agent.RoleRefinement: true, agent.RoleDeveloper: true,
+	agent.RoleObserver: true, agent.RoleReviewer: true, agent.RolePlannerAnswer: true,
+}
+
+var knownTokens = map[string]bool{
+	TokenApprove: true, TokenChangesRequested: true, TokenReject: true,
+	TokenNone: true, TokenGarbled: true, TokenConflict: true,
+}
+
+var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true}
+
+// ParseScript reads the markers of a prompt, one per line. For each kind
+// the last complete marker in the prompt wins. It returns an error wrapping
+// ErrBadMarker for an unknown kind, role or verdict token or a bad count.
+func ParseScript(prompt string) (Script, error) {
+	last := map[string]string{}
+	for _, m := range openRe.FindAllStringSubmatch(prompt, -1) {
+		if !knownKinds[m[1]] {
+			return Script{}, fmt.Errorf("%w: unknown marker [[mock-%s", ErrBadMarker, m[1])
+		}
+	}
+	for _, l := range strings.Split(prompt, "\n") {
+		for _, m := range markerRe.FindAllStringSubmatch(l, -1) {
+			last[m[1]] = m[2]
+		}
+	}
+	s := Script{Verdicts: map[agent.Role][]string{}, Transient: map[agent.Role]int{}, Stall: map[agent.Role]int{},
+		Questions: map[agent.Role]int{}, DelayMs: map[agent.Role]int{}}
+	for kind, body := range last {
+		for _, f := range strings.Fields(body) {
+			k, v, ok := strings.Cut(f, "=")
+			role := agent.Role(k)
+			if !ok || !knownRoles[role] || v == "" {
+				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not role=value", ErrBadMarker, kind, f)
+			}
+			if kind == "verdicts" {
+				toks := strings.Split(v, ",")
+				for _, t := range toks {
+					if !knownTokens[t] {
+						return Script{}, fmt.Errorf("%w: [[mock-verdicts]]: unknown token %q", ErrBadMarker, t)
+					}
+				}
+				s.Verdicts[role] = toks
+				continue
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
+			}
+			map[string]map[agent.Role]int{"transient": s.Transient, "stall": s.Stall,
+				"questions": s.Questions, "delay": s.DelayMs}[kind][role] = n
+		}
+	}
+	return s, nil
+}
+
+// Verdict returns the token of a role's round (1-based): the round's token,
+// the last token for later rounds, APPROVE without a marker.
+func (s Script) Verdict(role agent.Role, round int) string {
+	toks := s.Verdicts[role]
+	if len(toks) == 0 {
+		return TokenApprove
+	}
+	return toks[min(max(round, 1), len(toks))-1]
+}
+
+// verdictTail renders the end of a verdict report for a token.
+func verdictTail(tok string) string {
+	switch tok {
+	case TokenNone:
+		return "No verdict this time."
+	case TokenGarbled:
+		return "VERDICT: MAYBE"
+	case TokenConflict:
+		return "VERDICT: APPROVE\nVERDICT: REJECT"
+	case TokenChangesRequested:
+		return "- The mock file needs one more line.\n\nVERDICT: CHANGES_REQUESTED"
+	case TokenReject:
+		return "The approach is wrong.\n\nVERDICT: REJECT"
+	default:
+		return "Looks good.\n\nVERDICT: APPROVE"
+	}
+}

@@ -1,0 +1,69 @@
+package mock
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+func TestParseScript(t *testing.T) {
+	s, err := ParseScript("Task\n[[mock-verdicts observer=REJECT]]\n" +
+		"[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=NONE]]\n" +
+		"[[mock-transient developer=2]] [[mock-stall observer=1]]\n[[mock-questions planner=1]]\n" +
+		"[[mock-verdicts reviewer=GARBLED\n]] an incomplete marker is ignored\n[[mock-delay developer=250]]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Verdicts[agent.RoleObserver]; !reflect.DeepEqual(got, []string{"CHANGES_REQUESTED", "APPROVE"}) {
+		t.Fatalf("observer verdicts %v", got)
+	}
+	if s.Verdicts[agent.RoleReviewer][0] != TokenNone {
+		t.Fatalf("reviewer %v", s.Verdicts[agent.RoleReviewer])
+	}
+	if s.Transient[agent.RoleDeveloper] != 2 || s.Stall[agent.RoleObserver] != 1 || s.Questions[agent.RolePlanner] != 1 || s.DelayMs[agent.RoleDeveloper] != 250 {
+		t.Fatalf("script %+v", s)
+	}
+	for round, want := range []string{"CHANGES_REQUESTED", "CHANGES_REQUESTED", "APPROVE", "APPROVE"} {
+		if got := s.Verdict(agent.RoleObserver, round); got != want {
+			t.Fatalf("round %d: %s, want %s", round, got, want)
+		}
+	}
+	if got := s.Verdict(agent.RoleDeveloper, 1); got != TokenApprove {
+		t.Fatalf("default verdict %s", got)
+	}
+}
+
+func TestParseScriptErrors(t *testing.T) {
+	for name, prompt := range map[string]string{
+		"unknown token": "[[mock-verdicts observer=APPROVE,MAYBE]]",
+		"unknown role":  "[[mock-verdicts boss=APPROVE]]",
+		"unknown kind":  "[[mock-explode developer=1]]",
+		"bad count":     "[[mock-transient developer=x]]",
+		"negative":      "[[mock-stall developer=-1]]",
+		"no value":      "[[mock-questions planner]]",
+		"lower case":    "[[mock-verdicts reviewer=approve]]",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := ParseScript(prompt); !errors.Is(err, ErrBadMarker) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+	if s, err := ParseScript("no markers at all"); err != nil || len(s.Verdicts) != 0 {
+		t.Fatalf("plain prompt: %+v %v", s, err)
+	}
+}
+
+func TestVerdictTail(t *testing.T) {
+	for tok, want := range map[string]string{
+		TokenApprove: "VERDICT: APPROVE", TokenChangesRequested: "VERDICT: CHANGES_REQUESTED", TokenReject: "VERDICT: REJECT",
+		TokenGarbled: "VERDICT: MAYBE", TokenConflict: "VERDICT: APPROVE\nVERDICT: REJECT", TokenNone: "No verdict this time.",
+	} {
+		got := verdictTail(tok)
+		if len(got) < len(want) || got[len(got)-len(want):] != want {
+			t.Fatalf("%s: %q", tok, got)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package mock
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// gitTimeout bounds each git command of the mock developer.
+const gitTimeout = 30 * time.Second
+
+// work does the role's work and returns its report body.
+func work(o runOpts, runs int, step func(agent.Event)) (string, error) {
+	switch o.role {
+	case agent.RolePlanner:
+		return "## Plan\n1. Write the mock file named after the task.\n2. Commit part of the work and leave leftovers.", nil
+	case agent.RoleRefinement:
+		return "## Refined plan\n1. Write the mock file.\n2. Commit it.\n3. Leave one tracked change and one untracked file.", nil
+	case agent.RolePlannerAnswer:
+		return "## Answers\n- Use the defaults of the plan.", nil
+	case agent.RoleObserver, agent.RoleReviewer:
+		step(agent.Event{Kind: agent.EventToolCall, Tool: "git", CallID: "call-1", Text: "git status --short"})
+		out, err := git(o.dir, "status", "--short")
+		step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: out, IsError: err != nil})
+		return "## Review\nChecked the working tree.", nil
+	case agent.RoleDeveloper:
+		return develop(o, runs, step)
+	}
+	return "", fmt.Errorf("unknown role %q", o.role)
+}
+
+var slugRe = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
+
+// FileName is the file the mock developer writes in dir: named after the
+// task's worktree directory.
+func FileName(dir string) string {
+	slug := strings.Trim(slugRe.ReplaceAllString(filepath.Base(filepath.Clean(dir)), "-"), "-.")
+	if slug == "" {
+		slug = "task"
+	}
+	return "mock-" + slug + ".md"
+}
+
+// ScratchName is the untracked leftover file the mock developer leaves.
+func ScratchName(dir string) string {
+	return strings.TrimSuffix(FileName(dir), ".md") + ".scratch.txt"
+}
+
+// develop writes and commits the task file, then leaves a tracked change and
+// an untracked file uncommitted.
+func develop(o runOpts, runs int, step func(agent.Event)) (string, error) {
+	name := FileName(o.dir)
+	path := filepath.Join(o.dir, name)
+	line := fmt.Sprintf("Developer run %d.\n", runs)
+	step(agent.Event{Kind: agent.EventToolCall, Tool: "write", CallID: "call-1", Text: name})
+	if err := appendFile(path, line); err != nil {
+		return "", err
+	}
+	step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: "wrote " + name})
+
+	step(agent.Event{Kind: agent.EventToolCall, Tool: "git", CallID: "call-2", Text: "git commit " + name})
+	if _, err := git(o.dir, "add", "--", name); err != nil {
+		return "", err
+	}
+	out, err := git(o.dir, "commit", "-q", "-m", fmt.Sprintf("mock: developer run %d", runs), "--", name)
+	step(agent.Event{Kind: agent.EventToolResult, CallID: "call-2", Text: out, IsError: err != nil})
+	if err != nil {
+		return "", err
+	}
+
+	if err := appendFile(path, fmt.Sprintf("Uncommitted note of run %d.\n", runs)); err != nil {
+		return "", err
+	}
+	scratch := ScratchName(o.dir)
+	if err := appendFile(filepath.Join(o.dir, scratch), fmt.Sprintf("scratch of run %d\n", runs)); err != nil {
+		return "", err
+	}
+	step(agent.Event{Kind: agent.EventText, Text: "Left a tracked change in " + name + " and the untracked " + scratch + "."})
+	return fmt.Sprintf("## Changes\n- Wrote and committed %s.\n- Left an uncommitted change in %s and the untracked %s.", name, name, scratch), nil
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// git runs one git command in dir as the mock's own identity, without
+// hooks or signing, and returns its combined output.
+func git(dir string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	full := append([]string{"-C", dir, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false",
+		"-c", "user.name=Boof Mock", "-c", "user.email=mock@boof-runner.invalid"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = append(os.Environ(),
+		"GIT_AUTHOR_NAME=Boof Mock", "GIT_AUTHOR_EMAIL=mock@boof-runner.invalid",
+		"GIT_COMMITTER_NAME=Boof Mock", "GIT_COMMITTER_EMAIL=mock@boof-runner.invalid",
+		"GIT_TERMINAL_PROMPT=0")
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
+	}
+	return string(out), nil
+}
