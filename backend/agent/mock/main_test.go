@@ -125,4 +125,3 @@ func alive(pids []int) []int {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
