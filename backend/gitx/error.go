@@ -59,7 +59,7 @@ func (e *Error) Is(target error) bool {
 	s := e.Stderr
 	switch target {
 	case ErrNotARepo:
-		return strings.Contains(s, "not a git repository")
+		return strings.Contains(strings.ToLower(s), "not a git repository")
 	case ErrUnknownRef:
 		for _, m := range unknownRefMarks {
 			if strings.Contains(s, m) {

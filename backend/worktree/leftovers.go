@@ -18,7 +18,8 @@ type Leftovers struct {
 	// was nothing to save.
 	Branch, SHA string
 	// Nested lists nested git repositories found among the untracked files
-	// (relative, ending in "/"); their contents are not saved.
+	// and checked-out submodules (relative, ending in "/"); their own
+	// uncommitted contents are not saved, only their HEAD as a gitlink.
 	Nested []string
 	// Skipped lists those of Nested that have no commit and were left out
 	// entirely; the others are recorded as gitlinks.
@@ -69,6 +70,11 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 			excludes = append(excludes, ":(exclude,literal)"+strings.TrimSuffix(p, "/"))
 		}
 	}
+	subs, err := m.checkedOutSubmodules(ctx, wt.Dir)
+	if err != nil {
+		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	}
+	res.Nested = append(res.Nested, subs...)
 	if len(excludes) > 0 {
 		args = append(append(args, "--", "."), excludes...)
 	}
@@ -148,4 +154,24 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// checkedOutSubmodules lists the tracked gitlinks of the worktree at dir
+// that have a repository checked out (relative, ending in "/").
+func (m *Manager) checkedOutSubmodules(ctx context.Context, dir string) ([]string, error) {
+	out, err := m.git.Run(ctx, dir, "ls-files", "--stage", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var subs []string
+	for _, rec := range gitx.SplitNUL(out) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok || !strings.HasPrefix(meta, "160000 ") {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, path, ".git")); err == nil {
+			subs = append(subs, path+"/")
+		}
+	}
+	return subs, nil
 }
