@@ -1,0 +1,261 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// maxQuestionRounds bounds how often one step may ask the planner before
+// its report is taken as it is.
+const maxQuestionRounds = 2
+
+// iteration runs planner, refinement, developer and the review gate.
+func (r *run) iteration(ctx context.Context, secs []task.Section) error {
+	base := PromptInput{
+		Task: r.t.Prompt, Command: commandText(secs), Answers: answers(secs),
+		PrevIteration: prevFindings(secs, r.iter-1),
+	}
+	pin := base
+	res, err := r.step(ctx, stepSpec{role: agent.RolePlanner, in: pin})
+	if err != nil {
+		return err
+	}
+	if qs := questionsOf(res); len(qs) > 0 {
+		return &parked{questions: qs}
+	}
+	if err := r.section(ctx, task.SectionPlannerReport, task.RolePlanner, 0, "", res.Report); err != nil {
+		return err
+	}
+	rin := base
+	rin.Plan = res.Report
+	res, err = r.ask(ctx, stepSpec{role: agent.RoleRefinement, in: rin})
+	if err != nil {
+		return err
+	}
+	r.finalPlan = res.Report
+	if err := r.section(ctx, task.SectionFinalPlan, task.RoleRefinement, 0, "", res.Report); err != nil {
+		return err
+	}
+	base.FinalPlan = r.finalPlan
+	if err := r.develop(ctx, base, "", ""); err != nil {
+		return err
+	}
+	return r.gate(ctx, base)
+}
+
+// gate runs the observer (if configured) and the reviewer with the fix loop.
+func (r *run) gate(ctx context.Context, base PromptInput) error {
+	_, hasObserver := r.choice(agent.RoleObserver)
+	enforce := r.set.Review.Gate
+	observe := func() error {
+		for {
+			v, report, err := r.review(ctx, agent.RoleObserver, base)
+			if err != nil || !enforce {
+				return err
+			}
+			switch v {
+			case task.VerdictApprove:
+				return nil
+			case task.VerdictChangesRequested:
+				if r.obsBudget <= 0 {
+					return notApproved(agent.RoleObserver, v)
+				}
+				r.obsBudget--
+				if err := r.develop(ctx, base, report, agent.RoleObserver); err != nil {
+					return err
+				}
+			default:
+				return notApproved(agent.RoleObserver, v)
+			}
+		}
+	}
+	if hasObserver {
+		if err := observe(); err != nil {
+			return err
+		}
+	}
+	revBudget := r.set.Review.MaxFixRounds
+	for {
+		v, report, err := r.review(ctx, agent.RoleReviewer, base)
+		if err != nil || !enforce {
+			return err
+		}
+		switch v {
+		case task.VerdictApprove:
+			return nil
+		case task.VerdictChangesRequested:
+			if revBudget <= 0 {
+				return notApproved(agent.RoleReviewer, v)
+			}
+			revBudget--
+			if err := r.develop(ctx, base, report, agent.RoleReviewer); err != nil {
+				return err
+			}
+			if hasObserver {
+				if err := observe(); err != nil {
+					return err
+				}
+			}
+		default:
+			return notApproved(agent.RoleReviewer, v)
+		}
+	}
+}
+
+func notApproved(role agent.Role, v task.Verdict) error {
+	return &failure{fmt.Sprintf("review not approved: %s %s", role, v)}
+}
+
+// develop runs a developer step; findings (with their author) make it a fix round.
+func (r *run) develop(ctx context.Context, base PromptInput, findings string, from agent.Role) error {
+	in := base
+	in.Findings, in.FindingsRole = findings, from
+	round := r.devRound
+	if findings != "" {
+		r.logf("info", "%s requested changes: developer fix round %d", titleCase(string(from)), round)
+	}
+	res, err := r.ask(ctx, stepSpec{role: agent.RoleDeveloper, round: round, in: in, diff: findings != ""})
+	if err != nil {
+		return err
+	}
+	r.devRound++
+	return r.section(ctx, task.SectionDeveloperReport, task.RoleDeveloper, round, "", res.Report)
+}
+
+// review runs an observer or reviewer round and records its verdict.
+func (r *run) review(ctx context.Context, role agent.Role, base PromptInput) (task.Verdict, string, error) {
+	round := &r.revRound
+	kind := task.SectionReviewerReport
+	if role == agent.RoleObserver {
+		round, kind = &r.obsRound, task.SectionObserverReport
+	}
+	*round++
+	res, err := r.ask(ctx, stepSpec{role: role, round: *round, in: base, diff: true})
+	if err != nil {
+		return "", "", err
+	}
+	v := task.ParseVerdict(res.Report)
+	if err := r.section(ctx, kind, task.Role(role), *round, string(v), res.Report); err != nil {
+		return "", "", err
+	}
+	r.logf("info", "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
+	r.event(ctx, "verdict", map[string]any{"role": role, "round": *round, "iteration": r.iter, "verdict": v})
+	return v, res.Report, nil
+}
+
+// ask runs a step and, when it asks questions, lets the planner answer them
+// and runs the step again with the answers.
+func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
+	for q := 0; ; q++ {
+		res, err := r.step(ctx, s)
+		if err != nil {
+			return res, err
+		}
+		qs := questionsOf(res)
+		if len(qs) == 0 || q >= maxQuestionRounds {
+			return res, nil
+		}
+		r.logf("info", "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
+		r.event(ctx, "question_asked", map[string]any{"role": s.role, "questions": qs, "internal": true})
+		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
+			Plan: s.in.Plan, Questions: qs, Asker: s.role}
+		ans, err := r.step(ctx, stepSpec{role: agent.RolePlannerAnswer, in: ain})
+		if err != nil {
+			return ans, err
+		}
+		r.logf("info", "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
+		r.event(ctx, "answered", map[string]any{"role": s.role, "internal": true})
+		if s.in.PlannerAnswers != "" {
+			s.in.PlannerAnswers += "\n\n"
+		}
+		s.in.PlannerAnswers += ans.Report
+	}
+}
+
+type agentResult = agent.Result
+
+func questionsOf(res agent.Result) []string {
+	if len(res.Questions) > 0 {
+		return res.Questions
+	}
+	return agent.ExtractQuestions(res.Report)
+}
+
+// section stores a report section (scrubbed).
+func (r *run) section(ctx context.Context, kind task.SectionKind, role task.Role, round int, verdict, body string) error {
+	_, err := r.st.AddSection(ctx, task.Section{TaskID: r.t.ID, Kind: kind, Role: role, Iteration: r.iter,
+		Round: round, Verdict: verdict, Body: Scrub(body)})
+	if err != nil {
+		return fmt.Errorf("store %s: %w", kind, err)
+	}
+	return nil
+}
+
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// commandText returns the command template text stored on the task.
+func commandText(secs []task.Section) string {
+	for _, s := range secs {
+		if s.Kind == task.SectionCommand {
+			return s.Body
+		}
+	}
+	return ""
+}
+
+// answers pairs the planner's questions with the user's answers.
+func answers(secs []task.Section) []string {
+	var out []string
+	pending := ""
+	for _, s := range secs {
+		switch s.Kind {
+		case task.SectionQuestions:
+			pending = strings.TrimSpace(s.Body)
+		case task.SectionAnswers:
+			text := strings.TrimSpace(s.Body)
+			if pending != "" {
+				text = "You asked:\n" + pending + "\n\nThe user answered:\n" + text
+				pending = ""
+			}
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// prevFindings returns the final observer and reviewer reports of an iteration.
+func prevFindings(secs []task.Section, iter int) string {
+	if iter < 1 {
+		return ""
+	}
+	var obs, rev *task.Section
+	for i := range secs {
+		s := &secs[i]
+		if s.Iteration != iter {
+			continue
+		}
+		switch s.Kind {
+		case task.SectionObserverReport:
+			obs = s
+		case task.SectionReviewerReport:
+			rev = s
+		}
+	}
+	var b strings.Builder
+	for _, s := range []*task.Section{obs, rev} {
+		if s == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "### %s report (run %d, round %d)\n\n%s\n\n", titleCase(string(s.Role)), iter, s.Round, strings.TrimSpace(s.Body))
+	}
+	return b.String()
+}

@@ -1,0 +1,139 @@
+// Package pipeline runs one claimed task through its roles — planner,
+// refinement, developer, optional observer, reviewer — in the task's
+// worktree, enforces the review gate and its fix loop, routes questions,
+// retries transient failures, honours stop and inject controls, and records
+// everything durably before the final status.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+// Store is the part of the store the pipeline reads and writes.
+type Store interface {
+	GetTask(ctx context.Context, id string) (task.Task, error)
+	StartExecution(ctx context.Context, e store.Execution) (store.Execution, error)
+	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error
+	FinishExecution(ctx context.Context, execID int64, outcome store.ExecOutcome, exitCode int, usage task.Usage) error
+	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
+	Sections(ctx context.Context, taskID string) ([]task.Section, error)
+	AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error
+	AppendEvent(ctx context.Context, taskID, kind string, payload any) error
+	StopRequested(ctx context.Context, taskID string) (bool, error)
+	ApplyInjections(ctx context.Context, taskID, step string) ([]store.Injection, error)
+	SetQuestions(ctx context.Context, id string, questions []string) error
+	IncrementCompletedRuns(ctx context.Context, id string) (int, error)
+	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
+}
+
+// Tools finds an agent tool by its settings name (agent.Registry).
+type Tools interface {
+	Get(name string) (agent.Tool, error)
+}
+
+// Worktrees provisions, finishes and diffs task worktrees (worktree.Manager).
+type Worktrees interface {
+	Provision(ctx context.Context, r worktree.Request, log worktree.Logf) (worktree.Worktree, error)
+	Finish(ctx context.Context, wt worktree.Worktree, o worktree.Outcome, p worktree.Policy, log worktree.Logf) (worktree.FinishReport, error)
+	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
+}
+
+// Hooks receive live output for the UI; every field may be nil. They are
+// called synchronously and must not block.
+type Hooks struct {
+	// OnLog is called after a log line reached the store.
+	OnLog func(taskID string, execID int64, level, text string)
+	// OnOutput receives raw PTY chunks of a running step.
+	OnOutput func(taskID string, execID int64, chunk []byte)
+	// OnStep is called when a step starts (running=true) and ends.
+	OnStep func(taskID string, e store.Execution, running bool)
+}
+
+// Options configure a Pipeline.
+type Options struct {
+	Store     Store
+	Tools     Tools
+	Worktrees Worktrees
+	// Settings returns the settings to run a task with (read once per task).
+	Settings func() settings.Settings
+	// TranscriptDir holds the raw PTY transcripts, <dir>/<task>/<step>.log.
+	TranscriptDir string
+	// Sleep waits d or until ctx ends; default a timer. Tests inject a fast one.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// ControlPoll is how often stop and inject controls are checked while a
+	// step runs or backs off; default 250 ms.
+	ControlPoll time.Duration
+	// Hooks receive live output.
+	Hooks Hooks
+	// Logger receives internal problems (a log line that could not be stored).
+	Logger *slog.Logger
+}
+
+// Pipeline runs claimed tasks. It is safe for concurrent use: each Run is
+// independent.
+type Pipeline struct {
+	o Options
+}
+
+// New returns a Pipeline; Store, Tools, Worktrees and Settings are required.
+func New(o Options) *Pipeline {
+	if o.Sleep == nil {
+		o.Sleep = sleepCtx
+	}
+	if o.ControlPoll <= 0 {
+		o.ControlPoll = 250 * time.Millisecond
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Pipeline{o: o}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Result is how a Run ended: the status the task was moved to and, for
+// failed or stopped tasks, the message recorded on it.
+type Result struct {
+	Status  task.Status
+	Message string
+	// Iteration is the run (1-based) that was executed.
+	Iteration int
+}
+
+// InterruptedMessage is recorded on a task whose step was cut short by the
+// app exiting (graceful shutdown here, crash recovery in the runner).
+const InterruptedMessage = "interrupted: the app exited while this step ran"
+
+// errStopped ends a run the user stopped; errInterrupted one the app ended.
+var (
+	errStopped     = errors.New("stopped by user")
+	errInterrupted = errors.New(InterruptedMessage)
+)
+
+// failure ends a run as failed with a message for the user.
+type failure struct{ msg string }
+
+func (f *failure) Error() string { return f.msg }
+
+// parked ends a run that waits for the user's answers.
+type parked struct{ questions []string }
+
+func (p *parked) Error() string { return "waiting for answers" }

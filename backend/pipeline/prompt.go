@@ -1,0 +1,121 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+// Prompt headings the pipeline writes (tests and tools may look for them).
+const (
+	HeadingTask          = "## Task"
+	HeadingCommand       = "## Command"
+	HeadingAnswers       = "## Answers from the user"
+	HeadingPlan          = "## Plan"
+	HeadingFinalPlan     = "## Final plan"
+	HeadingFindings      = "## Findings to address"
+	HeadingPrevIteration = "## Findings from the previous iteration"
+	HeadingInjected      = "## Injected prompts"
+	HeadingInterrupted   = "## Previous attempt interrupted"
+	HeadingDiff          = "## Diff against the base"
+	HeadingQuestions     = "## Questions to answer"
+	HeadingPlannerAnswer = "## Answers from the planner"
+	HeadingIteration     = "## Iteration"
+)
+
+// PromptInput is everything a role prompt may carry.
+type PromptInput struct {
+	Role agent.Role
+	// Task is the user's prompt.
+	Task string
+	// Command is the command template text, "" when none.
+	Command string
+	// Answers are the user's answers to the planner's questions.
+	Answers []string
+	// Plan is the first plan (for refinement).
+	Plan string
+	// FinalPlan is the refined plan (developer, observer, reviewer, answers).
+	FinalPlan string
+	// Findings is the report a developer fix round addresses; FindingsRole
+	// names who wrote it.
+	Findings     string
+	FindingsRole agent.Role
+	// PrevIteration holds the final observer and reviewer reports of the
+	// previous iteration (runs > 1).
+	PrevIteration string
+	// Iteration and Runs frame later runs as a critical review.
+	Iteration, Runs int
+	// Injected are the user's injected prompts, oldest first.
+	Injected []string
+	// Interrupted is set when this is a retry of a step that failed transiently.
+	Interrupted bool
+	// Diff is the prompt diff (inline or stat summary), "" to leave it out.
+	Diff string
+	// Questions and Asker are the questions a planner-answer step answers.
+	Questions []string
+	Asker     agent.Role
+	// PlannerAnswers is the planner's answer to this step's own questions.
+	PlannerAnswers string
+}
+
+func section(b *strings.Builder, heading, body string) {
+	body = strings.TrimSpace(body)
+	if body == "" {
+		return
+	}
+	b.WriteString(heading)
+	b.WriteString("\n\n")
+	b.WriteString(body)
+	b.WriteString("\n\n")
+}
+
+func bullets(items []string) string {
+	var b strings.Builder
+	for _, s := range items {
+		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
+	}
+	return b.String()
+}
+
+// BuildPrompt assembles the user prompt of one step.
+func BuildPrompt(in PromptInput) string {
+	var b strings.Builder
+	if in.Iteration > 1 {
+		section(&b, HeadingIteration, fmt.Sprintf(
+			"This is run %d of %d of this task. The previous run's work is already in the working directory. "+
+				"Review it critically and improve it: fix what is wrong or missing rather than starting over.", in.Iteration, in.Runs))
+	}
+	section(&b, HeadingTask, in.Task)
+	section(&b, HeadingCommand, in.Command)
+	if len(in.Answers) > 0 {
+		section(&b, HeadingAnswers, strings.Join(in.Answers, "\n\n"))
+	}
+	switch in.Role {
+	case agent.RoleRefinement:
+		section(&b, HeadingPlan, in.Plan)
+	case agent.RoleDeveloper, agent.RoleObserver, agent.RoleReviewer, agent.RolePlannerAnswer:
+		section(&b, HeadingFinalPlan, in.FinalPlan)
+	}
+	section(&b, HeadingPrevIteration, in.PrevIteration)
+	if in.Findings != "" {
+		section(&b, HeadingFindings, fmt.Sprintf("The %s asked for changes. Its report:\n\n%s\n\n"+
+			"Fix each real finding, with a test that fails without the fix, or rebut it with evidence "+
+			"(a command and its output, or a file and line) in your report. Keep working in this directory.",
+			in.FindingsRole, strings.TrimSpace(in.Findings)))
+	}
+	if in.Role == agent.RolePlannerAnswer {
+		section(&b, HeadingQuestions, fmt.Sprintf("The %s asks:\n\n%s", in.Asker, bullets(in.Questions)))
+	}
+	section(&b, HeadingPlannerAnswer, in.PlannerAnswers)
+	section(&b, HeadingDiff, in.Diff)
+	if len(in.Injected) > 0 {
+		section(&b, HeadingInjected, "The user added these instructions while the task ran; follow them:\n\n"+bullets(in.Injected))
+	}
+	if in.Interrupted {
+		section(&b, HeadingInterrupted, "Your previous attempt at this step was interrupted by a transient failure. "+
+			"The working directory may hold partial changes from it: inspect `git status` and `git diff` first, "+
+			"and continue from there rather than restart.")
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}

@@ -1,0 +1,343 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// stepSpec is one step to run.
+type stepSpec struct {
+	role  agent.Role
+	round int
+	in    PromptInput
+	// diff adds the prompt diff against the worktree base.
+	diff bool
+}
+
+// name is the step's token in logs, transcripts and injections.
+func (s stepSpec) name() string {
+	if s.round > 0 {
+		return fmt.Sprintf("%s-%d", s.role, s.round)
+	}
+	return string(s.role)
+}
+
+// execRole is the role recorded on the execution row.
+func (s stepSpec) execRole() task.Role {
+	if s.role == agent.RolePlannerAnswer {
+		return task.RolePlanner
+	}
+	return task.Role(s.role)
+}
+
+// step runs a step with its transient-retry budget and returns the
+// successful result, or an error: errStopped, errInterrupted or a *failure.
+func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
+	ref, ok := r.choice(s.role)
+	if !ok {
+		return agent.Result{}, &failure{fmt.Sprintf("%s: no tool configured", s.role)}
+	}
+	tool, err := r.p.o.Tools.Get(ref.Tool)
+	if err != nil {
+		return agent.Result{}, &failure{fmt.Sprintf("%s: %v", s.role, err)}
+	}
+	budget := r.set.Retries.Transient
+	interrupted := false
+	for attempt := 1; ; attempt++ {
+		res, err := r.attempt(ctx, tool, ref.Model, s, attempt, interrupted)
+		if err != nil {
+			return res, err
+		}
+		if !res.Failed() {
+			return res, nil
+		}
+		transient := res.Transient || res.StopReason == proc.ReasonStalled
+		if transient && attempt <= budget {
+			delay := time.Duration(r.set.Retries.Backoff(attempt)) * time.Millisecond
+			r.logf("warn", "Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
+				s.name(), attempt, budget+1, describe(res, r.set.Retries.IdleTimeoutMs), strconv.FormatFloat(delay.Seconds(), 'f', -1, 64))
+			r.event(ctx, "retry_scheduled", map[string]any{"step": s.name(), "attempt": attempt, "delay_ms": delay.Milliseconds()})
+			if err := r.backoff(ctx, delay); err != nil {
+				return res, err
+			}
+			interrupted = true
+			continue
+		}
+		return res, &failure{fmt.Sprintf("%s failed: %s", s.name(), describe(res, r.set.Retries.IdleTimeoutMs))}
+	}
+}
+
+// describe says why a step failed.
+func describe(res agent.Result, idleMs int64) string {
+	switch {
+	case res.StopReason == proc.ReasonStalled:
+		return fmt.Sprintf("stalled: no output for %s", time.Duration(idleMs)*time.Millisecond)
+	case res.StopReason == proc.ReasonTimeout:
+		return "timed out"
+	case res.ErrorText != "":
+		return res.ErrorText
+	case res.Signal != "":
+		return "killed by " + res.Signal
+	case res.StopReason != proc.ReasonNone:
+		return "stopped (" + res.StopReason.String() + ")"
+	}
+	return fmt.Sprintf("exit code %d", res.ExitCode)
+}
+
+// backoff waits d, checking for a stop request every ControlPoll.
+func (r *run) backoff(ctx context.Context, d time.Duration) error {
+	for left := d; ; {
+		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop {
+			return errStopped
+		}
+		if left <= 0 {
+			return nil
+		}
+		chunk := min(left, r.p.o.ControlPoll)
+		if err := r.p.o.Sleep(ctx, chunk); err != nil || ctx.Err() != nil {
+			return errInterrupted
+		}
+		left -= chunk
+	}
+}
+
+// attempt runs one attempt of a step as one execution.
+func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s stepSpec, attempt int, interrupted bool) (agent.Result, error) {
+	if ctx.Err() != nil {
+		return agent.Result{}, errInterrupted
+	}
+	if stop, err := r.st.StopRequested(ctx, r.t.ID); err != nil {
+		return agent.Result{}, fmt.Errorf("check stop: %w", err)
+	} else if stop {
+		return agent.Result{}, errStopped
+	}
+	if err := r.applyInjections(ctx, s.name(), false); err != nil {
+		return agent.Result{}, err
+	}
+	in := s.in
+	in.Role = s.role
+	in.Injected = r.injected
+	in.Interrupted = interrupted
+	in.Iteration, in.Runs = r.iter, r.t.Runs
+	if s.diff {
+		d, err := r.p.o.Worktrees.PromptDiff(ctx, r.wt, r.set.Review.MaxInlineDiffBytes, r.wlog)
+		if err != nil {
+			return agent.Result{}, &failure{fmt.Sprintf("%s: diff: %v", s.name(), err)}
+		}
+		in.Diff = d
+	}
+	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
+	if err != nil {
+		return agent.Result{}, err
+	}
+	r.logExec(exec.ID, "info", fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
+	if h := r.p.o.Hooks.OnStep; h != nil {
+		h(r.t.ID, exec, true)
+	}
+	var onOutput func([]byte)
+	if h := r.p.o.Hooks.OnOutput; h != nil {
+		onOutput = func(b []byte) { h(r.t.ID, exec.ID, b) }
+	}
+	req := agent.Request{
+		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
+		Dir: r.wt.WorkDir, Env: r.set.EnvList(tool.Name()), TranscriptPath: exec.TranscriptPath,
+		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
+		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
+		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
+		OnOutput:    onOutput,
+	}
+	live, err := tool.Start(ctx, req)
+	if err != nil {
+		r.closeExecution(exec, store.OutcomeFailed, -1, agent.Usage{})
+		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
+	}
+	_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), live.Pids())
+	var userStop atomic.Bool
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.control(ctx, live, tool.Capabilities().MidRunInput, exec, s.name(), &userStop, done)
+	}()
+	res, werr := live.Wait()
+	close(done)
+	wg.Wait()
+
+	outcome := store.OutcomeSucceeded
+	switch {
+	case userStop.Load() || res.StopReason == proc.ReasonStopped:
+		outcome = store.OutcomeStopped
+	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
+		outcome = store.OutcomeStopped
+	case werr != nil:
+		outcome = store.OutcomeFailed
+	case res.StopReason == proc.ReasonStalled || res.StopReason == proc.ReasonTimeout:
+		outcome = store.OutcomeStalled
+	case res.Failed() && res.Transient:
+		outcome = store.OutcomeTransient
+	case res.Failed():
+		outcome = store.OutcomeFailed
+	}
+	r.closeExecution(exec, outcome, res.ExitCode, res.Usage)
+	r.logExec(exec.ID, "info", fmt.Sprintf("Step %s finished: %s", s.name(), outcome))
+	if h := r.p.o.Hooks.OnStep; h != nil {
+		h(r.t.ID, exec, false)
+	}
+	switch {
+	case userStop.Load() || res.StopReason == proc.ReasonStopped:
+		return res, errStopped
+	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
+		return res, errInterrupted
+	case werr != nil:
+		return res, &failure{fmt.Sprintf("%s: %v", s.name(), werr)}
+	}
+	return res, nil
+}
+
+func modelSuffix(m string) string {
+	if m == "" {
+		return ""
+	}
+	return ", model " + m
+}
+
+// openExecution uses the execution the claim opened for the first planner
+// attempt, or opens a new one.
+func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec, attempt int) (store.Execution, error) {
+	path := r.transcriptPath(s.name(), attempt)
+	if r.first != nil && s.role == agent.RolePlanner && attempt == 1 {
+		e := *r.first
+		r.first = nil
+		if e.TranscriptPath == "" {
+			e.TranscriptPath = path
+		}
+		return e, nil
+	}
+	e, err := r.st.StartExecution(ctx, store.Execution{TaskID: r.t.ID, Iteration: r.iter, Role: s.execRole(),
+		Round: s.round, Attempt: attempt, Tool: tool, Model: model, TranscriptPath: path})
+	if err != nil {
+		return e, fmt.Errorf("start execution: %w", err)
+	}
+	return e, nil
+}
+
+func (r *run) closeExecution(e store.Execution, o store.ExecOutcome, exit int, u agent.Usage) {
+	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
+	defer cancel()
+	tu := task.Usage{TokensIn: u.InputTokens, TokensOut: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheWriteTokens}
+	if u.CostKnown {
+		tu.CostUSD = u.CostUSD
+	}
+	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
+		r.p.o.Logger.Warn("pipeline: cannot finish execution", "task", r.t.ID, "exec", e.ID, "err", err)
+	}
+}
+
+// pidRefresh is how often the live pids of a step are recorded for crash recovery.
+const pidRefresh = time.Second
+
+// control watches stop and inject controls while a step runs.
+func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec store.Execution, name string, userStop *atomic.Bool, done <-chan struct{}) {
+	tick := time.NewTicker(r.p.o.ControlPoll)
+	defer tick.Stop()
+	lastPids := time.Now()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return // the process runner stops the step on cancellation
+		case <-tick.C:
+		}
+		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop && !userStop.Load() {
+			userStop.Store(true)
+			r.logExec(exec.ID, "warn", "Stop requested: stopping "+name)
+			live.Stop(proc.ReasonStopped)
+		}
+		if midRun && !userStop.Load() {
+			r.deliverLive(ctx, live, exec, name)
+		}
+		if time.Since(lastPids) >= pidRefresh {
+			lastPids = time.Now()
+			if pids := live.Pids(); len(pids) > 0 {
+				_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), pids)
+			}
+		}
+	}
+}
+
+// deliverLive applies pending injections to the running step and sends them
+// into its session.
+func (r *run) deliverLive(ctx context.Context, live agent.Run, exec store.Execution, name string) {
+	injs, err := r.st.ApplyInjections(ctx, r.t.ID, name)
+	if err != nil || len(injs) == 0 {
+		return
+	}
+	for _, inj := range injs {
+		r.injected = append(r.injected, inj.Text)
+		if err := live.Send(inj.Text); err != nil {
+			r.logExec(exec.ID, "info", fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
+			continue
+		}
+		r.logExec(exec.ID, "info", "Injected prompt delivered live to "+name+"; it is also included in every later step's prompt")
+	}
+}
+
+// applyInjections takes pending injected prompts into the next step.
+func (r *run) applyInjections(ctx context.Context, name string, _ bool) error {
+	injs, err := r.st.ApplyInjections(ctx, r.t.ID, name)
+	if err != nil {
+		return fmt.Errorf("apply injections: %w", err)
+	}
+	for _, inj := range injs {
+		r.injected = append(r.injected, inj.Text)
+		r.logf("info", "Injected prompt applied to %s's prompt", name)
+	}
+	return nil
+}
+
+// onEvent turns a tool event into a stored log line.
+func (r *run) onEvent(execID int64, e agent.Event) {
+	level, text := "info", ""
+	switch e.Kind {
+	case agent.EventText:
+		text = e.Text
+	case agent.EventToolCall:
+		text = "→ " + e.Tool + " " + clip(e.Text, 500)
+	case agent.EventToolResult:
+		level, text = "debug", clip(e.Text, 500)
+		if e.IsError {
+			level = "warn"
+		}
+	case agent.EventRetry:
+		level, text = "warn", fmt.Sprintf("tool retrying after API error %d (attempt %d/%d)", e.ErrorStatus, e.Attempt, e.MaxAttempts)
+	case agent.EventQuestion:
+		text = "Question: " + e.Text
+	case agent.EventRaw:
+		level, text = "debug", clip(e.Text, 2000)
+	default:
+		return
+	}
+	if text == "" {
+		return
+	}
+	r.logExec(execID, level, text)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
