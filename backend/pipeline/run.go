@@ -174,7 +174,9 @@ func (r *run) transition(ctx context.Context, res Result, note store.TransitionN
 }
 
 // logf stores one log line (scrubbed) and tells the hooks.
-func (r *run) logf(level, format string, args ...any) { r.logExec(0, level, fmt.Sprintf(format, args...)) }
+func (r *run) logf(level, format string, args ...any) {
+	r.logExec(0, level, fmt.Sprintf(format, args...))
+}
 
 func (r *run) logExec(execID int64, level, text string) {
 	text = Scrub(text)
