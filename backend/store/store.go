@@ -84,6 +84,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	// Writers serialize on SQLite's lock anyway; a bounded pool keeps file
+	// descriptors in check when many goroutines call at once.
+	db.SetMaxOpenConns(32)
 	if opts.AttachmentsDir == "" {
 		opts.AttachmentsDir = filepath.Join(filepath.Dir(path), "attachments")
 	}

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func TestExecutionLifecycleAndUsage(t *testing.T) {
+	s, _ := openClock(t)
+	ctx := context.Background()
+	tk := mustCreate(t, s, task.NewTask{})
+	first, err := s.Claim(ctx, tk.ID, ClaimInfo{Role: task.RolePlanner, Tool: "claude", Model: "claude-sonnet-4-5", TranscriptPath: "/t/1.log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetExecutionProcess(ctx, first.ID, 100, 100, []int{101, 102}); err != nil {
+		t.Fatal(err)
+	}
+	open, err := s.OpenExecutions(ctx)
+	if err != nil || len(open) != 1 || open[0].PID != 100 || len(open[0].PIDs) != 2 || open[0].TranscriptPath != "/t/1.log" {
+		t.Fatalf("open = %+v, %v", open, err)
+	}
+	// No cost reported: estimated from the price table (sonnet: $3 in, $15 out per Mtok).
+	if err := s.FinishExecution(ctx, first.ID, OutcomeSucceeded, 0, task.Usage{TokensIn: 1_000_000, TokensOut: 100_000}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.StartExecution(ctx, Execution{TaskID: tk.ID, Role: task.RoleDeveloper, Attempt: 2, Tool: "codex", Model: "gpt-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishExecution(ctx, second.ID, OutcomeTransient, 1, task.Usage{TokensIn: 10, TokensOut: 5, CostUSD: 0.25}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishExecution(ctx, second.ID, OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrExecutionClosed) {
+		t.Fatalf("finish twice: %v", err)
+	}
+	if err := s.FinishExecution(ctx, 9999, OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("finish missing: %v", err)
+	}
+	if err := s.FinishExecution(ctx, second.ID, "exploded", 1, task.Usage{}); !errors.Is(err, task.ErrInvalid) {
+		t.Fatalf("bad outcome: %v", err)
+	}
+	if err := s.SetExecutionProcess(ctx, second.ID, 1, 1, nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("set process on closed execution: %v", err)
+	}
+	if open, _ := s.OpenExecutions(ctx); len(open) != 0 {
+		t.Fatalf("still open: %+v", open)
+	}
+	ex, _ := s.Executions(ctx, tk.ID)
+	if len(ex) != 2 || !ex[0].CostEstimated || math.Abs(ex[0].Usage.CostUSD-4.5) > 1e-9 || ex[1].CostEstimated || *ex[1].ExitCode != 1 || ex[1].Outcome != OutcomeTransient {
+		t.Fatalf("executions = %+v", ex)
+	}
+	got, _ := s.GetTask(ctx, tk.ID)
+	if got.Usage.TokensIn != 1_000_010 || got.Usage.TokensOut != 100_005 || math.Abs(got.Usage.CostUSD-4.75) > 1e-9 {
+		t.Fatalf("task usage = %+v", got.Usage)
+	}
+	from, to := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	byTool, err := s.UsageByTool(ctx, from, to)
+	if err != nil || len(byTool) != 2 || byTool[0].Key != "claude" || byTool[1].Key != "codex" || byTool[1].TokensOut != 5 {
+		t.Fatalf("by tool = %+v %v", byTool, err)
+	}
+	byDay, _ := s.UsageByDay(ctx, from, to)
+	if len(byDay) != 1 || byDay[0].Key != "2026-01-01" || byDay[0].Executions != 2 {
+		t.Fatalf("by day = %+v", byDay)
+	}
+	byModel, _ := s.UsageByModel(ctx, from, to)
+	byTask, _ := s.UsageByTask(ctx, from, to)
+	if len(byModel) != 2 || len(byTask) != 1 || byTask[0].Key != tk.ID {
+		t.Fatalf("by model %+v by task %+v", byModel, byTask)
+	}
+	if empty, _ := s.UsageByTask(ctx, to, to.Add(time.Hour)); len(empty) != 0 {
+		t.Fatalf("out of range: %+v", empty)
+	}
+}
+
+func TestEstimateCostTable(t *testing.T) {
+	if c, ok := task.EstimateCost("claude-opus-4-1-20250805", task.Usage{TokensOut: 1_000_000}); !ok || c != 75 {
+		t.Fatalf("opus out = %v %v", c, ok)
+	}
+	if _, ok := task.EstimateCost("some-unknown-model", task.Usage{TokensIn: 5}); ok {
+		t.Fatal("unknown model priced")
+	}
+}
