@@ -1,0 +1,205 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// HumanReviewHeading starts the section RenderHumanReview writes.
+const HumanReviewHeading = "## Human review"
+
+// Limits on a request for changes.
+const (
+	MaxComments    = 500
+	MaxCommentText = 20_000
+	MaxHunkText    = 200_000
+)
+
+// ErrEmptyReview: a request for changes with no comment and no hunk to drop.
+var ErrEmptyReview = errors.New("request for changes is empty")
+
+// ErrBadReview: a request for changes with a malformed comment or hunk.
+var ErrBadReview = errors.New("bad request for changes")
+
+// Comment is a remark on a line or hunk of the task's diff.
+type Comment struct {
+	// File is the path in the diff the comment is on.
+	File string `json:"file"`
+	// Line is the line number in the new version (0 = the whole hunk or file).
+	Line int `json:"line"`
+	// Hunk is the diff text the comment is attached to ("" = none).
+	Hunk string `json:"hunk"`
+	// Text is the user's comment.
+	Text string `json:"text"`
+}
+
+// Drop is a hunk the user wants reverted.
+type Drop struct {
+	File string `json:"file"`
+	// Hunk is the hunk's diff text, from its "@@" line.
+	Hunk string `json:"hunk"`
+}
+
+// ChangeRequest is the user's request for changes on a reviewed task.
+type ChangeRequest struct {
+	// General is the comment on the work as a whole.
+	General  string    `json:"general"`
+	Comments []Comment `json:"comments"`
+	Drops    []Drop    `json:"drops"`
+}
+
+// Check trims c and validates it: ErrEmptyReview when there is nothing to
+// ask, an error wrapping ErrBadReview naming the bad entry otherwise.
+func (c ChangeRequest) Check() (ChangeRequest, error) {
+	out := ChangeRequest{General: strings.TrimSpace(c.General)}
+	if len(c.General) > MaxCommentText {
+		return out, fmt.Errorf("%w: general comment is longer than %d bytes", ErrBadReview, MaxCommentText)
+	}
+	if len(c.Comments)+len(c.Drops) > MaxComments {
+		return out, fmt.Errorf("%w: more than %d comments and drops", ErrBadReview, MaxComments)
+	}
+	for i, cm := range c.Comments {
+		cm.Text = strings.TrimSpace(cm.Text)
+		switch {
+		case cm.Text == "":
+			return out, fmt.Errorf("%w: comment %d is empty", ErrBadReview, i+1)
+		case len(cm.Text) > MaxCommentText || len(cm.Hunk) > MaxHunkText:
+			return out, fmt.Errorf("%w: comment %d is too long", ErrBadReview, i+1)
+		case cm.File == "" && (cm.Line != 0 || cm.Hunk != ""):
+			return out, fmt.Errorf("%w: comment %d has a line or hunk but no file", ErrBadReview, i+1)
+		case cm.Line < 0:
+			return out, fmt.Errorf("%w: comment %d has line %d", ErrBadReview, i+1, cm.Line)
+		}
+		out.Comments = append(out.Comments, cm)
+	}
+	for i, d := range c.Drops {
+		if d.File == "" || strings.TrimSpace(d.Hunk) == "" {
+			return out, fmt.Errorf("%w: dropped hunk %d needs a file and its hunk text", ErrBadReview, i+1)
+		}
+		if len(d.Hunk) > MaxHunkText {
+			return out, fmt.Errorf("%w: dropped hunk %d is too long", ErrBadReview, i+1)
+		}
+		out.Drops = append(out.Drops, d)
+	}
+	if out.General == "" && len(out.Comments) == 0 && len(out.Drops) == 0 {
+		return out, ErrEmptyReview
+	}
+	return out, nil
+}
+
+// RenderHumanReview writes the "## Human review" section of the fix
+// round's prompt: the general comment, each comment with its file, line
+// and hunk, and the hunks to revert exactly. c should have passed Check.
+// File names are quoted so that any name, even one with a newline or
+// backticks, reads unambiguously; code fences are longer than any run of
+// backticks in the text they hold.
+func RenderHumanReview(c ChangeRequest) string {
+	var b strings.Builder
+	b.WriteString(HumanReviewHeading + "\n\n")
+	b.WriteString("The user reviewed your work and requests changes. Make them in this same worktree, keeping the rest of the work as it is.\n")
+	if c.General != "" {
+		b.WriteString("\n### General comment\n\n")
+		b.WriteString(c.General + "\n")
+	}
+	if len(c.Comments) > 0 {
+		b.WriteString("\n### Comments\n")
+		for i, cm := range c.Comments {
+			fmt.Fprintf(&b, "\n%d. ", i+1)
+			switch {
+			case cm.File == "":
+				b.WriteString("General")
+			case cm.Line > 0:
+				fmt.Fprintf(&b, "%s, line %d", quoteName(cm.File), cm.Line)
+			default:
+				b.WriteString(quoteName(cm.File))
+			}
+			b.WriteString(":\n")
+			if cm.Hunk != "" {
+				writeFence(&b, "diff", cm.Hunk, "   ")
+			}
+			b.WriteString(indent(cm.Text, "   ") + "\n")
+		}
+	}
+	if len(c.Drops) > 0 {
+		b.WriteString("\n### Hunks to drop\n\nRevert exactly these hunks (put those lines back as they were before your change) and nothing else:\n")
+		for i, d := range c.Drops {
+			fmt.Fprintf(&b, "\n%d. %s:\n", i+1, quoteName(d.File))
+			writeFence(&b, "diff", d.Hunk, "   ")
+		}
+	}
+	return b.String()
+}
+
+// quoteName returns a file name as a code span, or Go-quoted when it holds
+// control characters.
+func quoteName(name string) string {
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return strconv.Quote(name)
+		}
+	}
+	tick := strings.Repeat("`", longestRun(name, '`')+1)
+	if strings.HasPrefix(name, "`") || strings.HasSuffix(name, "`") {
+		return tick + " " + name + " " + tick
+	}
+	return tick + name + tick
+}
+
+func writeFence(b *strings.Builder, lang, text, pre string) {
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+	b.WriteString(pre + fence + lang + "\n")
+	b.WriteString(indent(strings.TrimRight(text, "\n"), pre) + "\n")
+	b.WriteString(pre + fence + "\n")
+}
+
+func indent(text, pre string) string {
+	return pre + strings.ReplaceAll(text, "\n", "\n"+pre)
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+// ChangeRecorder stores a request for changes: the task goes back to
+// pending with body as its "human_review" section, and an event.
+type ChangeRecorder interface {
+	RecordChangeRequest(ctx context.Context, taskID, body string, c ChangeRequest) error
+}
+
+// RequestChanges checks c, refuses a task that has not finished or whose
+// status may not return to pending (*task.TransitionError), renders the "## Human review" section
+// and hands it to rec. It returns the section. Errors: ErrEmptyReview,
+// ErrBadReview, *task.TransitionError, or the recorder's error wrapped.
+func RequestChanges(ctx context.Context, taskID string, status task.Status, c ChangeRequest, rec ChangeRecorder) (string, error) {
+	c, err := c.Check()
+	if err != nil {
+		return "", err
+	}
+	if !status.Terminal() {
+		// A running or queued task has no finished work to review.
+		return "", &task.TransitionError{From: status, To: task.StatusPending}
+	}
+	if err := task.CheckTransition(status, task.StatusPending); err != nil {
+		return "", err
+	}
+	body := RenderHumanReview(c)
+	if err := rec.RecordChangeRequest(ctx, taskID, body, c); err != nil {
+		return "", fmt.Errorf("record request for changes: %w", err)
+	}
+	return body, nil
+}

@@ -1,0 +1,95 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func TestChangeRequestCheck(t *testing.T) {
+	cases := []struct {
+		name string
+		in   ChangeRequest
+		want error
+	}{
+		{"empty", ChangeRequest{General: "  \n"}, ErrEmptyReview},
+		{"empty comment", ChangeRequest{Comments: []Comment{{File: "a", Text: " "}}}, ErrBadReview},
+		{"line without file", ChangeRequest{Comments: []Comment{{Line: 3, Text: "x"}}}, ErrBadReview},
+		{"negative line", ChangeRequest{Comments: []Comment{{File: "a", Line: -1, Text: "x"}}}, ErrBadReview},
+		{"drop without hunk", ChangeRequest{Drops: []Drop{{File: "a"}}}, ErrBadReview},
+		{"too long", ChangeRequest{General: strings.Repeat("x", MaxCommentText+1)}, ErrBadReview},
+		{"general only", ChangeRequest{General: "fine, but rename it"}, nil},
+		{"drop only", ChangeRequest{Drops: []Drop{{File: "a", Hunk: "@@ -1 +1 @@\n-a\n+b"}}}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.in.Check()
+			if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestRenderHumanReview(t *testing.T) {
+	c, err := ChangeRequest{
+		General: "  Good start.  ",
+		Comments: []Comment{
+			{File: "src/main.go", Line: 12, Hunk: "@@ -10,3 +10,3 @@\n-old\n+new\n", Text: "use a constant\nhere"},
+			{File: "weird\nname`.md", Text: "odd name"},
+			{File: "docs/a.md", Hunk: "@@ -1 +1 @@\n-```\n+````\n", Text: "fences"},
+		},
+		Drops: []Drop{{File: "go.mod", Hunk: "@@ -3 +3 @@\n-go 1.25\n+go 1.26\n"}},
+	}.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := RenderHumanReview(c)
+	want := "## Human review\n\n" +
+		"The user reviewed your work and requests changes. Make them in this same worktree, keeping the rest of the work as it is.\n" +
+		"\n### General comment\n\nGood start.\n" +
+		"\n### Comments\n" +
+		"\n1. `src/main.go`, line 12:\n   ```diff\n   @@ -10,3 +10,3 @@\n   -old\n   +new\n   ```\n   use a constant\n   here\n" +
+		"\n2. \"weird\\nname`.md\":\n   odd name\n" +
+		"\n3. `docs/a.md`:\n   `````diff\n   @@ -1 +1 @@\n   -```\n   +````\n   `````\n   fences\n" +
+		"\n### Hunks to drop\n\nRevert exactly these hunks (put those lines back as they were before your change) and nothing else:\n" +
+		"\n1. `go.mod`:\n   ```diff\n   @@ -3 +3 @@\n   -go 1.25\n   +go 1.26\n   ```\n"
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if q := quoteName("a`b"); q != "``a`b``" {
+		t.Fatalf("quoteName = %q", q)
+	}
+}
+
+type changeRecorder struct{ body string }
+
+func (r *changeRecorder) RecordChangeRequest(_ context.Context, _ string, body string, _ ChangeRequest) error {
+	r.body = body
+	return nil
+}
+
+func TestRequestChanges(t *testing.T) {
+	rec := &changeRecorder{}
+	for _, st := range []task.Status{task.StatusOngoing, task.StatusAccepted} {
+		if _, err := RequestChanges(context.Background(), "T1", st, ChangeRequest{General: "x"}, rec); !errors.Is(err, task.ErrIllegalTransition) {
+			t.Fatalf("%s: err = %v", st, err)
+		}
+	}
+	if _, err := RequestChanges(context.Background(), "T1", task.StatusAccepted, ChangeRequest{General: "x"}, rec); !errors.Is(err, task.ErrIllegalTransition) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := RequestChanges(context.Background(), "T1", task.StatusDone, ChangeRequest{}, rec); !errors.Is(err, ErrEmptyReview) {
+		t.Fatalf("err = %v", err)
+	}
+	if rec.body != "" {
+		t.Fatal("a refused request was recorded")
+	}
+	body, err := RequestChanges(context.Background(), "T1", task.StatusDone, ChangeRequest{General: "rename it"}, rec)
+	if err != nil || body != rec.body || !strings.HasPrefix(body, HumanReviewHeading+"\n") || !strings.Contains(body, "rename it") {
+		t.Fatalf("body = %q, err = %v", body, err)
+	}
+}
