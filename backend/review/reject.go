@@ -190,4 +190,3 @@ func Describe(bs []Branch) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
