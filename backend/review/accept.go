@@ -57,7 +57,7 @@ func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (Ac
 		return AcceptRecord{}, fmt.Errorf("accept: %w", err)
 	}
 	defer unlock()
-	p, err := s.plan(ctx, r)
+	p, err := s.plan(ctx, r, false)
 	if err != nil {
 		return AcceptRecord{}, err
 	}
@@ -69,9 +69,12 @@ func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (Ac
 		Strategy: p.Strategy, Target: p.TargetRef, OldSHA: p.TargetSHA, NewSHA: newSHA,
 		TaskHead: p.TaskHead, Leftovers: p.Leftovers, At: s.now().UTC(),
 	}
-	// The checkout is looked up again: it may have been switched since.
-	if out.Checkout, err = s.checkoutOf(ctx, r.Repo, p.TargetRef); err != nil {
-		return AcceptRecord{}, err
+	out.Checkout = p.Checkout
+	if p.Strategy == StrategyRebase && !p.FastForward {
+		// A replay takes a while: the user may have switched branches.
+		if out.Checkout, err = s.checkoutOf(ctx, r.Repo, p.TargetRef); err != nil {
+			return AcceptRecord{}, err
+		}
 	}
 	if err := s.swap(ctx, r.Repo, out.Target, out.Checkout, out.OldSHA, newSHA, "accept"); err != nil {
 		return AcceptRecord{}, err
@@ -123,7 +126,7 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 		return fmt.Errorf("undo accept: %w", err)
 	}
 	defer unlock()
-	ref, err := s.branchRef(ctx, r.Repo, a.Target)
+	ref, err := branchRef(a.Target)
 	if err != nil {
 		return err
 	}

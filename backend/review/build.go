@@ -53,8 +53,7 @@ func (s *Service) build(ctx context.Context, r Request, p Plan) (string, error) 
 }
 
 func (s *Service) commit(ctx context.Context, repo, tree, msg string, parents ...string) (string, error) {
-	sha, err := s.git.CommitTree(ctx, repo, gitx.Commit{
-		Tree: tree, Parents: parents, Message: msg, Env: s.commitEnv(ctx, repo)})
+	sha, err := s.commitTree(ctx, repo, gitx.Commit{Tree: tree, Parents: parents, Message: msg})
 	if err != nil {
 		return "", fmt.Errorf("build accept commit: %w", err)
 	}
@@ -86,13 +85,7 @@ func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, 
 	if _, err := s.git.Run(ctx, repo, append(noHooks, "worktree", "add", "--quiet", "--detach", dir, p.Head)...); err != nil {
 		return "", fmt.Errorf("rebase: temporary worktree: %w", err)
 	}
-	env := s.commitEnv(ctx, repo)
-	var committer []string
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_COMMITTER_") {
-			committer = append(committer, kv)
-		}
-	}
+	committer := s.committerEnv(ctx, repo)
 	args := append(append([]string{}, noHooks...), "rebase", "--quiet", "--no-autosquash", "--no-autostash", "--empty=drop", p.TargetSHA)
 	if _, err := s.git.RunEnv(ctx, dir, committer, args...); err != nil {
 		conflicts, _ := s.git.Run(ctx, dir, "diff", "--name-only", "--diff-filter=U", "-z")

@@ -11,15 +11,17 @@ import (
 )
 
 // findCheckout sets p.Checkout to the worktree where the target is checked
-// out (a registered worktree whose directory is gone does not count) and
-// p.Dirty to its uncommitted changes to tracked files.
-func (s *Service) findCheckout(ctx context.Context, repo string, p *Plan) error {
+// out (a registered worktree whose directory is gone does not count) and,
+// when withDirty, p.Dirty to its uncommitted changes to tracked files.
+func (s *Service) findCheckout(ctx context.Context, repo string, p *Plan, withDirty bool) error {
 	dir, err := s.checkoutOf(ctx, repo, p.TargetRef)
 	if err != nil || dir == "" {
 		return err
 	}
 	p.Checkout = dir
-	p.Dirty, err = s.dirty(ctx, dir)
+	if withDirty {
+		p.Dirty, err = s.dirty(ctx, dir)
+	}
 	return err
 }
 
@@ -64,7 +66,8 @@ func (s *Service) dirty(ctx context.Context, dir string) ([]string, error) {
 	return files, nil
 }
 
-// collisions lists the paths that moving the checkout at dir from commit
+// collisions lists the paths that moving the checkout at dir (its top
+// directory) from commit
 // from to commit to would create but that already exist on disk as
 // untracked (or ignored) files.
 func (s *Service) collisions(ctx context.Context, dir, from, to string) ([]string, error) {
@@ -72,13 +75,9 @@ func (s *Service) collisions(ctx context.Context, dir, from, to string) ([]strin
 	if err != nil {
 		return nil, fmt.Errorf("check target checkout: %w", err)
 	}
-	top, err := s.git.TopLevel(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("check target checkout: %w", err)
-	}
 	var files []string
 	for _, p := range gitx.SplitNUL(out) {
-		if _, err := os.Lstat(filepath.Join(top, filepath.FromSlash(p))); err == nil {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
 			files = append(files, p)
 		}
 	}

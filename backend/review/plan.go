@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -73,10 +74,12 @@ func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
 		return Plan{}, fmt.Errorf("accept dry run: %w", err)
 	}
 	defer unlock()
-	return s.plan(ctx, r)
+	return s.plan(ctx, r, true)
 }
 
-func (s *Service) plan(ctx context.Context, r Request) (Plan, error) {
+// plan makes the dry run; withDirty=false leaves the checkout's state to
+// the swap, which checks it anyway right before moving anything.
+func (s *Service) plan(ctx context.Context, r Request, withDirty bool) (Plan, error) {
 	var p Plan
 	var err error
 	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
@@ -87,41 +90,43 @@ func (s *Service) plan(ctx context.Context, r Request) (Plan, error) {
 			return p, err
 		}
 	}
-	if p.TaskRef, err = s.branchRef(ctx, r.Repo, TaskBranch(r.TaskID)); err != nil {
+	if p.TaskRef, err = branchRef(TaskBranch(r.TaskID)); err != nil {
 		return p, fmt.Errorf("task id %q: %w", r.TaskID, err)
 	}
-	if p.TargetRef, err = s.branchRef(ctx, r.Repo, r.Target); err != nil {
+	if p.TargetRef, err = branchRef(r.Target); err != nil {
 		return p, err
 	}
-	if p.TargetRef == p.TaskRef || p.TargetRef == "refs/heads/"+LeftoversBranch(r.TaskID) {
+	leftRef := "refs/heads/" + LeftoversBranch(r.TaskID)
+	if p.TargetRef == p.TaskRef || p.TargetRef == leftRef {
 		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrSameBranch)
 	}
-	if p.TargetSHA, err = s.mustRef(ctx, r.Repo, p.TargetRef, ErrNoTarget); err != nil {
+	refs, err := s.readRefs(ctx, r.Repo, p.TargetRef, p.TaskRef, leftRef)
+	if err != nil {
 		return p, err
+	}
+	if p.TargetSHA = refs[p.TargetRef]; p.TargetSHA == "" {
+		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrNoTarget)
 	}
 	if r.ExpectTarget != "" && r.ExpectTarget != p.TargetSHA {
 		return p, &MovedError{Ref: p.TargetRef, Expected: r.ExpectTarget, Actual: p.TargetSHA}
 	}
-	if p.TaskHead, err = s.mustRef(ctx, r.Repo, p.TaskRef, ErrNoTaskBranch); err != nil {
-		return p, err
+	if p.TaskHead = refs[p.TaskRef]; p.TaskHead == "" {
+		return p, fmt.Errorf("%s: %w", p.TaskRef, ErrNoTaskBranch)
 	}
 	p.Head = p.TaskHead
-	if r.IncludeLeftovers {
-		if err := s.addLeftovers(ctx, r, &p); err != nil {
+	if l := refs[leftRef]; r.IncludeLeftovers && l != "" && l != p.TaskHead {
+		if err := s.addLeftovers(ctx, r, l, &p); err != nil {
 			return p, err
 		}
 	}
-	if anc, err := s.isAncestor(ctx, r.Repo, p.Head, p.TargetSHA); err != nil {
+	var targetOnly int
+	if p.Commits, targetOnly, err = s.divergence(ctx, r.Repo, p.TargetSHA, p.Head); err != nil {
 		return p, err
-	} else if anc {
+	}
+	if len(p.Commits) == 0 {
 		return p, fmt.Errorf("%s already contains %s: %w", p.TargetRef, short(p.Head), ErrNothingToAccept)
 	}
-	if p.FastForward, err = s.isAncestor(ctx, r.Repo, p.TargetSHA, p.Head); err != nil {
-		return p, err
-	}
-	if p.Commits, err = s.git.RevList(ctx, r.Repo, "--reverse", "--end-of-options", p.Head, "^"+p.TargetSHA); err != nil {
-		return p, fmt.Errorf("accept dry run: %w", err)
-	}
+	p.FastForward = targetOnly == 0
 	res, err := s.git.MergeTree(ctx, r.Repo, p.TargetSHA, p.Head)
 	switch {
 	case errors.Is(err, gitx.ErrConflict):
@@ -131,7 +136,7 @@ func (s *Service) plan(ctx context.Context, r Request) (Plan, error) {
 	default:
 		p.Tree = res.Tree
 	}
-	if err := s.findCheckout(ctx, r.Repo, &p); err != nil {
+	if err := s.findCheckout(ctx, r.Repo, &p, withDirty); err != nil {
 		return p, err
 	}
 	if len(p.Conflicts) > 0 {
@@ -159,15 +164,7 @@ func (s *Service) mustRef(ctx context.Context, repo, ref string, missing error) 
 // leftovers. When the leftovers were saved on the current task head this
 // is the leftovers commit itself; when the task branch moved on since,
 // the leftovers are merged onto it (a commit object only, no ref).
-func (s *Service) addLeftovers(ctx context.Context, r Request, p *Plan) error {
-	ref := "refs/heads/" + LeftoversBranch(r.TaskID)
-	l, ok, err := s.git.RefSHA(ctx, r.Repo, ref)
-	if err != nil {
-		return fmt.Errorf("accept: %w", err)
-	}
-	if !ok || l == p.TaskHead {
-		return nil
-	}
+func (s *Service) addLeftovers(ctx context.Context, r Request, l string, p *Plan) error {
 	p.Leftovers = l
 	if anc, err := s.isAncestor(ctx, r.Repo, p.TaskHead, l); err != nil {
 		return err
@@ -184,8 +181,7 @@ func (s *Service) addLeftovers(ctx context.Context, r Request, p *Plan) error {
 		return fmt.Errorf("add leftovers: %w", err)
 	}
 	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work saved when the task ended (%s),\nadded on top of the task branch.\n", r.TaskID, l)
-	head, err := s.git.CommitTree(ctx, r.Repo, gitx.Commit{
-		Tree: res.Tree, Parents: []string{p.TaskHead}, Message: msg, Env: s.commitEnv(ctx, r.Repo)})
+	head, err := s.commitTree(ctx, r.Repo, gitx.Commit{Tree: res.Tree, Parents: []string{p.TaskHead}, Message: msg})
 	if err != nil {
 		return fmt.Errorf("add leftovers: %w", err)
 	}
@@ -204,4 +200,46 @@ func (s *Service) isAncestor(ctx context.Context, repo, a, b string) (bool, erro
 		return false, fmt.Errorf("merge-base: %w", err)
 	}
 	return true, nil
+}
+
+// readRefs returns the commits of the given full refs that exist, in one
+// git call.
+func (s *Service) readRefs(ctx context.Context, repo string, refs ...string) (map[string]string, error) {
+	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname)", "--"}, refs...)
+	out, err := s.git.Run(ctx, repo, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	want := map[string]bool{}
+	for _, r := range refs {
+		want[r] = true
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		sha, name, ok := strings.Cut(line, " ")
+		if ok && want[name] {
+			got[name] = sha
+		}
+	}
+	return got, nil
+}
+
+// divergence returns the commits of head that target lacks, oldest first,
+// and how many commits target has that head lacks, in one git call.
+func (s *Service) divergence(ctx context.Context, repo, target, head string) ([]string, int, error) {
+	out, err := s.git.Run(ctx, repo, "rev-list", "--left-right", "--reverse", "--end-of-options", target+"..."+head)
+	if err != nil {
+		return nil, 0, fmt.Errorf("compare with target: %w", err)
+	}
+	commits := []string{}
+	left := 0
+	for _, line := range strings.Fields(string(out)) {
+		switch line[0] {
+		case '>':
+			commits = append(commits, line[1:])
+		case '<':
+			left++
+		}
+	}
+	return commits, left, nil
 }

@@ -32,7 +32,7 @@ func (s *Service) TaskBranches(ctx context.Context, repo, taskID string) ([]Bran
 	names := []string{TaskBranch(taskID), LeftoversBranch(taskID)}
 	var out []Branch
 	for _, n := range names {
-		ref, err := s.branchRef(ctx, repo, n)
+		ref, err := branchRef(n)
 		if err != nil {
 			return nil, fmt.Errorf("task id %q: %w", taskID, err)
 		}

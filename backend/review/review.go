@@ -8,7 +8,6 @@ package review
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -102,33 +101,66 @@ func New(g *gitx.Git, now func() time.Time, opts ...Option) *Service {
 	return s
 }
 
-// commitEnv returns the environment for commits made in repo: the
-// repository's own identity when it has one, else the service's, and the
-// service clock as the date.
-func (s *Service) commitEnv(ctx context.Context, repo string) []string {
-	date := "GIT_COMMITTER_DATE=" + s.now().UTC().Format(time.RFC3339)
-	adate := "GIT_AUTHOR_DATE=" + s.now().UTC().Format(time.RFC3339)
-	if _, err := s.git.Run(ctx, repo, "var", "GIT_COMMITTER_IDENT"); err == nil {
-		if _, err := s.git.Run(ctx, repo, "var", "GIT_AUTHOR_IDENT"); err == nil {
-			return []string{date, adate}
-		}
-	}
-	return append(append([]string{}, s.identity...), date, adate)
+// dateEnv returns the service clock as the author and committer date.
+func (s *Service) dateEnv() []string {
+	d := s.now().UTC().Format(time.RFC3339)
+	return []string{"GIT_AUTHOR_DATE=" + d, "GIT_COMMITTER_DATE=" + d}
 }
 
-// branchRef turns a branch name into its full ref, refusing names git
-// would not accept and names that start with '-'.
-func (s *Service) branchRef(ctx context.Context, repo, branch string) (string, error) {
+// commitTree makes a commit object with the repository's own identity, or
+// the service's when the repository has none configured.
+func (s *Service) commitTree(ctx context.Context, repo string, c gitx.Commit) (string, error) {
+	c.Env = s.dateEnv()
+	sha, err := s.git.CommitTree(ctx, repo, c)
+	if gitx.IsNoIdentity(err) {
+		c.Env = append(append([]string{}, s.identity...), c.Env...)
+		sha, err = s.git.CommitTree(ctx, repo, c)
+	}
+	return sha, err
+}
+
+// committerEnv returns the committer identity and date for a rebase: the
+// service's identity only when the repository has none configured.
+func (s *Service) committerEnv(ctx context.Context, repo string) []string {
+	env := []string{"GIT_COMMITTER_DATE=" + s.now().UTC().Format(time.RFC3339)}
+	if _, err := s.git.Run(ctx, repo, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		return env
+	}
+	for _, kv := range s.identity {
+		if strings.HasPrefix(kv, "GIT_COMMITTER_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// branchRef turns a branch name into its full ref, refusing names that
+// git-check-ref-format --branch would refuse and names starting with '-'.
+func branchRef(branch string) (string, error) {
 	branch = strings.TrimPrefix(branch, "refs/heads/")
-	if err := gitx.CheckRev(branch); err != nil {
+	if !validBranch(branch) {
 		return "", fmt.Errorf("branch %q: %w", branch, ErrBadBranch)
 	}
-	if _, err := s.git.Run(ctx, repo, "check-ref-format", "--branch", branch); err != nil {
-		var ge *gitx.Error
-		if errors.As(err, &ge) {
-			return "", fmt.Errorf("branch %q: %w", branch, ErrBadBranch)
-		}
-		return "", fmt.Errorf("check branch name: %w", err)
-	}
 	return "refs/heads/" + branch, nil
+}
+
+// validBranch applies git's ref name rules (git-check-ref-format) to a
+// branch name, in process: the accept path runs it for every request.
+func validBranch(b string) bool {
+	if b == "" || b == "@" || b == "HEAD" || strings.HasPrefix(b, "-") ||
+		strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".") ||
+		strings.Contains(b, "..") || strings.Contains(b, "//") || strings.Contains(b, "@{") {
+		return false
+	}
+	for _, r := range b {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			return false
+		}
+	}
+	for _, part := range strings.Split(b, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
+			return false
+		}
+	}
+	return true
 }
