@@ -76,6 +76,7 @@ func runDesktop(ctx context.Context, dataDir string) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        a.Startup,
+		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
 		Bind:             []any{tasks},
 		Linux:            &linux.Options{ProgramName: "boof-runner", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},

@@ -46,6 +46,13 @@ func (a *App) Startup(wailsCtx context.Context) {
 	}
 }
 
+// DomReady is called by Wails once the front end has loaded; the log line
+// marks the window as usable (the smoke test and the start-up benchmark wait
+// for it).
+func (a *App) DomReady(context.Context) {
+	a.log.Info("window: dom ready")
+}
+
 // Shutdown is called by Wails when the window closes.
 func (a *App) Shutdown(context.Context) {
 	a.cancel()

@@ -1,0 +1,64 @@
+# Boof Runner — the two commands a new user needs:
+#   make run    installs what is missing, builds the desktop app and starts it
+#   make test   installs what is missing and runs every test suite
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+BIN      := build/bin/boof-runner
+OUT      := out
+CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
+GO_TAGS  := desktop,production
+GOFLAGS_TEST ?= -race -timeout 25m -tags slow,realcli
+
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window vet clean
+
+run: build
+	./$(BIN) $(ARGS)
+
+build: deps frontend
+	go build -tags $(GO_TAGS) -trimpath -ldflags "-s -w" -o $(BIN) .
+
+deps: deps-apt deps-npm
+
+deps-apt:
+	scripts/deps-apt.sh
+
+# npm ci only when the lock file changed since the last install.
+deps-npm: frontend/node_modules/.package-lock.json
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+
+frontend: deps-npm
+	cd frontend && npm run build
+
+# The README's test command. Order: system deps, npm ci, component tests,
+# production front-end build, go vet, go test -race (every package, slow and
+# real-CLI suites included), the browser test, the real-window smoke test.
+test: deps-apt
+	cd frontend && npm ci --no-audit --no-fund
+	$(MAKE) test-frontend
+	$(MAKE) frontend
+	$(MAKE) vet
+	$(MAKE) test-go
+	$(MAKE) test-e2e
+	$(MAKE) test-window
+
+test-frontend:
+	cd frontend && npm test
+
+vet:
+	go vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+test-go:
+	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
+	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_TEST) ./...
+
+test-e2e:
+	cd frontend && npm run build:fake && npm run test:e2e
+
+test-window: build
+	scripts/smoke-window.sh $(BIN) $(OUT)/screens
+
+clean:
+	rm -rf build/bin frontend/dist frontend/dist-fake $(OUT)

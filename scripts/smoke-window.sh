@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# smoke-window.sh BIN OUTDIR — the real-window smoke test: starts the real app
+# under Xvfb with a temp data dir, fills the New task form with xdotool,
+# submits it, checks with the CLI that the task is in SQLite, and saves a
+# screenshot to OUTDIR/smoke-window.png.
+set -euo pipefail
+bin=$(realpath "${1:-build/bin/boof-runner}")
+out=$(mkdir -p "${2:-out/screens}" && realpath "${2:-out/screens}")
+here=$(dirname "$0")
+# shellcheck source=scripts/xvfb.sh
+. "$here/xvfb.sh"
+
+tmp=$(mktemp -d)
+app_pid=""
+cleanup() {
+	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null
+	stop_xvfb
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+start_xvfb
+
+export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+dbus-run-session -- "$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
+app_pid=$!
+
+wid=$(wait_window "Boof Runner" 30) || { echo "smoke: no Boof Runner window within 30 s" >&2; cat "$tmp/app.log" >&2; exit 1; }
+echo "smoke: window $wid is up"
+# Wait until the front end has loaded (the app logs it from Wails' DomReady).
+for _ in $(seq 300); do
+	grep -q "window: dom ready" "$tmp/app.log" && break
+	sleep 0.1
+done
+grep -q "window: dom ready" "$tmp/app.log" || { echo "smoke: the front end never loaded" >&2; cat "$tmp/app.log" >&2; exit 1; }
+prompt="Smoke task typed by xdotool $$"
+for attempt in 1 2 3; do
+	sleep 0.5
+	xdotool windowfocus --sync "$wid" 2>/dev/null || true
+	xdotool key ctrl+a BackSpace
+	xdotool type --delay 10 "$prompt"
+	xdotool key ctrl+Return
+	for _ in $(seq 20); do
+		if "$bin" list --json --data-dir "$tmp/data" | grep -qF "$prompt"; then
+			sleep 1 # let the list repaint before the screenshot
+			import -window root "$out/smoke-window.png"
+			echo "smoke: task stored after attempt $attempt; screenshot $out/smoke-window.png"
+			"$bin" list --data-dir "$tmp/data"
+			exit 0
+		fi
+		sleep 0.25
+	done
+done
+import -window root "$out/smoke-window-failed.png" || true
+echo "smoke: the task never reached the store; see $out/smoke-window-failed.png" >&2
+cat "$tmp/app.log" >&2
+exit 1
