@@ -79,6 +79,6 @@ func runDesktop(ctx context.Context, dataDir string) error {
 		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
 		Bind:             []any{tasks},
-		Linux:            &linux.Options{ProgramName: "boof-runner", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }

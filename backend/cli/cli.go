@@ -139,7 +139,13 @@ func printUsage(w io.Writer) {
 // newFlags returns a flag set with the shared --data-dir flag.
 func (c *call) newFlags() *flag.FlagSet {
 	fs := flag.NewFlagSet("boof-runner "+c.name, flag.ContinueOnError)
-	fs.SetOutput(c.io.Stderr)
+	fs.SetOutput(io.Discard) // Run prints the one-line error; -h prints usage below
+	fs.Usage = func() {
+		fmt.Fprintf(c.io.Stderr, "usage: boof-runner %s [flags]\n", c.name)
+		fs.SetOutput(c.io.Stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
 	fs.StringVar(&c.dataDir, "data-dir", "", "data root directory")
 	return fs
 }

@@ -16,20 +16,25 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// intFlag is an integer flag whose parse errors read well.
+// intFlag is an integer flag checked after parsing, so a bad value is a user
+// error (exit 1) with a readable message rather than a usage error.
 type intFlag struct {
-	name string
-	v    int
+	name, raw string
+	def       int
 }
 
-func (f *intFlag) String() string { return strconv.Itoa(f.v) }
-func (f *intFlag) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return fmt.Errorf("%s must be an integer, got %q", f.name, s)
+func (f *intFlag) String() string     { return f.raw }
+func (f *intFlag) Set(s string) error { f.raw = s; return nil }
+
+func (f *intFlag) value() (int, error) {
+	if f.raw == "" {
+		return f.def, nil
 	}
-	f.v = n
-	return nil
+	n, err := strconv.Atoi(strings.TrimSpace(f.raw))
+	if err != nil {
+		return 0, fmt.Errorf("%s must be an integer, got %q", f.name, f.raw)
+	}
+	return n, nil
 }
 
 func runAdd(ctx context.Context, c *call) error {
@@ -37,7 +42,7 @@ func runAdd(ctx context.Context, c *call) error {
 	var n task.NewTask
 	var labels stringList
 	prio := &intFlag{name: "priority"}
-	runs := &intFlag{name: "runs", v: 1}
+	runs := &intFlag{name: "runs", def: 1}
 	fs.StringVar(&n.Title, "title", "", "task title")
 	fs.StringVar(&n.Base, "base", "", "branch or commit the worktree starts from")
 	fs.Var(prio, "priority", "priority (higher runs first)")
@@ -60,10 +65,16 @@ func runAdd(ctx context.Context, c *call) error {
 		}
 		n.Prompt = string(b)
 	}
-	if runs.v < 1 {
-		return fmt.Errorf("runs must be at least 1, got %d", runs.v)
+	if n.Priority, err = prio.value(); err != nil {
+		return err
 	}
-	n.Priority, n.Runs, n.Labels = prio.v, runs.v, labels
+	if n.Runs, err = runs.value(); err != nil {
+		return err
+	}
+	if n.Runs < 1 {
+		return fmt.Errorf("runs must be at least 1, got %d", n.Runs)
+	}
+	n.Labels = labels
 	if n.Repo != "" {
 		if n.Repo, err = absPath(n.Repo); err != nil {
 			return err

@@ -1,0 +1,60 @@
+package cli_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binary is the real boof-runner binary, built once for the CLI tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "boof-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "boof-runner")
+	build := exec.Command("go", "build", "-o", binary, "github.com/boof-runner/boof-runner")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build boof-runner:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is one run of the binary.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs the binary with args against dataDir (appended as --data-dir
+// unless empty) and stdin.
+func runCLI(t *testing.T, dataDir, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	if dataDir != "" {
+		cmd.Args = append(cmd.Args, "--data-dir", dataDir)
+		cmd.Env = append(os.Environ(), "BOOF_RUNNER_HOME=")
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
