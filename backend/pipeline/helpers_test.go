@@ -43,7 +43,46 @@ type env struct {
 	repo   string
 	set    settings.Settings
 	sleeps []time.Duration
-	mu     sync.Mutex
+	// onSleep runs inside the injected Sleep (e.g. to request a stop).
+	onSleep func()
+	rec     *recTool
+	mu      sync.Mutex
+}
+
+// recTool wraps the real mock tool and records every request's prompt.
+type recTool struct {
+	agent.Tool
+	noMidRun bool
+	mu       sync.Mutex
+	reqs     []agent.Request
+}
+
+func (r *recTool) Capabilities() agent.Capabilities {
+	c := r.Tool.Capabilities()
+	if r.noMidRun {
+		c.MidRunInput = false
+	}
+	return c
+}
+
+func (r *recTool) Start(ctx context.Context, req agent.Request) (agent.Run, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return r.Tool.Start(ctx, req)
+}
+
+// prompts returns the prompts sent to a role, in order.
+func (r *recTool) prompts(role agent.Role) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, q := range r.reqs {
+		if q.Role == role {
+			out = append(out, q.Prompt)
+		}
+	}
+	return out
 }
 
 func gitRun(t testing.TB, dir string, args ...string) string {
@@ -93,9 +132,10 @@ func newEnv(t *testing.T, mut func(*settings.Settings)) *env {
 		mut(&s)
 	}
 	e.set = s
+	e.rec = &recTool{Tool: mockTool(t)}
 	e.p = New(Options{
 		Store:         st,
-		Tools:         agent.NewRegistry(mockTool(t)),
+		Tools:         agent.NewRegistry(e.rec),
 		Worktrees:     worktree.NewManager(gitx.New(), time.Now),
 		Settings:      func() settings.Settings { return e.set },
 		TranscriptDir: filepath.Join(t.TempDir(), "transcripts"),
@@ -103,7 +143,11 @@ func newEnv(t *testing.T, mut func(*settings.Settings)) *env {
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			e.mu.Lock()
 			e.sleeps = append(e.sleeps, d)
+			f := e.onSleep
 			e.mu.Unlock()
+			if f != nil {
+				f()
+			}
 			return ctx.Err()
 		},
 	})
