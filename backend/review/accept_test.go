@@ -46,6 +46,7 @@ func req(f fixture, st Strategy) Request {
 }
 
 func TestAcceptStrategiesUncheckedOutTarget(t *testing.T) {
+	t.Parallel()
 	for _, st := range Strategies {
 		t.Run(string(st), func(t *testing.T) {
 			f := newFixture(t, true)
@@ -115,6 +116,7 @@ func TestAcceptStrategiesUncheckedOutTarget(t *testing.T) {
 }
 
 func TestAcceptRebaseFastForward(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, false)
 	f.detach(t)
 	out, err := newService(t).Accept(ctx(t), req(f, StrategyRebase), nil)
@@ -127,6 +129,7 @@ func TestAcceptRebaseFastForward(t *testing.T) {
 }
 
 func TestAcceptIntoCleanCheckout(t *testing.T) {
+	t.Parallel()
 	for _, st := range Strategies {
 		t.Run(string(st), func(t *testing.T) {
 			f := newFixture(t, true)
@@ -157,6 +160,7 @@ func TestAcceptIntoCleanCheckout(t *testing.T) {
 }
 
 func TestAcceptRefusesDirtyCheckout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	write(t, filepath.Join(f.repo, "b.txt"), "local edit\n")
 	before := snap(t, f.repo)
@@ -176,6 +180,7 @@ func TestAcceptRefusesDirtyCheckout(t *testing.T) {
 }
 
 func TestAcceptRefusesUntrackedCollision(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	write(t, filepath.Join(f.repo, "c.txt"), "my own c\n")
 	before := snap(t, f.repo)
@@ -191,6 +196,7 @@ func TestAcceptRefusesUntrackedCollision(t *testing.T) {
 }
 
 func TestAcceptConflictChangesNothing(t *testing.T) {
+	t.Parallel()
 	for _, st := range Strategies {
 		t.Run(string(st), func(t *testing.T) {
 			f := newFixture(t, false)
@@ -208,6 +214,7 @@ func TestAcceptConflictChangesNothing(t *testing.T) {
 }
 
 func TestAcceptRebaseReplayConflict(t *testing.T) {
+	t.Parallel()
 	// The final trees merge cleanly, but replaying the first task commit
 	// onto main conflicts: the rebase must report it and change nothing.
 	f := fixture{repo: newRepo(t)}
@@ -215,6 +222,7 @@ func TestAcceptRebaseReplayConflict(t *testing.T) {
 	write(t, filepath.Join(f.wt, "a.txt"), "X\ntwo\nthree\n")
 	commitAll(t, f.wt, "task: X")
 	write(t, filepath.Join(f.wt, "a.txt"), "Y\ntwo\nthree\n")
+	write(t, filepath.Join(f.wt, "z.txt"), "zed\n")
 	commitAll(t, f.wt, "task: Y")
 	write(t, filepath.Join(f.repo, "a.txt"), "Y\ntwo\nthree\n")
 	commitAll(t, f.repo, "main: Y")

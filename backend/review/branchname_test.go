@@ -8,6 +8,7 @@ import (
 // TestValidBranchAgreesWithGit checks the in-process branch name rules
 // against git check-ref-format --branch.
 func TestValidBranchAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	names := []string{
 		"main", "feature/x", "boof-runner/01J9ZQ", "ünï", "a.b", "v1.0-rc",
 		"", "-x", "a..b", "a b", "a~1", "a^", "a:b", "a?", "a*", "a[", `a\b`,

@@ -11,6 +11,7 @@ import (
 // TestAcceptHostileNamesBinaryAndRenames brings names with spaces, unicode
 // and newlines, a binary file and a rename into a checked-out target.
 func TestAcceptHostileNamesBinaryAndRenames(t *testing.T) {
+	t.Parallel()
 	f := fixture{repo: newRepo(t)}
 	big := strings.Repeat("a line long enough to keep the rename similar\n", 20)
 	write(t, filepath.Join(f.repo, "old name.txt"), big)
@@ -59,6 +60,7 @@ func TestAcceptHostileNamesBinaryAndRenames(t *testing.T) {
 // TestHostileNamesInConflictsAndDirtyLists checks that odd names come back
 // intact in the file lists of refusals.
 func TestHostileNamesInConflictsAndDirtyLists(t *testing.T) {
+	t.Parallel()
 	f := fixture{repo: newRepo(t)}
 	odd := "new\nline ü.txt"
 	write(t, filepath.Join(f.repo, odd), "base\n")
@@ -84,6 +86,7 @@ func TestHostileNamesInConflictsAndDirtyLists(t *testing.T) {
 }
 
 func TestAcceptIncludesLeftovers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	f.detach(t)
 	// Leftovers saved on the task head, as backend/worktree does.
@@ -115,6 +118,7 @@ func TestAcceptIncludesLeftovers(t *testing.T) {
 }
 
 func TestAcceptIncludesStaleLeftovers(t *testing.T) {
+	t.Parallel()
 	// The task branch moved on after its leftovers were saved (a retry):
 	// the leftovers are merged onto the current task head.
 	f := newFixture(t, false)
@@ -145,6 +149,7 @@ func TestAcceptIncludesStaleLeftovers(t *testing.T) {
 }
 
 func TestAcceptAfterTaskWorktreeRemoved(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	if err := os.RemoveAll(f.wt); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestChangeRequestCheck(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   ChangeRequest
@@ -35,6 +36,7 @@ func TestChangeRequestCheck(t *testing.T) {
 }
 
 func TestRenderHumanReview(t *testing.T) {
+	t.Parallel()
 	c, err := ChangeRequest{
 		General: "  Good start.  ",
 		Comments: []Comment{
@@ -73,6 +75,7 @@ func (r *changeRecorder) RecordChangeRequest(_ context.Context, _ string, body s
 }
 
 func TestRequestChanges(t *testing.T) {
+	t.Parallel()
 	rec := &changeRecorder{}
 	for _, st := range []task.Status{task.StatusOngoing, task.StatusAccepted} {
 		if _, err := RequestChanges(context.Background(), "T1", st, ChangeRequest{General: "x"}, rec); !errors.Is(err, task.ErrIllegalTransition) {

@@ -77,9 +77,10 @@ func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
 	return s.plan(ctx, r, true)
 }
 
-// plan makes the dry run; withDirty=false leaves the checkout's state to
-// the swap, which checks it anyway right before moving anything.
-func (s *Service) plan(ctx context.Context, r Request, withDirty bool) (Plan, error) {
+// plan makes the dry run. full=false is the accept's own pass: it leaves
+// the checkout's state to the swap, which checks it right before moving
+// anything, and lists the commits only when a rebase needs them.
+func (s *Service) plan(ctx context.Context, r Request, full bool) (Plan, error) {
 	var p Plan
 	var err error
 	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
@@ -104,39 +105,45 @@ func (s *Service) plan(ctx context.Context, r Request, withDirty bool) (Plan, er
 	if err != nil {
 		return p, err
 	}
-	if p.TargetSHA = refs[p.TargetRef]; p.TargetSHA == "" {
+	if p.TargetSHA = refs[p.TargetRef].sha; p.TargetSHA == "" {
 		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrNoTarget)
 	}
 	if r.ExpectTarget != "" && r.ExpectTarget != p.TargetSHA {
 		return p, &MovedError{Ref: p.TargetRef, Expected: r.ExpectTarget, Actual: p.TargetSHA}
 	}
-	if p.TaskHead = refs[p.TaskRef]; p.TaskHead == "" {
+	if p.TaskHead = refs[p.TaskRef].sha; p.TaskHead == "" {
 		return p, fmt.Errorf("%s: %w", p.TaskRef, ErrNoTaskBranch)
 	}
 	p.Head = p.TaskHead
-	if l := refs[leftRef]; r.IncludeLeftovers && l != "" && l != p.TaskHead {
+	if l := refs[leftRef].sha; r.IncludeLeftovers && l != "" && l != p.TaskHead {
 		if err := s.addLeftovers(ctx, r, l, &p); err != nil {
 			return p, err
 		}
 	}
-	var targetOnly int
-	if p.Commits, targetOnly, err = s.divergence(ctx, r.Repo, p.TargetSHA, p.Head); err != nil {
-		return p, err
+	nothing := fmt.Errorf("%s already holds the work of %s: %w", p.TargetRef, short(p.Head), ErrNothingToAccept)
+	if full || p.Strategy == StrategyRebase {
+		var targetOnly int
+		if p.Commits, targetOnly, err = s.divergence(ctx, r.Repo, p.TargetSHA, p.Head); err != nil {
+			return p, err
+		}
+		if len(p.Commits) == 0 {
+			return p, nothing
+		}
+		p.FastForward = targetOnly == 0
 	}
-	if len(p.Commits) == 0 {
-		return p, fmt.Errorf("%s already contains %s: %w", p.TargetRef, short(p.Head), ErrNothingToAccept)
-	}
-	p.FastForward = targetOnly == 0
 	res, err := s.git.MergeTree(ctx, r.Repo, p.TargetSHA, p.Head)
 	switch {
 	case errors.Is(err, gitx.ErrConflict):
 		p.Conflicts = res.Conflicts
 	case err != nil:
 		return p, fmt.Errorf("accept dry run: %w", err)
+	case res.Tree == refs[p.TargetRef].tree:
+		// Every change of the task is already on the target.
+		return p, nothing
 	default:
 		p.Tree = res.Tree
 	}
-	if err := s.findCheckout(ctx, r.Repo, &p, withDirty); err != nil {
+	if err := s.findCheckout(ctx, r.Repo, &p, full); err != nil {
 		return p, err
 	}
 	if len(p.Conflicts) > 0 {
@@ -202,10 +209,13 @@ func (s *Service) isAncestor(ctx context.Context, repo, a, b string) (bool, erro
 	return true, nil
 }
 
-// readRefs returns the commits of the given full refs that exist, in one
-// git call.
-func (s *Service) readRefs(ctx context.Context, repo string, refs ...string) (map[string]string, error) {
-	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname)", "--"}, refs...)
+// refInfo is a ref's commit and that commit's tree.
+type refInfo struct{ sha, tree string }
+
+// readRefs returns the commits and trees of the given full refs that
+// exist, in one git call.
+func (s *Service) readRefs(ctx context.Context, repo string, refs ...string) (map[string]refInfo, error) {
+	args := append([]string{"for-each-ref", "--format=%(objectname) %(tree) %(refname)", "--"}, refs...)
 	out, err := s.git.Run(ctx, repo, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read refs: %w", err)
@@ -214,11 +224,10 @@ func (s *Service) readRefs(ctx context.Context, repo string, refs ...string) (ma
 	for _, r := range refs {
 		want[r] = true
 	}
-	got := map[string]string{}
+	got := map[string]refInfo{}
 	for _, line := range strings.Split(string(out), "\n") {
-		sha, name, ok := strings.Cut(line, " ")
-		if ok && want[name] {
-			got[name] = sha
+		if f := strings.SplitN(line, " ", 3); len(f) == 3 && want[f[2]] {
+			got[f[2]] = refInfo{sha: f[0], tree: f[1]}
 		}
 	}
 	return got, nil

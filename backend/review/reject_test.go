@@ -35,6 +35,7 @@ func rejectFixture(t *testing.T) fixture {
 }
 
 func TestRejectKeepsBranches(t *testing.T) {
+	t.Parallel()
 	f := rejectFixture(t)
 	before := snap(t, f.repo)
 	rec := &rejectRecorder{}
@@ -49,6 +50,7 @@ func TestRejectKeepsBranches(t *testing.T) {
 }
 
 func TestRejectDeletesConfirmedBranches(t *testing.T) {
+	t.Parallel()
 	f := rejectFixture(t)
 	s := newService(t)
 	list, err := s.TaskBranches(ctx(t), f.repo, "T1")
@@ -99,6 +101,7 @@ func TestRejectDeletesConfirmedBranches(t *testing.T) {
 }
 
 func TestRejectRefusesMovedBranchAndBadStatus(t *testing.T) {
+	t.Parallel()
 	f := rejectFixture(t)
 	s := newService(t)
 	list, err := s.TaskBranches(ctx(t), f.repo, "T1")

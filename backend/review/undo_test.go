@@ -9,6 +9,7 @@ import (
 )
 
 func TestAcceptTargetMovedBetweenDryRunAndApply(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, false)
 	s := newService(t)
 	p, err := s.Plan(ctx(t), req(f, StrategyMerge))
@@ -29,6 +30,7 @@ func TestAcceptTargetMovedBetweenDryRunAndApply(t *testing.T) {
 }
 
 func TestAcceptTargetMovedDuringApply(t *testing.T) {
+	t.Parallel()
 	for _, checkedOut := range []bool{false, true} {
 		name := map[bool]string{false: "not checked out", true: "checked out"}[checkedOut]
 		t.Run(name, func(t *testing.T) {
@@ -71,6 +73,7 @@ func TestAcceptTargetMovedDuringApply(t *testing.T) {
 }
 
 func TestUndoAccept(t *testing.T) {
+	t.Parallel()
 	for _, checkedOut := range []bool{false, true} {
 		name := map[bool]string{false: "not checked out", true: "checked out"}[checkedOut]
 		t.Run(name, func(t *testing.T) {
@@ -107,6 +110,7 @@ func TestUndoAccept(t *testing.T) {
 }
 
 func TestUndoRefusedAfterTargetMovedOn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	s := newService(t)
 	a, err := s.Accept(ctx(t), req(f, StrategySquash), nil)
@@ -125,6 +129,7 @@ func TestUndoRefusedAfterTargetMovedOn(t *testing.T) {
 }
 
 func TestUndoRefusedInDirtyCheckout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	s := newService(t)
 	a, err := s.Accept(ctx(t), req(f, StrategyMerge), nil)
@@ -142,6 +147,7 @@ func TestUndoRefusedInDirtyCheckout(t *testing.T) {
 }
 
 func TestRecorderFailurePutsTargetBack(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, true)
 	before := snap(t, f.repo)
 	_, err := newService(t).Accept(ctx(t), req(f, StrategyMerge), &recorder{fail: errStore})
@@ -155,6 +161,7 @@ func TestRecorderFailurePutsTargetBack(t *testing.T) {
 }
 
 func TestAcceptBadInputChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, false)
 	before := snap(t, f.repo)
 	cases := []struct {
@@ -183,6 +190,7 @@ func TestAcceptBadInputChangesNothing(t *testing.T) {
 }
 
 func TestAcceptNothingToAccept(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, false)
 	f.detach(t)
 	sh(t, f.repo, "update-ref", "refs/heads/main", f.taskHead)
