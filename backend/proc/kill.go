@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -194,6 +195,47 @@ func KillTree(pgid int, pids []int, grace time.Duration) error {
 	}
 	if _, err := k.run(); err != nil {
 		return fmt.Errorf("kill tree: %w", err)
+	}
+	return nil
+}
+
+// KillTag stops every process on the host whose environment carries
+// TagEnv=tag (see Handle.Tag), plus their descendants: SIGTERM, then
+// SIGKILL after grace (zero means DefaultGrace). Crash recovery uses it to
+// find processes of a dead run that left their group and were re-parented
+// to init. It returns an error wrapping ErrInvalidSpec for an empty tag
+// and ErrSurvivors when something outlived SIGKILL.
+func KillTag(tag string, grace time.Duration) error {
+	if tag == "" || strings.ContainsAny(tag, "=\x00") {
+		return fmt.Errorf("kill tag %q: %w", tag, ErrInvalidSpec)
+	}
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	self := os.Getpid()
+	kv := TagEnv + "=" + tag
+	killAt := time.Now().Add(grace)
+	known := make(map[procKey]bool)
+	k := treeKill{
+		members: func(t *procTable) map[int]procInfo {
+			set := make(map[int]procInfo)
+			for _, p := range t.all {
+				if p.pid == self || p.zombie {
+					continue
+				}
+				if known[p.key()] || environHas(p.pid, kv) {
+					known[p.key()] = true
+					set[p.pid] = p
+				}
+			}
+			t.descendants(set, func(p procInfo) bool { return p.pid == self })
+			return set
+		},
+		killAt: func() time.Time { return killAt },
+		now:    time.Now,
+	}
+	if _, err := k.run(); err != nil {
+		return fmt.Errorf("kill tag: %w", err)
 	}
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -303,4 +305,52 @@ func sortedCopy(s []string) []string {
 		}
 	}
 	return c
+}
+
+func TestTranscriptWriteFailureStops(t *testing.T) {
+	r := newRunner(t)
+	mark := newMark(t)
+	s := shSpec(t, mark, `echo hello; sleep 1000`)
+	s.TranscriptPath = "/dev/full" // every write fails with ENOSPC
+	s.Grace = 200 * time.Millisecond
+	x := start(t, r, s)
+	res := wait(t, x.h)
+	if res.Reason != ReasonTranscript || !errors.Is(res.Err(), ErrTranscript) {
+		t.Fatalf("result %+v err %v", res, res.Err())
+	}
+	assertGone(t, mark, nil)
+}
+
+// TestReaperLeavesOtherChildrenAlone runs os/exec children elsewhere in
+// the process while the runner reaps adopted orphans; their exit statuses
+// must reach their own Wait.
+func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
+	r := newRunner(t)
+	mark := newMark(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := exec.Command("/bin/sh", "-c", "exit 7").Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+				errs <- fmt.Errorf("os/exec child: %v", err)
+			}
+		}()
+	}
+	// Meanwhile, trees whose orphans the runner must reap.
+	for i := 0; i < 3; i++ {
+		s := helperSpec(t, mark, "daemon", "1")
+		s.Grace = 100 * time.Millisecond
+		x := start(t, r, s)
+		wait(t, x.h)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	assertGone(t, mark, nil)
 }

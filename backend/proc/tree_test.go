@@ -3,6 +3,7 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,43 @@ func TestKillTreeRefusesUnsafeTargets(t *testing.T) {
 				t.Fatalf("KillTree(%d, %v) = %v, want ErrUnsafeTarget", tc.pgid, tc.pids, err)
 			}
 		})
+	}
+}
+
+func TestKillTag(t *testing.T) {
+	mark := newMark(t)
+	tag := "test-" + mark[len(markEnv)+1:]
+	// A daemon left by a dead run: its parent exited, it left the group.
+	c := helperCmd("daemon", "1")
+	c.Env = append(c.Env, mark, TagEnv+"="+tag)
+	out := &lockedBuffer{}
+	c.Stdout = out
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(safety)
+	for !strings.Contains(out.String(), "leaf-ready") {
+		if time.Now().After(deadline) {
+			t.Fatalf("helper output %q", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	leaves := marked(mark)
+	if len(leaves) != 1 {
+		t.Fatalf("marked %v", leaves)
+	}
+	if err := KillTag(tag, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if m := marked(mark); len(m) > 0 {
+		t.Fatalf("survivors %v", m)
+	}
+	// It may have been re-parented to this process; reap it.
+	var ws unix.WaitStatus
+	_, _ = unix.Wait4(leaves[0], &ws, unix.WNOHANG, nil)
+	for _, bad := range []string{"", "a=b"} {
+		if err := KillTag(bad, time.Millisecond); !errors.Is(err, ErrInvalidSpec) {
+			t.Errorf("KillTag(%q) = %v", bad, err)
+		}
 	}
 }

@@ -1,0 +1,233 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+const benchFlood = 200 << 20
+
+// rawPTYRead is the baseline: the same child writing into a raw PTY whose
+// master is read straight into io.Discard.
+func rawPTYRead(b *testing.B, n int) time.Duration {
+	master, tty, err := pty.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer master.Close()
+	if err := makeRaw(tty); err != nil {
+		b.Fatal(err)
+	}
+	c := helperCmd("flood", strconv.Itoa(n))
+	c.Stdout, c.Stderr = tty, tty
+	t0 := time.Now()
+	if err := c.Start(); err != nil {
+		b.Fatal(err)
+	}
+	tty.Close()
+	got, err := io.Copy(io.Discard, master)
+	var pe *os.PathError
+	if err != nil && !errors.As(err, &pe) {
+		b.Fatal(err)
+	}
+	if err := c.Wait(); err != nil || got != int64(n) {
+		b.Fatalf("raw read %d bytes, wait %v", got, err)
+	}
+	return time.Since(t0)
+}
+
+// runnerRead sends the same bytes through Runner, transcript file and
+// LineSplitter.
+func runnerRead(b *testing.B, r *Runner, dir string, n int) time.Duration {
+	s := helperSpec(b, newMark(b), "flood", strconv.Itoa(n))
+	s.Dir = dir
+	s.TranscriptPath = filepath.Join(dir, "t.log")
+	defer os.Remove(s.TranscriptPath)
+	lines := 0
+	sp := NewLineSplitter(func([]byte) { lines++ })
+	s.OnChunk = func(p []byte) { _, _ = sp.Write(p) }
+	t0 := time.Now()
+	h, err := r.Start(context.Background(), s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	res := h.Wait()
+	d := time.Since(t0)
+	if res.Err() != nil || res.Bytes != int64(n) || res.Dropped != 0 {
+		b.Fatalf("result %+v", res)
+	}
+	return d
+}
+
+// BenchmarkThroughput moves 200 MB through a raw PTY read and through the
+// runner in each iteration and reports both rates, their ratio and the
+// peak RSS growth of this process during the runner part.
+func BenchmarkThroughput(b *testing.B) {
+	r := newRunner(b)
+	dir := b.TempDir()
+	var raw, run time.Duration
+	var peakGrowth int64
+	for i := 0; i < b.N; i++ {
+		raw += rawPTYRead(b, benchFlood)
+		base := vmRSS(b)
+		stop := make(chan struct{})
+		peak := make(chan int64)
+		go func() {
+			m := base
+			for {
+				select {
+				case <-stop:
+					peak <- m
+					return
+				case <-time.After(10 * time.Millisecond):
+					m = max(m, vmRSS(b))
+				}
+			}
+		}()
+		run += runnerRead(b, r, dir, benchFlood)
+		close(stop)
+		peakGrowth = max(peakGrowth, <-peak-base)
+	}
+	mb := float64(benchFlood) * float64(b.N) / 1e6
+	b.ReportMetric(mb/raw.Seconds(), "raw-MB/s")
+	b.ReportMetric(mb/run.Seconds(), "runner-MB/s")
+	b.ReportMetric(raw.Seconds()/run.Seconds(), "ratio")
+	b.ReportMetric(float64(peakGrowth)/(1<<20), "peak-RSS-growth-MB")
+}
+
+// BenchmarkStopLatency measures Stop-to-Wait for a cooperative tree (a
+// shell with two children that all exit on SIGTERM) and a hostile one (a
+// SIGTERM-ignoring child plus a setsid escapee) with a 1 s grace.
+func BenchmarkStopLatency(b *testing.B) {
+	cases := []struct {
+		name  string
+		spec  func(b *testing.B, mark string) Spec
+		ready []string
+	}{
+		{"cooperative", func(b *testing.B, m string) Spec {
+			s := shSpec(b, m, `sleep 1000 & sleep 1000 & echo ready; wait`)
+			return s
+		}, []string{"ready"}},
+		{"hostile-grace-1s", func(b *testing.B, m string) Spec {
+			return helperSpec(b, m, "escapee")
+		}, []string{"ready", "escapee-ready"}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			r := newRunner(b)
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				mark := newMark(b)
+				s := tc.spec(b, mark)
+				s.Grace = time.Second
+				x := start(b, r, s)
+				x.waitFor(b, tc.ready...)
+				t0 := time.Now()
+				x.h.Stop(ReasonStopped)
+				x.h.Wait()
+				total += time.Since(t0)
+				if m := marked(mark); len(m) > 0 {
+					b.Fatalf("survivors %v", m)
+				}
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/stop")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkSpawnToFirstByte compares a PTY spawn through the runner with
+// os/exec and a pipe, for a child that writes one byte and exits.
+func BenchmarkSpawnToFirstByte(b *testing.B) {
+	exe := testExe(b)
+	b.Run("runner-pty", func(b *testing.B) {
+		r := newRunner(b)
+		dir := b.TempDir()
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			first := make(chan time.Time, 1)
+			s := Spec{Path: exe, Dir: dir, Env: []string{helperEnv + "=first-byte"}}
+			s.OnChunk = func([]byte) {
+				select {
+				case first <- time.Now():
+				default:
+				}
+			}
+			t0 := time.Now()
+			h, err := r.Start(context.Background(), s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.Wait()
+			total += (<-first).Sub(t0)
+		}
+		b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/first-byte")
+	})
+	b.Run("os-exec-pipe", func(b *testing.B) {
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			c := exec.Command(exe)
+			c.Env = []string{helperEnv + "=first-byte"}
+			out, err := c.StdoutPipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			t0 := time.Now()
+			if err := c.Start(); err != nil {
+				b.Fatal(err)
+			}
+			var one [1]byte
+			if _, err := io.ReadFull(out, one[:]); err != nil {
+				b.Fatal(err)
+			}
+			total += time.Since(t0)
+			_ = c.Wait()
+		}
+		b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/first-byte")
+	})
+}
+
+// vmRSS reads the resident set size of this process.
+func vmRSS(b testing.TB) int64 {
+	st, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size, rss int64
+	for i, f := range splitFieldsB(st) {
+		n, _ := strconv.ParseInt(f, 10, 64)
+		switch i {
+		case 0:
+			size = n
+		case 1:
+			rss = n
+		}
+	}
+	_ = size
+	return rss * int64(os.Getpagesize())
+}
+
+func splitFieldsB(b []byte) []string {
+	var out []string
+	start := -1
+	for i, c := range b {
+		if c == ' ' || c == '\n' {
+			if start >= 0 {
+				out = append(out, string(b[start:i]))
+			}
+			start = -1
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return out
+}
