@@ -1,0 +1,234 @@
+// Package codex is the agent.Tool adapter for the OpenAI Codex CLI. It runs
+// "codex exec --json" through the PTY runner (backend/proc), parses its
+// JSON-lines events, and keeps every codex flag and wire detail in here.
+package codex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+)
+
+// Name is the tool's settings name.
+const Name = "codex"
+
+// DefaultBin is the executable looked up in PATH when Config.Bin is empty.
+const DefaultBin = "codex"
+
+// passEnv lists the variables of the app's environment handed to codex
+// (the runner inherits nothing else): where codex keeps its config and
+// login, API keys and proxies. It is never changed.
+var passEnv = []string{
+	"CODEX_HOME", "OPENAI_API_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
+	"SSL_CERT_FILE", "SSL_CERT_DIR",
+}
+
+// Config configures the codex tool.
+type Config struct {
+	// Runner starts every codex process. It is required.
+	Runner *proc.Runner
+	// Bin is the codex executable: a path, or a name looked up in the PATH
+	// of the effective environment. Empty means DefaultBin.
+	Bin string
+	// Env is extra environment (KEY=VALUE) for every codex process, from
+	// settings tools.codex.env. Request.Env is added after it.
+	Env []string
+	// ConfigOverrides are codex config overrides (key=value, the value
+	// parsed as TOML by codex) passed as -c to every invocation, e.g. a
+	// model provider.
+	ConfigOverrides []string
+	// Models are model ids configured in settings, listed by Models.
+	Models []string
+	// Getenv reads the app's environment; nil means os.Getenv. Only
+	// CODEX_HOME, OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID, the
+	// proxy variables and SSL_CERT_FILE/DIR are handed to codex (the runner
+	// adds PATH, HOME, TERM and LANG), and PATH and HOME to find codex and
+	// its session files.
+	Getenv func(string) string
+	// TempDir holds the short-lived last-message files; "" means os.TempDir().
+	TempDir string
+}
+
+// Codex is the codex agent.Tool. It is safe for concurrent use.
+type Codex struct {
+	cfg Config
+
+	mu      sync.Mutex
+	threads map[string]ThreadUsage // cumulative usage per thread seen by this process
+}
+
+var _ agent.Tool = (*Codex)(nil)
+
+// ErrNoRunner is returned by New when Config.Runner is nil.
+var ErrNoRunner = errors.New("codex: config has no process runner")
+
+// New returns the codex tool. It returns ErrNoRunner without a runner.
+func New(cfg Config) (*Codex, error) {
+	if cfg.Runner == nil {
+		return nil, ErrNoRunner
+	}
+	if cfg.Bin == "" {
+		cfg.Bin = DefaultBin
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.TempDir == "" {
+		cfg.TempDir = os.TempDir()
+	}
+	return &Codex{cfg: cfg, threads: map[string]ThreadUsage{}}, nil
+}
+
+// Name returns "codex".
+func (c *Codex) Name() string { return Name }
+
+// Capabilities: typed events, native resume and usage; codex exec takes no
+// input while it runs.
+func (c *Codex) Capabilities() agent.Capabilities {
+	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
+}
+
+// env returns the environment of a codex process: the pass-through
+// variables of the app, then Config.Env, then extra (later entries win).
+func (c *Codex) env(extra []string) []string {
+	var env []string
+	for _, k := range passEnv {
+		if v := c.cfg.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	env = append(env, c.cfg.Env...)
+	return append(env, extra...)
+}
+
+// lookupEnv returns the last value of key in env.
+func lookupEnv(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// resolveBin finds the codex executable as the runner will: bin itself
+// when it holds a slash, else the first executable named bin in the PATH
+// of env (or of the app when env sets none). It returns agent.ErrNotInstalled
+// when there is none.
+func (c *Codex) resolveBin(env []string) (string, error) {
+	bin := c.cfg.Bin
+	if strings.Contains(bin, "/") {
+		if isExecutable(bin) {
+			return bin, nil
+		}
+		return "", errNotInstalled(bin)
+	}
+	path, ok := lookupEnv(env, "PATH")
+	if !ok {
+		path = c.cfg.Getenv("PATH")
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			continue
+		}
+		if p := filepath.Join(d, bin); isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", errNotInstalled(bin)
+}
+
+func errNotInstalled(bin string) error {
+	return &notInstalledError{bin: bin}
+}
+
+// notInstalledError names the missing executable; it matches agent.ErrNotInstalled.
+type notInstalledError struct{ bin string }
+
+func (e *notInstalledError) Error() string { return "codex: " + e.bin + " not found" }
+
+func (e *notInstalledError) Is(target error) bool { return target == agent.ErrNotInstalled }
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// codexHome is the directory codex keeps sessions in for env: CODEX_HOME,
+// else $HOME/.codex.
+func (c *Codex) codexHome(env []string) string {
+	if v, ok := lookupEnv(env, "CODEX_HOME"); ok && v != "" {
+		return v
+	}
+	home, ok := lookupEnv(env, "HOME")
+	if !ok || home == "" {
+		home = c.cfg.Getenv("HOME")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".codex")
+}
+
+// rememberThread records a thread's cumulative usage after a run.
+func (c *Codex) rememberThread(id string, u ThreadUsage) {
+	if id == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.threads[id] = u
+}
+
+// threadBase returns a thread's cumulative usage before a resumed run: from
+// codex's session file when it can be read, else from this process's memory
+// of the thread, else zero.
+func (c *Codex) threadBase(env []string, id string) ThreadUsage {
+	if u, ok := rolloutUsage(c.codexHome(env), id); ok {
+		return u
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.threads[id]
+}
+
+// Models lists the models of the codex 0.171 catalog, then those configured
+// in settings (when not already listed).
+func (c *Codex) Models(ctx context.Context) []agent.Model {
+	var out []agent.Model
+	seen := map[string]bool{}
+	for _, m := range builtinModels {
+		out = append(out, agent.Model{ID: m[0], Label: m[1], Source: agent.ModelSourceBuiltin})
+		seen[m[0]] = true
+	}
+	for _, id := range c.cfg.Models {
+		if id = strings.TrimSpace(id); id != "" && !seen[id] {
+			out = append(out, agent.Model{ID: id, Label: id, Source: agent.ModelSourceSettings})
+			seen[id] = true
+		}
+	}
+	return out
+}
+
+// builtinModels are the listed models of the catalog of codex 0.171.0
+// ("codex debug models"), id and label, in its priority order.
+var builtinModels = [][2]string{
+	{"gpt-6.2-sol", "GPT-6.2-Sol"},
+	{"gpt-6.2-astra", "GPT-6.2-Astra"},
+	{"gpt-6.1-terra", "GPT-6.1 Terra"},
+	{"gpt-6.1-sol", "GPT-6.1-Sol"},
+	{"gpt-6-astra", "GPT-6-Astra"},
+	{"gpt-6-sol", "GPT-6-Sol"},
+	{"gpt-6-luna", "GPT-6-Luna"},
+	{"gpt-5.6-sol", "GPT-5.6-Sol"},
+	{"gpt-5.6-terra", "GPT-5.6-Terra"},
+	{"gpt-5.6-luna", "GPT-5.6-Luna"},
+	{"gpt-5.5", "GPT-5.5"},
+}

@@ -1,0 +1,201 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+)
+
+// Start runs one step: codex exec (or codex exec resume for
+// req.ResumeSession) in req.Dir with a closed stdin. It returns
+// agent.ErrNotInstalled (wrapped) when codex cannot be found, ErrEmptyPrompt,
+// ErrBadText, ErrBadSession, ErrBadModel or ErrSystemPromptTooLong (wrapped)
+// for a bad request, and the runner's error when the process cannot start.
+// Nothing is left running or on disk when it returns an error.
+func (c *Codex) Start(ctx context.Context, req agent.Request) (agent.Run, error) {
+	r, err := c.start(ctx, req, false)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return r, nil
+}
+
+// start is Start; ephemeral runs keep no session files (health checks).
+func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*run, error) {
+	env := c.env(req.Env)
+	bin, err := c.resolveBin(env)
+	if err != nil {
+		return nil, fmt.Errorf("start codex: %w", err)
+	}
+	last, err := os.CreateTemp(c.cfg.TempDir, "codex-last-*.txt")
+	if err != nil {
+		return nil, fmt.Errorf("start codex: last-message file: %w", err)
+	}
+	lastPath := last.Name()
+	last.Close()
+	inv, err := buildArgs(stepParams{prompt: req.Prompt, system: req.SystemPrompt, model: req.Model,
+		dir: req.Dir, resume: req.ResumeSession, lastFile: lastPath, overrides: c.cfg.ConfigOverrides, ephemeral: ephemeral})
+	if err != nil {
+		os.Remove(lastPath)
+		return nil, fmt.Errorf("start codex: %w", err)
+	}
+	var base ThreadUsage
+	if req.ResumeSession != "" {
+		base = c.threadBase(env, req.ResumeSession)
+	}
+	emit := req.OnEvent
+	if emit == nil {
+		emit = func(agent.Event) {}
+	}
+	r := &run{c: c, req: req, lastPath: lastPath, emit: emit, done: make(chan struct{})}
+	r.parser = NewParser(emit, base)
+	r.lines = proc.NewLineSplitter(r.parser.Line)
+	stdin := proc.StdinNull
+	if inv.stdinPrompt != "" {
+		stdin = proc.StdinPipe
+	}
+	h, err := c.cfg.Runner.Start(ctx, proc.Spec{
+		Path: bin, Args: inv.args, Dir: req.Dir, Env: env, Stdin: stdin,
+		TranscriptPath: req.TranscriptPath, IdleTimeout: req.IdleTimeout,
+		MaxRuntime: req.MaxRuntime, Grace: req.Grace, OnChunk: r.chunk,
+	})
+	if err != nil {
+		os.Remove(lastPath)
+		return nil, fmt.Errorf("start codex: %w", err)
+	}
+	r.h = h
+	if inv.stdinPrompt != "" {
+		go func() {
+			// A failed write means the child is gone; Wait reports why.
+			_, _ = h.Write([]byte(inv.stdinPrompt))
+			_ = h.CloseInput()
+		}()
+	}
+	go r.finish()
+	return r, nil
+}
+
+// run is a live codex step.
+type run struct {
+	c        *Codex
+	req      agent.Request
+	h        *proc.Handle
+	lastPath string
+	emit     func(agent.Event)
+	parser   *Parser // used by the runner's output goroutine, then by finish
+	lines    *proc.LineSplitter
+
+	done chan struct{}
+	res  agent.Result // set before done is closed
+}
+
+var _ agent.Run = (*run)(nil)
+
+// chunk receives raw PTY output from the runner's output goroutine.
+func (r *run) chunk(b []byte) {
+	if r.req.OnOutput != nil {
+		r.req.OnOutput(b)
+	}
+	_, _ = r.lines.Write(b)
+}
+
+// finish waits for the process tree, then builds the result. The runner's
+// Wait returns after the last chunk call, so the parser is ours from here.
+func (r *run) finish() {
+	defer close(r.done)
+	pr := r.h.Wait()
+	r.lines.Flush()
+	report := r.readLast()
+	p := r.parser
+	res := agent.Result{
+		Report:     report,
+		Questions:  agent.ExtractQuestions(report),
+		SessionID:  p.SessionID(),
+		ExitCode:   pr.ExitCode,
+		Signal:     pr.Signal,
+		StopReason: pr.Reason,
+	}
+	if res.SessionID == "" {
+		res.SessionID = r.req.ResumeSession
+	}
+	res.Usage, _ = p.Usage()
+	if u, ok := p.Thread(); ok {
+		r.c.rememberThread(res.SessionID, u)
+	}
+	res.ErrorText = errorText(p, pr)
+	if res.ErrorText != "" || pr.Reason != proc.ReasonNone {
+		stopped := pr.Reason != proc.ReasonNone && pr.Reason != proc.ReasonStalled && pr.Reason != proc.ReasonTimeout
+		res.Transient = agent.IsTransientToolError(res.ErrorText, stopped,
+			pr.Reason == proc.ReasonTimeout, pr.Reason == proc.ReasonStalled)
+	}
+	for _, q := range res.Questions {
+		r.emit(agent.Event{Kind: agent.EventQuestion, Text: q})
+	}
+	r.res = res
+}
+
+// readLast returns the -o file's text, or the last agent message when
+// codex left the file missing or blank (it writes an empty file on
+// failure), and removes the file.
+func (r *run) readLast() string {
+	b, err := os.ReadFile(r.lastPath)
+	os.Remove(r.lastPath)
+	if err == nil && strings.TrimSpace(string(b)) != "" {
+		return string(b)
+	}
+	return r.parser.LastMessage()
+}
+
+// errorText says why a step failed, "" when it succeeded: codex's own error
+// (turn.failed, else its last error notice), else why we stopped it, else
+// how it exited.
+func errorText(p *Parser, pr proc.Result) string {
+	if p.turnFailed != "" {
+		return p.turnFailed
+	}
+	if pr.Reason != proc.ReasonNone {
+		if p.lastError != "" {
+			return p.lastError
+		}
+		return pr.Err().Error()
+	}
+	if pr.ExitCode != 0 || pr.Signal != "" {
+		if p.lastError != "" {
+			return p.lastError
+		}
+		return "codex " + pr.Err().Error()
+	}
+	if !p.TurnCompleted() {
+		if p.lastError != "" {
+			return p.lastError
+		}
+		return "codex ended without completing its turn"
+	}
+	return ""
+}
+
+// Pid is the pid of the codex process.
+func (r *run) Pid() int { return r.h.Pid() }
+
+// Pgid is the process group of the codex process.
+func (r *run) Pgid() int { return r.h.Pgid() }
+
+// Pids lists the live processes of the step's tree, nil once it is gone.
+func (r *run) Pids() []int { return r.h.Pids() }
+
+// Send returns agent.ErrNoMidRunInput: codex exec reads no input while it runs.
+func (r *run) Send(string) error { return agent.ErrNoMidRunInput }
+
+// Stop ends the step's process tree; it is idempotent.
+func (r *run) Stop(reason proc.Reason) { r.h.Stop(reason) }
+
+// Wait waits for the step and returns its result. The error is always nil:
+// failures to start are reported by Start, tool failures in the Result.
+func (r *run) Wait() (agent.Result, error) {
+	<-r.done
+	return r.res, nil
+}
