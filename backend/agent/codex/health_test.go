@@ -1,0 +1,94 @@
+package codex
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+)
+
+func TestHealthWithFakeCodex(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		timeout time.Duration
+		want    agent.Health
+		errHas  string
+	}{
+		{"healthy", []string{"FAKE_CODEX_STREAM=" + td(t, "success/stream.jsonl")}, 20 * time.Second,
+			agent.Health{Installed: true, Version: "0.171.0", Authenticated: true, Reachable: true}, ""},
+		{"no key", []string{"FAKE_CODEX_STREAM=" + td(t, "no_key/stream.jsonl"), "FAKE_CODEX_EXIT=1"}, 20 * time.Second,
+			agent.Health{Installed: true, Version: "0.171.0"}, "Missing environment variable"},
+		{"server error", []string{"FAKE_CODEX_STREAM=" + td(t, "failure_503/stream.jsonl"), "FAKE_CODEX_EXIT=1"}, 20 * time.Second,
+			agent.Health{Installed: true, Version: "0.171.0", Reachable: true}, "unexpected status 503"},
+		{"unreachable", []string{"FAKE_CODEX_STREAM=" + td(t, "unreachable/stream.jsonl"), "FAKE_CODEX_HANG=1"}, time.Second,
+			agent.Health{Installed: true, Version: "0.171.0"}, "Reconnecting... waiting for network"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			argsFile := filepath.Join(t.TempDir(), "args")
+			c := fakeTool(t, append(tc.env, "FAKE_CODEX_ARGS="+argsFile)...)
+			ctx, cancel := context.WithTimeout(context.Background(), tc.timeout)
+			defer cancel()
+			h := c.Health(ctx, "gpt-6.2-sol")
+			errText := h.Error
+			tc.want.Tool, tc.want.Path, h.Error = "codex", c.cfg.Bin, ""
+			if h != tc.want {
+				t.Fatalf("health %+v\nwant   %+v", h, tc.want)
+			}
+			if (tc.errHas == "") != (errText == "") || !strings.Contains(errText, tc.errHas) {
+				t.Fatalf("error %q, want it to hold %q", errText, tc.errHas)
+			}
+			a := readArgs(t, argsFile)
+			joined := strings.Join(a.Args, " ")
+			if !strings.Contains(joined, "--ephemeral") || !strings.Contains(joined, "-m gpt-6.2-sol") {
+				t.Fatalf("smoke args %q", a.Args)
+			}
+		})
+	}
+}
+
+func TestHealthNotInstalled(t *testing.T) {
+	c, err := New(Config{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := c.Health(context.Background(), "")
+	if h.Installed || h.Authenticated || h.Reachable || h.Version != "" || h.Path != "" || !strings.Contains(h.Error, "codex not found") {
+		t.Fatalf("health %+v", h)
+	}
+}
+
+func TestHealthBrokenBinary(t *testing.T) {
+	// An executable that is not codex: --version fails.
+	c, err := New(Config{Runner: newRunner(t), Bin: "/bin/false", Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := c.Health(context.Background(), "")
+	if h.Installed || h.Path != "/bin/false" || !strings.Contains(h.Error, "exit status 1") {
+		t.Fatalf("health %+v", h)
+	}
+}
+
+func TestModels(t *testing.T) {
+	c, err := New(Config{Runner: newRunner(t), Models: []string{"my-model", " gpt-6.2-sol ", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := c.Models(context.Background())
+	if len(ms) != len(builtinModels)+1 {
+		t.Fatalf("models %+v", ms)
+	}
+	if ms[0] != (agent.Model{ID: "gpt-6.2-sol", Label: "GPT-6.2-Sol", Source: agent.ModelSourceBuiltin}) {
+		t.Fatalf("first %+v", ms[0])
+	}
+	if last := ms[len(ms)-1]; last != (agent.Model{ID: "my-model", Label: "my-model", Source: agent.ModelSourceSettings}) {
+		t.Fatalf("last %+v", last)
+	}
+	if c.Name() != "codex" || c.Capabilities() != (agent.Capabilities{Streaming: "events", NativeResume: true, Usage: true}) {
+		t.Fatalf("name %q caps %+v", c.Name(), c.Capabilities())
+	}
+}
