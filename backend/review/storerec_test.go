@@ -128,3 +128,19 @@ func TestStoreRecorderRejectAndRequestChanges(t *testing.T) {
 		t.Fatalf("status = %s", got.Status)
 	}
 }
+
+func TestDefaultTarget(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	sh(t, repo, "branch", "release")
+	s := newService(t)
+	for base, want := range map[string]string{"release": "release", "": "main", "HEAD": "main", "v1.0": "main"} {
+		if got, err := s.DefaultTarget(ctx(t), repo, base); err != nil || got != want {
+			t.Fatalf("base %q: %q, %v; want %q", base, got, err, want)
+		}
+	}
+	sh(t, repo, "switch", "-q", "--detach")
+	if _, err := s.DefaultTarget(ctx(t), repo, ""); !errors.Is(err, ErrNoTarget) {
+		t.Fatalf("detached: %v", err)
+	}
+}
