@@ -58,6 +58,7 @@ const SEEDS: Seed[] = [
   { title: 'Upgrade go-sqlite3', prompt: 'Upgrade mattn/go-sqlite3 to the latest 1.14.x and run the store tests.', status: 'pending', ago: 50, skip: true, labels: ['deps'] },
   { title: 'Rate limiter for the API client', prompt: 'Add a token-bucket rate limiter to the HTTP client.', status: 'actions', ago: 70, labels: ['backend'], questions: ['Should the limit be per host or global?', 'What should happen when the bucket is empty: wait or fail?'] },
   { title: 'Refactor settings loader', prompt: 'Split settings.go into schema, defaults and validation.', status: 'done', ago: 120, labels: ['backend'] },
+  { title: 'Rename the module path', prompt: 'Rename the Go module path everywhere, 5000 files.', status: 'done', ago: 150, labels: ['big-diff'] },
   { title: 'Parse codex usage lines', prompt: 'Read token usage from codex exec JSON output.', status: 'failed', ago: 200, labels: ['agent'], error: 'review not approved: reviewer CHANGES_REQUESTED' },
   { title: 'Try a new icon', prompt: 'Draw a new tray icon in three states.', status: 'stopped', ago: 260, labels: ['ui'], error: 'stopped by the user; work kept in the worktree' },
   { title: 'Sketch: plugin system', prompt: 'Think about a plugin system for custom roles.', status: 'draft', ago: 400 },

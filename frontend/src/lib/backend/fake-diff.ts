@@ -18,10 +18,11 @@ export function fakeDiff(taskId: string): DiffSummary {
   return { task_id: taskId, base: '3f2a9c1', head: '9b8e771', files };
 }
 
-export function fakePatch(taskId: string, path: string): FilePatch {
+export function fakePatch(taskId: string, path: string, force = false): FilePatch {
   const f = fakeDiff(taskId).files.find((x) => x.path === path);
   if (!f) throw new Error(`file not in diff: ${path}`);
   if (f.binary) return { path, patch: '', binary: true, too_large: false, bytes: 2048 };
+  if (f.additions > 110 && !force) return { path, patch: '', binary: false, too_large: true, bytes: 250_000 };
   const lines = [`--- a/${f.old_path ?? path}`, `+++ b/${path}`, `@@ -1,${f.deletions + 2} +1,${f.additions + 2} @@`, ' package module'];
   for (let i = 0; i < f.deletions; i++) lines.push(`-\told${i} := ${i}`);
   for (let i = 0; i < f.additions; i++) lines.push(`+\tnew${i} := ${i} // added`);

@@ -347,9 +347,15 @@ export class FakeBackend implements Backend {
       return usageFor(r, [...this.tasks.keys()]);
     },
 
-    'ReviewService.Summary': (id) => fakeDiff(this.get(id).id),
-    'ReviewService.FilePatch': (id, path) => fakePatch(this.get(id).id, path),
+    'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
+    'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),
   };
+
+  private diffKey(id: string): string {
+    const t = this.get(id);
+    if (!t.branch) throw new Error(`task ${id} has no branch yet`);
+    return t.labels.includes('big-diff') ? `${id}-big` : id;
+  }
 
   private health(tested: boolean): ToolHealth[] {
     const ts = this.stamp();

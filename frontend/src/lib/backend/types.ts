@@ -333,7 +333,7 @@ export interface Api {
   'SettingsService.Usage': (range: UsageRange) => Promise<UsageSummary>;
 
   'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
-  'ReviewService.FilePatch': (taskId: string, path: string) => Promise<FilePatch>;
+  'ReviewService.FilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
 }
 
 export type Method = keyof Api;

@@ -63,6 +63,17 @@ export class TaskStore {
     return t;
   }
 
+  /** Imports a task from exported markdown; throws the readable message on failure. */
+  async importMarkdown(md: string): Promise<TaskView> {
+    try {
+      const t = await this.backend.invoke('TaskService.Import', md);
+      await this.load();
+      return t;
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+  }
+
   setFilter(f: { status?: '' | Status; search?: string; label?: string }): void {
     const reload = (f.status !== undefined && (f.status === 'archived') !== (this.status === 'archived')) || (f.search !== undefined && f.search !== this.search) || (f.label !== undefined && f.label !== this.label);
     if (f.status !== undefined) this.status = f.status;

@@ -7,7 +7,7 @@ describe('TaskStore', () => {
     const b = new FakeBackend();
     const s = new TaskStore(b);
     await s.load();
-    expect(s.tasks.length).toBe(9);
+    expect(s.tasks.length).toBe(10);
     expect(s.counts.pending).toBe(3);
     expect(s.groups[0].status).toBe('ongoing');
     expect(s.tasks.some((t) => t.status === 'archived')).toBe(false);

@@ -1,0 +1,46 @@
+import type { Backend } from '../backend/backend';
+import { errorMessage } from '../backend/backend';
+import { EVENTS, type Command, type CommandInput } from '../backend/types';
+
+/** Command templates: list, save, delete; reloads on `commands:changed`. */
+export class CommandStore {
+  list = $state<Command[]>([]);
+  error = $state('');
+
+  constructor(private readonly backend: Backend) {}
+
+  subscribe(): () => void {
+    return this.backend.listen(EVENTS.commandsChanged, () => void this.load());
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.list = (await this.backend.invoke('CommandService.List')) ?? [];
+      this.error = '';
+    } catch (e) {
+      this.error = `Could not load commands: ${errorMessage(e)}`;
+    }
+  }
+
+  /** Saves a command; throws the readable message when refused. */
+  async save(input: CommandInput): Promise<Command> {
+    if (!input.name.trim()) throw new Error('Give the command a name.');
+    if (!input.body.trim()) throw new Error('Write the instruction text.');
+    try {
+      const c = await this.backend.invoke('CommandService.Save', input);
+      await this.load();
+      return c;
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    try {
+      await this.backend.invoke('CommandService.Delete', id);
+      await this.load();
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+}

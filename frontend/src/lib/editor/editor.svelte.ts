@@ -1,0 +1,153 @@
+import type { Backend } from '../backend/backend';
+import { errorMessage } from '../backend/backend';
+import { EVENTS, ROLES, type Report, type Role, type TaskDetail, type TaskUpdate, type ToolChoice } from '../backend/types';
+import { parseLabels } from '../tasks/group';
+
+export interface Draft {
+  title: string;
+  prompt: string;
+  labels: string;
+  priority: string;
+  runs: string;
+  base: string;
+  command: string;
+  tools: Record<Role, ToolChoice>;
+}
+
+export interface ReportGroup {
+  iteration: number;
+  role: Role;
+  reports: Report[];
+}
+
+/** Groups reports by iteration, then role in pipeline order; rounds ascending. */
+export function groupReports(reports: Report[]): ReportGroup[] {
+  const out: ReportGroup[] = [];
+  const sorted = [...reports].sort((a, b) => a.iteration - b.iteration || ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || a.round - b.round);
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (last && last.iteration === r.iteration && last.role === r.role) last.reports.push(r);
+    else out.push({ iteration: r.iteration, role: r.role, reports: [r] });
+  }
+  return out;
+}
+
+export function draftOf(t: TaskDetail): Draft {
+  const tools = Object.fromEntries(ROLES.map((r) => [r, { tool: t.tools[r]?.tool ?? '', model: t.tools[r]?.model ?? '' }])) as Record<Role, ToolChoice>;
+  return { title: t.title, prompt: t.prompt, labels: t.labels.join(', '), priority: String(t.priority), runs: String(t.runs), base: t.base, command: t.command, tools };
+}
+
+/** Checks a draft; returns the update to send or a readable problem. */
+export function toUpdate(d: Draft): TaskUpdate | string {
+  if (!d.prompt.trim()) return 'The prompt cannot be empty.';
+  if (!/^-?\d+$/.test(d.priority.trim())) return 'Priority must be a whole number.';
+  if (!/^\d+$/.test(d.runs.trim()) || Number(d.runs) < 1) return 'Runs must be a whole number of at least 1.';
+  const tools: TaskUpdate['tools'] = {};
+  for (const r of ROLES) if (d.tools[r].tool) tools[r] = { tool: d.tools[r].tool, model: d.tools[r].model };
+  return { title: d.title.trim(), prompt: d.prompt, labels: parseLabels(d.labels), priority: Number(d.priority), runs: Number(d.runs), base: d.base.trim(), command: d.command, tools };
+}
+
+/** One task opened in the editor: its detail, an editable draft and the task actions. */
+export class EditorStore {
+  task = $state<TaskDetail | null>(null);
+  draft = $state<Draft | null>(null);
+  error = $state('');
+  notice = $state('');
+  busy = $state(false);
+  readOnly = $derived(this.task?.status === 'ongoing');
+  dirty = $derived(!!this.task && !!this.draft && JSON.stringify(draftOf(this.task)) !== JSON.stringify(this.draft));
+  reports = $derived(groupReports(this.task?.reports ?? []));
+
+  constructor(
+    private readonly backend: Backend,
+    readonly id: string,
+  ) {}
+
+  subscribe(): () => void {
+    return this.backend.listen(EVENTS.tasksChanged, () => void this.load(false));
+  }
+
+  /** Loads the task; keeps the user's unsaved edits unless `reset`. */
+  async load(reset = true): Promise<void> {
+    try {
+      const t = await this.backend.invoke('TaskService.Get', this.id);
+      const keep = !reset && this.dirty;
+      this.task = t;
+      if (!keep) this.draft = draftOf(t);
+      this.error = '';
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async save(): Promise<boolean> {
+    if (!this.draft || this.readOnly) return false;
+    const u = toUpdate(this.draft);
+    if (typeof u === 'string') {
+      this.error = u;
+      return false;
+    }
+    return this.run(async () => {
+      await this.backend.invoke('TaskService.Update', this.id, u);
+      await this.load(true);
+      this.notice = 'Saved.';
+    });
+  }
+
+  revert(): void {
+    if (this.task) this.draft = draftOf(this.task);
+    this.error = '';
+  }
+
+  retry = () => this.act('TaskService.Retry', 'Queued again.');
+  archive = () => this.act('TaskService.Archive', 'Archived.');
+  unarchive = () => this.act('TaskService.Unarchive', 'Restored from the archive.');
+
+  private act(m: 'TaskService.Retry' | 'TaskService.Archive' | 'TaskService.Unarchive', notice: string): Promise<boolean> {
+    return this.run(async () => {
+      await this.backend.invoke(m, this.id);
+      await this.load(true);
+      this.notice = notice;
+    });
+  }
+
+  remove(deleteBranches: boolean): Promise<boolean> {
+    return this.run(() => this.backend.invoke('TaskService.Delete', this.id, { delete_branches: deleteBranches }));
+  }
+
+  exportMarkdown(): Promise<string | null> {
+    let md: string | null = null;
+    return this.run(async () => {
+      md = await this.backend.invoke('TaskService.Export', this.id);
+    }).then(() => md);
+  }
+
+  addAttachment(name: string, dataBase64: string): Promise<boolean> {
+    return this.run(async () => {
+      const list = await this.backend.invoke('TaskService.AddAttachment', this.id, { name, data_base64: dataBase64 });
+      if (this.task) this.task.attachments = list;
+    });
+  }
+
+  removeAttachment(name: string): Promise<boolean> {
+    return this.run(async () => {
+      const list = await this.backend.invoke('TaskService.RemoveAttachment', this.id, name);
+      if (this.task) this.task.attachments = list;
+    });
+  }
+
+  private async run(fn: () => Promise<void>): Promise<boolean> {
+    this.busy = true;
+    this.notice = '';
+    try {
+      await fn();
+      this.error = '';
+      return true;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+}

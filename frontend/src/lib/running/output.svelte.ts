@@ -1,0 +1,153 @@
+import type { Backend } from '../backend/backend';
+import { errorMessage } from '../backend/backend';
+import { EVENTS, type FeedItem, type OutputBatch } from '../backend/types';
+
+/** A feed entry as shown: a tool call carries its folded result. */
+export interface FeedEntry extends FeedItem {
+  result?: FeedItem;
+}
+
+export interface OutputOptions {
+  /** Most entries kept in the feed (older ones drop off the top). */
+  maxFeed?: number;
+  /** Schedules a flush; defaults to requestAnimationFrame (≤ one per frame). */
+  schedule?: (cb: () => void) => unknown;
+  /** Fewest milliseconds between two flushes (caps at 60/s on fast displays). */
+  minInterval?: number;
+  now?: () => number;
+}
+
+/**
+ * Live output of one running task. Events are buffered and applied at most once
+ * per frame (and at most 60 times a second), so a 10 MB/s stream costs a
+ * bounded number of repaints. Terminal text goes to `onTerminal` in the same flush.
+ */
+export class OutputStore {
+  feed = $state.raw<FeedEntry[]>([]);
+  error = $state('');
+  transcriptBytes = $state(0);
+  /** How many flushes reached the UI (for the rate measurement). */
+  flushes = 0;
+  /** Terminal text of the last snapshot, for a terminal opened later. */
+  terminalTail = '';
+
+  private pendingFeed: FeedItem[] = [];
+  private pendingTerm: string[] = [];
+  private scheduled = false;
+  private lastSeq = 0;
+  private lastFlush = -Infinity;
+  private callIndex = new Map<string, number>();
+  private off: (() => void) | undefined;
+  private termSinks = new Set<(text: string) => void>();
+  private readonly maxFeed: number;
+  private readonly schedule: (cb: () => void) => unknown;
+  private readonly minInterval: number;
+  private readonly now: () => number;
+  private stopped = false;
+  static readonly TERMINAL_TAIL_MAX = 1 << 20;
+
+  constructor(
+    private readonly backend: Backend,
+    readonly taskId: string,
+    opts: OutputOptions = {},
+  ) {
+    this.maxFeed = opts.maxFeed ?? 5000;
+    this.schedule = opts.schedule ?? ((cb) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(cb) : setTimeout(cb, 16)));
+    this.minInterval = opts.minInterval ?? 1000 / 60;
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  /** Subscribes first (so nothing is missed), then loads the snapshot. */
+  async start(): Promise<void> {
+    this.off = this.backend.listen<OutputBatch>(EVENTS.taskOutput(this.taskId), (b) => this.push(b));
+    try {
+      const snap = await this.backend.invoke('RunService.Output', this.taskId);
+      if (this.stopped) return;
+      const early = this.pendingFeed;
+      this.pendingFeed = [];
+      this.pendingTerm = [];
+      this.apply(snap.feed, true);
+      this.terminalTail = snap.terminal;
+      this.transcriptBytes = snap.transcript_bytes;
+      for (const s of this.termSinks) s(snap.terminal);
+      // Batches that arrived while the snapshot was loading and are newer than it.
+      this.apply(early.filter((f) => f.seq > this.lastSeq), false);
+    } catch (e) {
+      this.error = `Could not load the output: ${errorMessage(e)}`;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.off?.();
+    this.off = undefined;
+    this.termSinks.clear();
+  }
+
+  /** Registers a terminal writer; returns its removal. */
+  onTerminal(sink: (text: string) => void): () => void {
+    this.termSinks.add(sink);
+    return () => this.termSinks.delete(sink);
+  }
+
+  /** Queues a batch; the UI sees it at the next flush. */
+  push(b: OutputBatch): void {
+    if (this.stopped) return;
+    for (const f of b.feed) this.pendingFeed.push(f);
+    if (b.terminal) this.pendingTerm.push(b.terminal);
+    this.transcriptBytes += b.terminal.length;
+    this.request();
+  }
+
+  private request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+
+  /** Applies everything queued; runs at most every `minInterval` ms. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.stopped) return;
+    const t = this.now();
+    if (t - this.lastFlush < this.minInterval) {
+      this.request();
+      return;
+    }
+    this.lastFlush = t;
+    if (!this.pendingFeed.length && !this.pendingTerm.length) return;
+    this.flushes++;
+    const feed = this.pendingFeed;
+    this.pendingFeed = [];
+    this.apply(feed.filter((f) => f.seq > this.lastSeq), false);
+    if (this.pendingTerm.length) {
+      const text = this.pendingTerm.join('');
+      this.pendingTerm = [];
+      this.terminalTail = (this.terminalTail + text).slice(-OutputStore.TERMINAL_TAIL_MAX);
+      for (const s of this.termSinks) s(text);
+    }
+  }
+
+  private apply(items: FeedItem[], reset: boolean): void {
+    let next = reset ? [] : this.feed.slice();
+    if (reset) this.callIndex.clear();
+    for (const it of items) {
+      if (it.seq > this.lastSeq) this.lastSeq = it.seq;
+      const at = it.kind === 'tool_result' && it.call_id ? this.callIndex.get(it.call_id) : undefined;
+      if (at !== undefined && at < next.length) {
+        next[at] = { ...next[at], result: it };
+        continue;
+      }
+      if (it.kind === 'tool_call' && it.call_id) this.callIndex.set(it.call_id, next.length);
+      next.push(it);
+    }
+    if (next.length > this.maxFeed) {
+      const cut = next.length - this.maxFeed;
+      next = next.slice(cut);
+      const rebased = new Map<string, number>();
+      for (const [k, v] of this.callIndex) if (v >= cut) rebased.set(k, v - cut);
+      this.callIndex = rebased;
+    }
+    this.feed = next;
+  }
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { FakeBackend } from '../backend/fake';
+import { OutputStore } from './output.svelte';
+import type { FeedItem } from '../backend/types';
+
+function manual() {
+  const queue: (() => void)[] = [];
+  let t = 0;
+  return {
+    schedule: (cb: () => void) => queue.push(cb),
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
+      const q = queue.splice(0);
+      q.forEach((cb) => cb());
+    },
+    pending: () => queue.length,
+  };
+}
+
+function item(seq: number, over: Partial<FeedItem> = {}): FeedItem {
+  return { seq, at: '2026-11-30T00:00:00Z', kind: 'text', role: 'developer', text: `t${seq}`, ...over };
+}
+
+const running = (b: FakeBackend) => [...b.tasks.values()].find((t) => t.status === 'ongoing')!.id;
+
+describe('OutputStore', () => {
+  it('loads the snapshot, then applies streamed batches', async () => {
+    const b = new FakeBackend();
+    const clock = manual();
+    const s = new OutputStore(b, running(b), clock);
+    await s.start();
+    const n = s.feed.length;
+    expect(n).toBeGreaterThan(0);
+    b.tick(4);
+    expect(s.feed.length).toBe(n); // not yet flushed
+    clock.advance(17);
+    expect(s.feed.length).toBeGreaterThan(n);
+    s.stop();
+    expect(b.listenerCount(`task:output:${running(b)}`)).toBe(0);
+  });
+
+  it('coalesces many batches into one flush per frame and at most 60 per second', async () => {
+    const b = new FakeBackend({ seed: false });
+    const clock = manual();
+    const s = new OutputStore(b, 'x', clock);
+    await s.start();
+    let seq = 0;
+    // 1000 batches over one simulated second, a frame scheduler running at 240 Hz.
+    for (let ms = 0; ms < 1000; ms++) {
+      s.push({ task_id: 'x', feed: [item(++seq)], terminal: 'a' });
+      if (ms % 4 === 3) clock.advance(4);
+    }
+    clock.advance(20);
+    expect(s.flushes).toBeLessThanOrEqual(61);
+    expect(s.flushes).toBeGreaterThan(30);
+    expect(s.feed.length).toBe(1000);
+  });
+
+  it('folds a tool result into its call and keeps the feed bounded', async () => {
+    const b = new FakeBackend({ seed: false });
+    const clock = manual();
+    const s = new OutputStore(b, 'x', { ...clock, maxFeed: 3 });
+    await s.start();
+    s.push({ task_id: 'x', feed: [item(1), item(2, { kind: 'tool_call', call_id: 'c1', tool: 'Bash' }), item(3, { kind: 'tool_result', call_id: 'c1', text: 'ok' })], terminal: '' });
+    clock.advance(20);
+    expect(s.feed.map((f) => f.seq)).toEqual([1, 2]);
+    expect(s.feed[1].result?.text).toBe('ok');
+    s.push({ task_id: 'x', feed: [item(4), item(5), item(6, { kind: 'tool_call', call_id: 'c2' })], terminal: '' });
+    clock.advance(20);
+    expect(s.feed.map((f) => f.seq)).toEqual([4, 5, 6]);
+    s.push({ task_id: 'x', feed: [item(7, { kind: 'tool_result', call_id: 'c2', text: 'done' })], terminal: '' });
+    clock.advance(20);
+    expect(s.feed[2].result?.text).toBe('done');
+  });
+
+  it('drops duplicates already in the snapshot and writes terminal text to sinks', async () => {
+    const b = new FakeBackend();
+    const clock = manual();
+    const id = running(b);
+    const s = new OutputStore(b, id, clock);
+    const got: string[] = [];
+    s.onTerminal((t) => got.push(t));
+    await s.start();
+    const last = s.feed.at(-1)!.seq;
+    s.push({ task_id: id, feed: [item(last, { text: 'dup' }), item(last + 1)], terminal: '\x1b[31mred\x1b[0m' });
+    clock.advance(20);
+    expect(s.feed.filter((f) => f.text === 'dup')).toHaveLength(0);
+    expect(s.feed.at(-1)!.seq).toBe(last + 1);
+    expect(got.at(-1)).toBe('\x1b[31mred\x1b[0m');
+    expect(got[0].length).toBeGreaterThan(0);
+  });
+
+  it('reports a failed snapshot as a message', async () => {
+    const b = new FakeBackend();
+    b.failNext('RunService.Output', 'task not found: zz');
+    const s = new OutputStore(b, 'zz', manual());
+    await s.start();
+    expect(s.error).toBe('Could not load the output: Task not found: zz');
+  });
+});

@@ -1,0 +1,153 @@
+import type { Backend } from '../backend/backend';
+import { errorMessage } from '../backend/backend';
+import { EVENTS, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
+
+/** "30000, 120000" → [30000, 120000]; null when a part is not a whole number. */
+export function parseList(s: string): number[] | null {
+  const parts = s.split(',').map((x) => x.trim()).filter(Boolean);
+  if (parts.some((p) => !/^\d+$/.test(p))) return null;
+  return parts.map(Number);
+}
+
+/** Date as yyyy-mm-dd in UTC. */
+export function day(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** The settings form: a draft, field errors from the backend, tool health, models and usage. */
+export class SettingsStore {
+  draft = $state<Settings | null>(null);
+  saved = $state<Settings | null>(null);
+  backoff = $state('');
+  errors = $state<FieldError[]>([]);
+  error = $state('');
+  notice = $state('');
+  health = $state<ToolHealth[]>([]);
+  testing = $state<Record<string, boolean>>({});
+  models = $state<Record<string, string[]>>({});
+  usage = $state<UsageSummary | null>(null);
+  usageError = $state('');
+  range = $state({ from: '', to: '' });
+  dirty = $derived(!!this.draft && (JSON.stringify(this.draft) !== JSON.stringify(this.saved) || this.backoff !== (this.saved?.retries.backoff_ms ?? []).join(', ')));
+  tools = $derived(this.health.map((h) => h.tool));
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    const to = this.now();
+    this.range = { from: day(new Date(to.getTime() - 13 * 86_400_000)), to: day(to) };
+  }
+
+  subscribe(): () => void {
+    return this.backend.listen(EVENTS.settingsChanged, () => {
+      if (!this.dirty) void this.load();
+    });
+  }
+
+  /** The message for a field path (or any nested path under it). */
+  errorFor(path: string): string {
+    return this.errors.find((e) => e.path === path || e.path.startsWith(path + '.'))?.message ?? '';
+  }
+
+  async load(): Promise<void> {
+    try {
+      const s = await this.backend.invoke('SettingsService.Get');
+      this.apply(s);
+      this.error = '';
+    } catch (e) {
+      this.error = `Could not load settings: ${errorMessage(e)}`;
+    }
+  }
+
+  private apply(s: Settings): void {
+    this.saved = structuredClone(s);
+    this.draft = structuredClone(s);
+    this.backoff = s.retries.backoff_ms.join(', ');
+  }
+
+  async loadHealth(): Promise<void> {
+    try {
+      this.health = await this.backend.invoke('SettingsService.ToolHealth');
+      for (const h of this.health) void this.loadModels(h.tool);
+    } catch (e) {
+      this.error = `Could not check the tools: ${errorMessage(e)}`;
+    }
+  }
+
+  async loadModels(tool: string): Promise<void> {
+    try {
+      this.models[tool] = await this.backend.invoke('SettingsService.Models', tool);
+    } catch {
+      this.models[tool] = [];
+    }
+  }
+
+  async test(tool: string): Promise<void> {
+    this.testing[tool] = true;
+    try {
+      const h = await this.backend.invoke('SettingsService.TestTool', tool);
+      this.health = this.health.map((x) => (x.tool === tool ? h : x));
+    } catch (e) {
+      this.health = this.health.map((x) => (x.tool === tool ? { ...x, authenticated: false, error: errorMessage(e) } : x));
+    } finally {
+      this.testing[tool] = false;
+    }
+  }
+
+  async pickDirectory(): Promise<void> {
+    if (!this.draft) return;
+    try {
+      const dir = await this.backend.invoke('SettingsService.PickDirectory');
+      if (dir) this.draft.working_directory = dir;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  setObserver(tool: string): void {
+    if (!this.draft) return;
+    this.draft.roles.observer = tool ? { tool, model: this.models[tool]?.[0] ?? '' } : null;
+  }
+
+  /** Saves; on refusal the field errors show in place and nothing is stored. */
+  async save(): Promise<boolean> {
+    if (!this.draft) return false;
+    this.notice = '';
+    const backoff = parseList(this.backoff);
+    if (backoff === null) {
+      this.errors = [{ path: 'retries.backoff_ms', message: 'Delays must be whole milliseconds separated by commas' }];
+      return false;
+    }
+    const s = { ...structuredClone($state.snapshot(this.draft)), retries: { ...this.draft.retries, backoff_ms: backoff } } as Settings;
+    try {
+      const r = await this.backend.invoke('SettingsService.Save', s);
+      this.errors = r.errors ?? [];
+      if (!r.saved) {
+        this.error = '';
+        return false;
+      }
+      this.apply(r.settings);
+      this.notice = 'Settings saved.';
+      this.error = '';
+      return true;
+    } catch (e) {
+      this.error = `Could not save: ${errorMessage(e)}`;
+      return false;
+    }
+  }
+
+  revert(): void {
+    if (this.saved) this.apply(this.saved);
+    this.errors = [];
+  }
+
+  async loadUsage(): Promise<void> {
+    try {
+      this.usage = await this.backend.invoke('SettingsService.Usage', { ...this.range });
+      this.usageError = '';
+    } catch (e) {
+      this.usageError = errorMessage(e);
+    }
+  }
+}
