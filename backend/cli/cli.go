@@ -61,9 +61,17 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":  {"add a task to the queue", runAdd},
-	"list": {"list tasks", runList},
-	"show": {"show one task", runShow},
+	"add":         {"add a task to the queue", runAdd},
+	"list":        {"list tasks", runList},
+	"show":        {"show one task", runShow},
+	"runner":      {"run the queue headless: runner [--once | --until-idle]", runRunner},
+	"stop":        {"stop a running task: stop ID", runStop},
+	"inject":      {"inject a prompt into a task: inject ID TEXT", runInject},
+	"settings":    {"read or change settings: settings get [KEY] | settings set KEY VALUE", runSettings},
+	"diff":        {"show a task's diff: diff ID [--stat] [--file PATH] [--leftovers]", runDiff},
+	"accept":      {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--dry-run]", runAccept},
+	"undo-accept": {"undo a task's accept: undo-accept ID", runUndoAccept},
+	"reject":      {"reject a task's work: reject ID [--delete-branches [--yes]]", runReject},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -220,8 +220,14 @@ func (r *run) choice(role agent.Role) (settings.ToolRef, bool) {
 }
 
 func (r *run) transcriptPath(name string, attempt int) string {
-	if r.p.o.TranscriptDir == "" {
+	return r.p.TranscriptPath(r.t.ID, r.iter, name, attempt)
+}
+
+// TranscriptPath returns where the raw transcript of a step attempt goes
+// ("" when the pipeline keeps none).
+func (p *Pipeline) TranscriptPath(taskID string, iteration int, step string, attempt int) string {
+	if p.o.TranscriptDir == "" {
 		return ""
 	}
-	return filepath.Join(r.p.o.TranscriptDir, r.t.ID, fmt.Sprintf("i%d-%s-a%d.log", r.iter, name, attempt))
+	return filepath.Join(p.o.TranscriptDir, taskID, fmt.Sprintf("i%d-%s-a%d.log", iteration, step, attempt))
 }

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/boof-runner/boof-runner/backend/runner"
+)
+
+// runInject stores a prompt for a task: `inject ID TEXT` (TEXT - reads stdin).
+func runInject(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("expected ID and TEXT (use - to read it from stdin), got %d arguments", len(pos))
+	}
+	text := pos[1]
+	if text == "-" {
+		b, err := io.ReadAll(c.io.Stdin)
+		if err != nil {
+			return fmt.Errorf("read prompt from stdin: %w", err)
+		}
+		text = string(b)
+	}
+	st, _, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep, err := runner.Inject(ctx, st, pos[0], text)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.io.Stdout, rep.Message)
+	return nil
+}

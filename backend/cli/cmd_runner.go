@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/runner"
+)
+
+// runRunner runs the queue headless: `runner [--once | --until-idle]`.
+func runRunner(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	once := fs.Bool("once", false, "run at most one task, then exit")
+	untilIdle := fs.Bool("until-idle", false, "exit when nothing runs and nothing can be claimed")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	if *once && *untilIdle {
+		return usagef("--once and --until-idle exclude each other")
+	}
+	mode := runner.Forever
+	switch {
+	case *once:
+		mode = runner.Once
+	case *untilIdle:
+		mode = runner.UntilIdle
+	}
+	st, paths, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for the mock agent: %w", err)
+	}
+	var outMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	h, err := runner.OpenHost(runner.HostOptions{
+		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: logger,
+		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level, text string) {
+			outMu.Lock()
+			defer outMu.Unlock()
+			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, text)
+		}},
+	})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	set, lerr := h.Settings.Load()
+	if lerr != nil {
+		fmt.Fprintf(c.io.Stderr, "boof-runner runner: warning: %s; running with defaults in memory (the file is left as it is)\n", oneLine(lerr.Error()))
+	}
+	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d\n",
+		paths.Root, os.Getpid(), set.DefaultTool, set.Runner.Concurrency)
+	if !set.Runner.Enabled {
+		fmt.Fprintln(c.io.Stderr, "boof-runner runner: paused (runner.enabled is false); no task is started until it is true")
+	}
+	return h.Run(ctx, mode)
+}

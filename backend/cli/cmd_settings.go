@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+)
+
+// runSettings reads or changes settings: `settings get [KEY]` or
+// `settings set KEY VALUE` (VALUE is JSON; a bare word is a string; null
+// unsets). It uses the same validation as the UI.
+func runSettings(_ context.Context, c *call) error {
+	fs := c.newFlags()
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("expected get [KEY] or set KEY VALUE")
+	}
+	getenv := c.env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	root, err := dataroot.Resolve(c.dataDir, getenv, goos)
+	if err != nil {
+		return err
+	}
+	if err := dataroot.Ensure(root); err != nil {
+		return err
+	}
+	f := settings.NewFile(dataroot.Paths{Root: root}.Settings(), runner.Installed)
+	switch pos[0] {
+	case "get":
+		if len(pos) > 2 {
+			return usagef("get takes at most one KEY")
+		}
+		key := ""
+		if len(pos) == 2 {
+			key = pos[1]
+		}
+		out, err := f.Get(key)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(c.io.Stdout, string(out))
+		if key == "" || key == "roles" {
+			fmt.Fprintf(c.io.Stderr, "roles without a setting use %s (claude-code if installed, else codex, else mock)\n", settings.DefaultTool(runner.Installed))
+		}
+		return nil
+	case "set":
+		if len(pos) != 3 {
+			return usagef("set takes KEY and VALUE")
+		}
+		if _, err := f.Set(pos[1], pos[2]); err != nil {
+			return err
+		}
+		out, err := f.Get(pos[1])
+		if err != nil {
+			fmt.Fprintf(c.io.Stdout, "%s unset (default applies)\n", pos[1])
+			return nil
+		}
+		fmt.Fprintf(c.io.Stdout, "%s = %s\n", pos[1], out)
+		return nil
+	}
+	return usagef("unknown settings action %q (want get or set)", pos[0])
+}
