@@ -39,30 +39,46 @@ type treeKill struct {
 	now    func() time.Time
 }
 
+// fullScanEvery is how often the dying tree is looked for in the whole
+// process table (new forks, escapees); in between only the known members
+// are checked, which is much cheaper.
+const fullScanEvery = 50 * time.Millisecond
+
 // run sends SIGTERM (and SIGCONT) to every member and group once, rescans
 // until the tree is gone or killAt passes, then sends SIGKILL until it is
-// gone. It returns the pids still alive when it gave up.
+// gone. It returns the pids still alive when it gave up. The tree counts
+// as gone only after a full scan finds no live member.
 func (k treeKill) run() ([]int, error) {
 	termSent := make(map[procKey]bool)
 	groupTermed := make(map[int]bool)
 	delay := time.Millisecond
-	var giveUp time.Time
+	var giveUp, lastFull time.Time
+	var alive []procInfo
 	for {
-		t, err := scanProcs()
-		if err != nil {
-			return nil, err
-		}
-		if k.onScan != nil {
-			k.onScan(t)
-		}
-		var alive []procInfo
-		for _, p := range k.members(t) {
-			if !p.zombie {
-				alive = append(alive, p)
+		full := lastFull.IsZero() || len(alive) == 0 || k.now().Sub(lastFull) >= fullScanEvery
+		if full {
+			t, err := scanProcs()
+			if err != nil {
+				return nil, err
 			}
+			if k.onScan != nil {
+				k.onScan(t)
+			}
+			lastFull = k.now()
+			alive = alive[:0]
+			for _, p := range k.members(t) {
+				if !p.zombie {
+					alive = append(alive, p)
+				}
+			}
+		} else {
+			alive = stillAlive(alive)
 		}
 		if len(alive) == 0 {
-			return nil, nil
+			if full {
+				return nil, nil
+			}
+			continue // confirm with a full scan
 		}
 		now := k.now()
 		killing := !now.Before(k.killAt())
@@ -78,34 +94,7 @@ func (k treeKill) run() ([]int, error) {
 				return pids, fmt.Errorf("%w: %v", ErrSurvivors, pids)
 			}
 		}
-		sig := unix.SIGTERM
-		if killing {
-			sig = unix.SIGKILL
-		}
-		signaled := make(map[int]bool, len(k.pgids))
-		for _, g := range k.pgids {
-			if g <= 1 || (groupTermed[g] && !killing) || !hasGroup(alive, g) {
-				continue
-			}
-			groupTermed[g] = true
-			signaled[g] = true
-			_ = unix.Kill(-g, sig)
-			if !killing {
-				_ = unix.Kill(-g, unix.SIGCONT)
-			}
-		}
-		for _, p := range alive {
-			if signaled[p.pgid] || (!killing && termSent[p.key()]) {
-				// The group signal reached it (atomically, forks included).
-				termSent[p.key()] = true
-				continue
-			}
-			termSent[p.key()] = true
-			signalProc(p, sig)
-			if !killing {
-				signalProc(p, unix.SIGCONT)
-			}
-		}
+		k.signal(alive, killing, termSent, groupTermed)
 		wait := delay
 		if d := k.killAt().Sub(k.now()); !killing && d > 0 && d < wait {
 			wait = d
@@ -115,6 +104,52 @@ func (k treeKill) run() ([]int, error) {
 			delay *= 2
 		}
 	}
+}
+
+// signal sends SIGTERM+SIGCONT once per process and group, or SIGKILL to
+// all when killing.
+func (k treeKill) signal(alive []procInfo, killing bool, termSent map[procKey]bool, groupTermed map[int]bool) {
+	sig := unix.SIGTERM
+	if killing {
+		sig = unix.SIGKILL
+	}
+	signaled := make(map[int]bool, len(k.pgids))
+	for _, g := range k.pgids {
+		if g <= 1 || (groupTermed[g] && !killing) || !hasGroup(alive, g) {
+			continue
+		}
+		groupTermed[g] = true
+		signaled[g] = true
+		_ = unix.Kill(-g, sig)
+		if !killing {
+			_ = unix.Kill(-g, unix.SIGCONT)
+		}
+	}
+	for _, p := range alive {
+		if signaled[p.pgid] || (!killing && termSent[p.key()]) {
+			// The group signal reached it (atomically, forks included).
+			termSent[p.key()] = true
+			continue
+		}
+		termSent[p.key()] = true
+		signalProc(p, sig)
+		if !killing {
+			signalProc(p, unix.SIGCONT)
+		}
+	}
+}
+
+// stillAlive re-reads each process and keeps those that exist, are the
+// same process and are not zombies.
+func stillAlive(ps []procInfo) []procInfo {
+	out := ps[:0]
+	var buf [512]byte
+	for _, p := range ps {
+		if q, ok := readStatBuf(p.pid, buf[:]); ok && q.start == p.start && !q.zombie {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func hasGroup(ps []procInfo, pgid int) bool {

@@ -328,8 +328,8 @@ func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
 	r := newRunner(t)
 	mark := newMark(t)
 	var wg sync.WaitGroup
-	errs := make(chan error, 40)
-	for i := 0; i < 40; i++ {
+	errs := make(chan error, 20)
+	for i := 0; i < 20; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // procInfo is one line of the process table, read from /proc/<pid>/stat.
@@ -25,11 +27,24 @@ func (p procInfo) key() procKey { return procKey{p.pid, p.start} }
 
 // readStat parses /proc/<pid>/stat. ok is false when the process is gone.
 func readStat(pid int) (procInfo, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [512]byte
+	return readStatBuf(pid, buf[:])
+}
+
+// readStatBuf is readStat with a caller-owned buffer. It uses raw
+// syscalls: os.ReadFile costs two more per file (stat, poller setup),
+// which dominates a scan of the whole process table.
+func readStatBuf(pid int, buf []byte) (procInfo, bool) {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return procInfo{}, false
 	}
-	p, err := parseStat(b)
+	n, err := unix.Read(fd, buf)
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return procInfo{}, false
+	}
+	p, err := parseStat(buf[:n])
 	if err != nil {
 		return procInfo{}, false
 	}
@@ -95,6 +110,7 @@ func scanProcs() (*procTable, error) {
 		byPid:    make(map[int]int, len(names)),
 		children: make(map[int][]int, len(names)),
 	}
+	var buf [512]byte
 	for _, n := range names {
 		if n == "" || n[0] < '0' || n[0] > '9' {
 			continue
@@ -103,7 +119,7 @@ func scanProcs() (*procTable, error) {
 		if err != nil {
 			continue
 		}
-		p, ok := readStat(pid)
+		p, ok := readStatBuf(pid, buf[:])
 		if !ok {
 			continue
 		}
