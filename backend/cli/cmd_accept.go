@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// reviewCall is what the review verbs share: the store, the task and the
+// review service.
+type reviewCall struct {
+	store *store.Store
+	task  task.Task
+	svc   *review.Service
+	git   *gitx.Git
+}
+
+// openReview opens the store and loads the task named by the one
+// positional argument. The caller closes rc.store.
+func (c *call) openReview(ctx context.Context, pos []string) (*reviewCall, error) {
+	if len(pos) != 1 {
+		return nil, usagef("expected one task ID")
+	}
+	s, _, err := c.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.GetTask(ctx, pos[0])
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if t.Repo == "" {
+		s.Close()
+		return nil, fmt.Errorf("task %s has no working directory recorded", t.ID)
+	}
+	g := gitx.New()
+	return &reviewCall{store: s, task: t, svc: review.New(g, time.Now), git: g}, nil
+}
+
+func runAccept(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	strategy := fs.String("strategy", "merge", "merge, squash or rebase")
+	target := fs.String("target", "", "branch to accept into (default: the task's base branch, else the branch checked out in its working directory)")
+	leftovers := fs.Bool("include-leftovers", false, "include the task's leftovers branch")
+	message := fs.String("message", "", "commit message for merge or squash (default: the task title and the reviewer's summary)")
+	dryRun := fs.Bool("dry-run", false, "only check: show what would be done and what stands in the way")
+	asJSON := fs.Bool("json", false, "print the plan or the accept record as JSON")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	st, err := review.ParseStrategy(*strategy)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	rc, err := c.openReview(ctx, pos)
+	if err != nil {
+		return err
+	}
+	defer rc.store.Close()
+	t := rc.task
+	if *target == "" {
+		if *target, err = rc.svc.DefaultTarget(ctx, t.Repo, t.Base); err != nil {
+			return err
+		}
+	}
+	msg := *message
+	if msg == "" && st != review.StrategyRebase {
+		msg = review.DefaultMessage(st, t.ID, t.DisplayTitle(), reviewerSummary(ctx, rc.store, t.ID))
+	}
+	r := review.Request{Repo: t.Repo, TaskID: t.ID, Status: t.Status, Target: *target, Strategy: st,
+		Message: msg, IncludeLeftovers: *leftovers}
+	if *dryRun {
+		p, err := rc.svc.Plan(ctx, r)
+		if *asJSON && (err == nil || errors.Is(err, review.ErrConflict) || errors.Is(err, review.ErrDirty)) {
+			if jerr := writeJSON(c.io.Stdout, p); jerr != nil {
+				return jerr
+			}
+		}
+		if err != nil {
+			return explainAccept(err)
+		}
+		if !*asJSON {
+			printPlan(c, p)
+		}
+		return nil
+	}
+	a, err := rc.svc.Accept(ctx, r, review.StoreRecorder{Store: rc.store})
+	if err != nil {
+		return explainAccept(err)
+	}
+	if *asJSON {
+		return writeJSON(c.io.Stdout, a)
+	}
+	fmt.Fprintf(c.io.Stdout, "accepted %s into %s (%s): %s -> %s\n", t.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.Strategy, a.OldSHA, a.NewSHA)
+	if a.Checkout != "" {
+		fmt.Fprintf(c.io.Stdout, "checkout %s is now at %s\n", a.Checkout, a.NewSHA)
+	}
+	return nil
+}
+
+func printPlan(c *call, p review.Plan) {
+	w := c.io.Stdout
+	fmt.Fprintf(w, "would accept %d commit(s) of %s into %s (%s) at %s\n", len(p.Commits), p.TaskRef, p.TargetRef, p.Strategy, p.TargetSHA)
+	if p.Leftovers != "" {
+		fmt.Fprintf(w, "including leftovers %s\n", p.Leftovers)
+	}
+	if p.Checkout != "" {
+		fmt.Fprintf(w, "the target is checked out in %s (clean); it would move to the new commit\n", p.Checkout)
+	} else {
+		fmt.Fprintln(w, "the target is checked out nowhere; only the branch would move")
+	}
+	if p.Strategy == review.StrategyRebase && p.FastForward {
+		fmt.Fprintln(w, "fast-forward")
+	}
+}
+
+// explainAccept adds what the user can do about a refusal.
+func explainAccept(err error) error {
+	switch {
+	case errors.Is(err, review.ErrConflict):
+		return fmt.Errorf("%w; nothing changed: re-queue the task to merge the target into its branch, or resolve by hand", err)
+	case errors.Is(err, review.ErrDirty):
+		return fmt.Errorf("%w; nothing changed", err)
+	}
+	return err
+}
+
+// reviewerSummary returns the first paragraph of the task's last reviewer
+// report, "" when there is none.
+func reviewerSummary(ctx context.Context, s *store.Store, id string) string {
+	secs, err := s.Sections(ctx, id)
+	if err != nil {
+		return ""
+	}
+	body := ""
+	for _, sec := range secs {
+		if sec.Kind == task.SectionReviewerReport {
+			body = sec.Body
+		}
+	}
+	para, _, _ := strings.Cut(strings.TrimSpace(body), "\n\n")
+	return para
+}
+
+func runUndoAccept(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	rc, err := c.openReview(ctx, pos)
+	if err != nil {
+		return err
+	}
+	defer rc.store.Close()
+	rec := review.StoreRecorder{Store: rc.store}
+	a, err := rec.LastAccept(ctx, rc.task.ID)
+	if err != nil {
+		return err
+	}
+	err = rc.svc.Undo(ctx, review.UndoRequest{Repo: rc.task.Repo, TaskID: rc.task.ID, Status: rc.task.Status, Record: a}, rec)
+	if err != nil {
+		return explainAccept(err)
+	}
+	fmt.Fprintf(c.io.Stdout, "undid the accept of %s: %s is back at %s\n", rc.task.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.OldSHA)
+	return nil
+}
