@@ -96,3 +96,24 @@ func TestRequestChanges(t *testing.T) {
 		t.Fatalf("body = %q, err = %v", body, err)
 	}
 }
+
+func TestResolveWithAgent(t *testing.T) {
+	t.Parallel()
+	rec := &changeRecorder{}
+	if _, err := ResolveWithAgent(context.Background(), "T1", task.StatusDone, "--x", nil, rec); !errors.Is(err, ErrBadBranch) {
+		t.Fatalf("bad target: %v", err)
+	}
+	if _, err := ResolveWithAgent(context.Background(), "T1", task.StatusPending, "main", nil, rec); !errors.Is(err, task.ErrIllegalTransition) {
+		t.Fatalf("pending task: %v", err)
+	}
+	body, err := ResolveWithAgent(context.Background(), "T1", task.StatusDone, "refs/heads/main", []string{"a.go", "odd\nname"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "## Human review\n\nThe user wants to accept this work into the branch `main`, but it has moved on and the two conflict. " +
+		"Merge `main` into your branch in this worktree (`git merge main`), resolve every conflict keeping both sides' intent, and commit the merge. " +
+		"The conflicting files:\n\n- `a.go`\n- \"odd\\nname\"\n"
+	if body != want || rec.body != body {
+		t.Fatalf("body:\n%s\nwant:\n%s", body, want)
+	}
+}
