@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"syscall"
 
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
@@ -51,6 +52,10 @@ var _ Run = (*LineRun)(nil)
 func NewLineRun(cfg LineRunConfig) *LineRun {
 	return &LineRun{cfg: cfg}
 }
+
+// SetOnLine replaces cfg.OnLine; call it before Start. It lets the line
+// handler refer to the run itself.
+func (r *LineRun) SetOnLine(f func(line []byte)) { r.cfg.OnLine = f }
 
 // Start starts the process. It returns an error wrapping
 // proc.ErrInvalidSpec, a spawn error, or proc.ErrRunnerClosed when the
@@ -115,22 +120,28 @@ func (r *LineRun) Send(text string) error {
 	if err != nil {
 		return fmt.Errorf("encode input: %w", err)
 	}
+	select {
+	case <-r.h.Done():
+		return ErrRunDone
+	default:
+	}
+	return r.WriteInput(b)
+}
+
+// WriteInput writes raw bytes to the tool's stdin (for example the prompt
+// of a stdin protocol). It returns ErrRunDone once the input is closed.
+func (r *LineRun) WriteInput(b []byte) error {
 	r.mu.Lock()
 	done := r.inputDone
 	r.mu.Unlock()
 	if done {
 		return ErrRunDone
 	}
-	select {
-	case <-r.h.Done():
-		return ErrRunDone
-	default:
-	}
 	if _, err := r.h.Write(b); err != nil {
-		if errors.Is(err, proc.ErrInputClosed) {
+		if errors.Is(err, proc.ErrInputClosed) || errors.Is(err, syscall.EPIPE) {
 			return ErrRunDone
 		}
-		return fmt.Errorf("send input: %w", err)
+		return fmt.Errorf("write input: %w", err)
 	}
 	return nil
 }

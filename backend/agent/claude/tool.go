@@ -1,0 +1,158 @@
+// Package claude is the agent adapter for the Claude Code CLI (`claude`):
+// it builds the non-interactive command line, runs it under the PTY runner,
+// parses its stream-json output into agent events and a Result, checks its
+// health and lists its models.
+package claude
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+)
+
+// Name is the tool's settings name.
+const Name = "claude-code"
+
+// stdinPromptAbove is the prompt size from which the prompt goes through
+// stdin (stream-json input) instead of argv, which execve limits to 128 KiB
+// per argument.
+const stdinPromptAbove = 64 << 10
+
+// DefaultPassEnv lists the variables copied from the app's environment into
+// claude's (when set), since the PTY runner inherits nothing else.
+var DefaultPassEnv = []string{
+	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
+	"ANTHROPIC_CUSTOM_HEADERS", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+	"AWS_PROFILE", "AWS_REGION", "CLOUD_ML_REGION", "ANTHROPIC_VERTEX_PROJECT_ID",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
+	"NODE_EXTRA_CA_CERTS", "XDG_CONFIG_HOME", "USER", "SHELL",
+}
+
+// Options configure the claude tool.
+type Options struct {
+	// Path is the claude executable: a path, or a name looked up in PATH
+	// (default "claude").
+	Path string
+	// Runner starts the processes. Required for Start and Health.
+	Runner *proc.Runner
+	// Env is extra environment for every run (settings tools.claude-code.env).
+	Env []string
+	// PassEnv names variables copied from the app's environment when set;
+	// nil means DefaultPassEnv, an empty slice copies nothing.
+	PassEnv []string
+	// LookupEnv reads the app's environment; default os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Models are extra model ids configured in settings.
+	Models []string
+	// MidRunInput runs claude with --input-format stream-json and a stdin
+	// pipe so Run.Send can steer a live turn; false gives it a closed stdin.
+	MidRunInput bool
+	// Root says whether we run as root (claude then needs IS_SANDBOX=1 for
+	// --dangerously-skip-permissions); default os.Geteuid() == 0.
+	Root *bool
+}
+
+// Tool is the Claude Code adapter.
+type Tool struct {
+	opts Options
+}
+
+var _ agent.Tool = (*Tool)(nil)
+
+// New returns the claude tool.
+func New(opts Options) *Tool {
+	if opts.Path == "" {
+		opts.Path = "claude"
+	}
+	if opts.PassEnv == nil {
+		opts.PassEnv = DefaultPassEnv
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	if opts.Root == nil {
+		root := os.Geteuid() == 0
+		opts.Root = &root
+	}
+	return &Tool{opts: opts}
+}
+
+// Name returns "claude-code".
+func (t *Tool) Name() string { return Name }
+
+// Capabilities: typed events, native resume, usage; mid-run input when
+// Options.MidRunInput is set.
+func (t *Tool) Capabilities() agent.Capabilities {
+	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: t.opts.MidRunInput, NativeResume: true, Usage: true}
+}
+
+// builtinModels are the aliases and ids claude 2.1 knows.
+var builtinModels = []agent.Model{
+	{ID: "sonnet", Label: "Sonnet (latest)"},
+	{ID: "opus", Label: "Opus (latest)"},
+	{ID: "haiku", Label: "Haiku (latest)"},
+	{ID: "claude-sonnet-5", Label: "Claude Sonnet 5"},
+	{ID: "claude-opus-4-8", Label: "Claude Opus 4.8"},
+	{ID: "claude-sonnet-4-6", Label: "Claude Sonnet 4.6"},
+	{ID: "claude-haiku-4-5", Label: "Claude Haiku 4.5"},
+}
+
+// Models lists the known aliases and ids, then the configured ones.
+func (t *Tool) Models(context.Context) []agent.Model {
+	seen := map[string]bool{}
+	var out []agent.Model
+	for _, m := range builtinModels {
+		m.Source = agent.ModelSourceBuiltin
+		seen[m.ID] = true
+		out = append(out, m)
+	}
+	for _, id := range t.opts.Models {
+		if id = strings.TrimSpace(id); id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, agent.Model{ID: id, Label: id, Source: agent.ModelSourceSettings})
+		}
+	}
+	return out
+}
+
+// env builds the environment of one run: passed-through variables, then
+// IS_SANDBOX when root, then the tool's and the request's own.
+func (t *Tool) env(extra []string) []string {
+	var env []string
+	for _, k := range t.opts.PassEnv {
+		if v, ok := t.opts.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	if *t.opts.Root {
+		env = append(env, "IS_SANDBOX=1")
+	}
+	env = append(env, t.opts.Env...)
+	return append(env, extra...)
+}
+
+// args builds claude's arguments for req; stdinPrompt says the prompt goes
+// through stdin as a stream-json user message.
+func args(req agent.Request, stdinPrompt bool) []string {
+	a := []string{"-p"}
+	if !stdinPrompt {
+		a = append(a, req.Prompt)
+	}
+	a = append(a, "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions")
+	if stdinPrompt {
+		a = append(a, "--input-format", "stream-json")
+	}
+	if req.Model != "" {
+		a = append(a, "--model", req.Model)
+	}
+	if req.SystemPrompt != "" {
+		a = append(a, "--append-system-prompt", req.SystemPrompt)
+	}
+	if req.ResumeSession != "" {
+		a = append(a, "--resume", req.ResumeSession)
+	}
+	return a
+}
