@@ -127,8 +127,11 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 
 	var received []string
 	var recvMu sync.Mutex
+	gotInput := make(chan struct{}, 1)
+	inputClosed := make(chan struct{})
 	if o.input {
 		go func() {
+			defer close(inputClosed)
 			sc := bufio.NewScanner(stdin)
 			sc.Buffer(nil, 16<<20)
 			for sc.Scan() {
@@ -140,6 +143,10 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 				received = append(received, in.Text)
 				recvMu.Unlock()
 				w.event(agent.Event{Kind: agent.EventText, Text: "received: " + in.Text})
+				select {
+				case gotInput <- struct{}{}:
+				default:
+				}
 			}
 		}()
 	}
@@ -147,6 +154,10 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	body, err := work(o, runs, step)
 	if err != nil {
 		return w.fail(1, "mock: "+err.Error())
+	}
+	if want := o.script.AwaitInput[o.role]; want > 0 && o.input {
+		w.event(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Waiting for %d message(s).", want)})
+		awaitInput(want, &recvMu, &received, gotInput, inputClosed)
 	}
 	step(agent.Event{Kind: agent.EventText, Text: "Mock " + string(o.role) + " finished."})
 
@@ -173,4 +184,26 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
 	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
 	return 0
+}
+
+// awaitInput waits until want messages were received, the input is closed,
+// or stallFor passed.
+func awaitInput(want int, mu *sync.Mutex, received *[]string, got <-chan struct{}, closed <-chan struct{}) {
+	deadline := time.NewTimer(stallFor)
+	defer deadline.Stop()
+	for {
+		mu.Lock()
+		n := len(*received)
+		mu.Unlock()
+		if n >= want {
+			return
+		}
+		select {
+		case <-got:
+		case <-closed:
+			return
+		case <-deadline.C:
+			return
+		}
+	}
 }

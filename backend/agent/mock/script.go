@@ -41,6 +41,9 @@ type Script struct {
 	// DelayMs pauses this many milliseconds between streamed lines, so
 	// tests can stop or steer a run while it is live.
 	DelayMs map[agent.Role]int
+	// AwaitInput makes a role wait, before it finishes, until it has
+	// received this many mid-run messages (or its input is closed).
+	AwaitInput map[agent.Role]int
 }
 
 var (
@@ -60,7 +63,7 @@ var knownTokens = map[string]bool{
 	TokenNone: true, TokenGarbled: true, TokenConflict: true,
 }
 
-var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true}
+var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true}
 
 // ParseScript reads the markers of a prompt, one per line. For each kind
 // the last complete marker in the prompt wins. It returns an error wrapping
@@ -78,7 +81,7 @@ func ParseScript(prompt string) (Script, error) {
 		}
 	}
 	s := Script{Verdicts: map[agent.Role][]string{}, Transient: map[agent.Role]int{}, Stall: map[agent.Role]int{},
-		Questions: map[agent.Role]int{}, DelayMs: map[agent.Role]int{}}
+		Questions: map[agent.Role]int{}, DelayMs: map[agent.Role]int{}, AwaitInput: map[agent.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -101,7 +104,7 @@ func ParseScript(prompt string) (Script, error) {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
 			map[string]map[agent.Role]int{"transient": s.Transient, "stall": s.Stall,
-				"questions": s.Questions, "delay": s.DelayMs}[kind][role] = n
+				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput}[kind][role] = n
 		}
 	}
 	return s, nil

@@ -12,7 +12,7 @@ func TestParseScript(t *testing.T) {
 	s, err := ParseScript("Task\n[[mock-verdicts observer=REJECT]]\n" +
 		"[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=NONE]]\n" +
 		"[[mock-transient developer=2]] [[mock-stall observer=1]]\n[[mock-questions planner=1]]\n" +
-		"[[mock-verdicts reviewer=GARBLED\n]] an incomplete marker is ignored\n[[mock-delay developer=250]]")
+		"[[mock-verdicts reviewer=GARBLED\n]] an incomplete marker is ignored\n[[mock-delay developer=250]]\n[[mock-await reviewer=2]]")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestParseScript(t *testing.T) {
 	if s.Verdicts[agent.RoleReviewer][0] != TokenNone {
 		t.Fatalf("reviewer %v", s.Verdicts[agent.RoleReviewer])
 	}
-	if s.Transient[agent.RoleDeveloper] != 2 || s.Stall[agent.RoleObserver] != 1 || s.Questions[agent.RolePlanner] != 1 || s.DelayMs[agent.RoleDeveloper] != 250 {
+	if s.Transient[agent.RoleDeveloper] != 2 || s.Stall[agent.RoleObserver] != 1 || s.Questions[agent.RolePlanner] != 1 || s.DelayMs[agent.RoleDeveloper] != 250 || s.AwaitInput[agent.RoleReviewer] != 2 {
 		t.Fatalf("script %+v", s)
 	}
 	for round, want := range []string{"CHANGES_REQUESTED", "CHANGES_REQUESTED", "APPROVE", "APPROVE"} {
