@@ -127,4 +127,7 @@ func forceStatus(t *testing.T, s *Store, id string, st task.Status) {
 	}
 }
 
-func isStatusErr(err error) bool { var se *StatusError; return errors.As(err, &se) && errors.Is(err, ErrWrongStatus) }
+func isStatusErr(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && errors.Is(err, ErrWrongStatus)
+}

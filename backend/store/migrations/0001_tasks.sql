@@ -35,3 +35,4 @@ CREATE TABLE tasks (
 
 CREATE INDEX tasks_queue ON tasks (status, skip, priority DESC, position, created_at, id);
 CREATE INDEX tasks_activity ON tasks (updated_at DESC, id DESC);
+CREATE INDEX tasks_status_activity ON tasks (status, updated_at DESC, id DESC);

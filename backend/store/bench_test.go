@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// benchFixture fills a database with 100k tasks (10% pending, spread over
+// priorities) and 1M log lines spread over 1,000 tasks, using plain SQL in one
+// transaction so the fixture builds in seconds.
+func benchFixture(b testing.TB, path string) (*Store, string) {
+	b.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	statuses := []task.Status{task.StatusDone, task.StatusFailed, task.StatusArchived, task.StatusDraft, task.StatusStopped,
+		task.StatusDone, task.StatusDone, task.StatusAccepted, task.StatusRejected, task.StatusPending}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := make([]string, 100_000)
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, skip, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for i := range ids {
+			at := base.Add(time.Duration(i) * time.Second)
+			ids[i] = fmt.Sprintf("%010d%06d", i, i)[:16]
+			if _, err := ins.ExecContext(ctx, ids[i], fmt.Sprintf("task %d", i), fmt.Sprintf("prompt of task %d, some words", i),
+				string(statuses[i%len(statuses)]), i%7, i%13 == 0, at.UnixMilli(), at.UnixMilli()); err != nil {
+				return err
+			}
+		}
+		logIns, err := tx.PrepareContext(ctx, `INSERT INTO log_lines (task_id, at, level, text) VALUES (?, ?, 'info', ?)`)
+		if err != nil {
+			return err
+		}
+		defer logIns.Close()
+		for i := range 1_000_000 {
+			if _, err := logIns.ExecContext(ctx, ids[i%1000], base.UnixMilli()+int64(i), "step output line with a little text"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		b.Fatal(err)
+	}
+	return s, path
+}
+
+// BenchmarkStore100k measures the issue's figures on 100k tasks and 1M log
+// lines: pick-next, one list page of 100, a log page, and open + migrate check.
+func BenchmarkStore100k(b *testing.B) {
+	s, path := benchFixture(b, filepath.Join(b.TempDir(), "bench.db"))
+	defer s.Close()
+	ctx := context.Background()
+	b.Run("pick-next", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.NextPending(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("list-page-100", func(b *testing.B) {
+		for b.Loop() {
+			if got, err := s.ListTasks(ctx, Filter{Limit: 100}); err != nil || len(got) != 100 {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
+	b.Run("list-page-100-pending", func(b *testing.B) {
+		for b.Loop() {
+			if got, err := s.ListTasks(ctx, Filter{Limit: 100, Offset: 100, Statuses: []task.Status{task.StatusPending}}); err != nil || len(got) != 100 {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
+	b.Run("log-page-1000", func(b *testing.B) {
+		for b.Loop() {
+			if got, err := s.Log(ctx, "0000000500000500", 0, 1000); err != nil || len(got) != 1000 {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
+	b.Run("open-migrate-check", func(b *testing.B) {
+		for b.Loop() {
+			o, err := Open(ctx, path, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			o.Close()
+		}
+	})
+}
