@@ -215,3 +215,22 @@ func TestUsageBaseAboveTotalIsIgnored(t *testing.T) {
 		t.Fatalf("usage with a base above the total gave %+v", u)
 	}
 }
+
+func TestParseRecordedPTYTranscript(t *testing.T) {
+	// Through the PTY, codex's stderr notices come first, mixed with stdout.
+	p, evs := parseAll(readTestdata(t, "pty_file_change/pty.log"), ThreadUsage{})
+	want := "raw,raw,session,text,tool_call:exec_command,tool_result:exec_command,text,usage"
+	if got := kinds(evs); got != want {
+		t.Fatalf("events %s\nwant   %s", got, want)
+	}
+	if !strings.HasPrefix(evs[0].Text, "WARNING: proceeding") || evs[5].Text != "hi.txt\n" {
+		t.Fatalf("raw %q, command output %q", evs[0].Text, evs[5].Text)
+	}
+	// Two requests: 12+70 fresh and 30 cached input tokens, 7+12 output.
+	if u, _ := p.Usage(); u != (agent.Usage{InputTokens: 82, CacheReadTokens: 30, OutputTokens: 19}) {
+		t.Fatalf("usage %+v", u)
+	}
+	if p.LastMessage() != "Wrote hi.txt.\n\nVERDICT: APPROVE" || p.ErrorText() != "" {
+		t.Fatalf("last %q error %q", p.LastMessage(), p.ErrorText())
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 )
 
@@ -145,4 +146,47 @@ func write(t *testing.T, path, s string) {
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRecordPTY re-records testdata/codex/pty_file_change/pty.log: the raw
+// PTY transcript of a real codex step run through this adapter and the
+// runner (stdout and stderr merged, as the parser sees them in the app).
+func TestRecordPTY(t *testing.T) {
+	bin := os.Getenv("BOOF_CODEX_BIN")
+	if bin == "" {
+		t.Skip("BOOF_CODEX_BIN not set")
+	}
+	srv := fakemodel.Start(t)
+	srv.Enqueue(
+		fakemodel.Reply{Text: "Writing.", ToolCalls: []fakemodel.ToolCall{fakemodel.ExecCommand("printf 'hi\\n' > hi.txt && ls")}},
+		fakemodel.Reply{Text: "Wrote hi.txt.\n\nVERDICT: APPROVE", InputTokens: 70, CacheReadTokens: 30, OutputTokens: 12},
+	)
+	home, env := codexHome(t)
+	c, err := New(Config{Runner: newRunner(t), Bin: bin, Env: append(env, "FAKE_KEY=sk-fake-key"),
+		ConfigOverrides: fakeProvider(srv.URL()), Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := gitRepo(t)
+	log := filepath.Join(t.TempDir(), "pty.log")
+	run, err := c.Start(context.Background(), agent.Request{Prompt: "Write hi.txt.", SystemPrompt: "You are the developer.",
+		Model: "gpt-6.2-sol", Dir: dir, TranscriptPath: log, MaxRuntime: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := run.Wait(); res.Failed() {
+		t.Fatalf("step failed: %+v", res)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), dir, "/work/repo")
+	s = strings.ReplaceAll(s, home, "/home/user")
+	s = strings.ReplaceAll(s, srv.URL(), "http://127.0.0.1:PORT")
+	cdir := filepath.Join("..", "..", "..", "testdata", "codex", "pty_file_change")
+	if err := os.MkdirAll(cdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(cdir, "pty.log"), s)
 }
