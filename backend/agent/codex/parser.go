@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 )
@@ -118,6 +119,26 @@ type Parser struct {
 	lastError     string // last top-level error message (retries included)
 	started       map[string]bool
 	warnings      []string
+	rawTail       []string // last few non-JSON lines
+}
+
+// rawTailLines is how many non-JSON lines the parser keeps for error text.
+const rawTailLines = 3
+
+// maxEventText bounds the text of one event so a huge command output
+// cannot flood the event stream; the transcript keeps everything.
+const maxEventText = 64 << 10
+
+// clip bounds s to maxEventText bytes on a rune boundary.
+func clip(s string) string {
+	if len(s) <= maxEventText {
+		return s
+	}
+	cut := maxEventText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "\n… [clipped]"
 }
 
 // NewParser returns a parser that sends events to emit (nil drops them).
@@ -140,7 +161,12 @@ func (p *Parser) Line(raw []byte) {
 	}
 	var l line
 	if trimmed[0] != '{' || json.Unmarshal(trimmed, &l) != nil || l.Type == "" {
-		p.emit(agent.Event{Kind: agent.EventRaw, Text: string(trimmed)})
+		text := clip(string(trimmed))
+		if len(p.rawTail) == rawTailLines {
+			p.rawTail = p.rawTail[1:]
+		}
+		p.rawTail = append(p.rawTail, text)
+		p.emit(agent.Event{Kind: agent.EventRaw, Text: text})
 		return
 	}
 	switch l.Type {
@@ -204,11 +230,11 @@ func (p *Parser) item(typ string, it *item) {
 	case itemAgentMessage:
 		if done {
 			p.lastMessage = it.Text
-			p.emit(agent.Event{Kind: agent.EventText, Text: it.Text})
+			p.emit(agent.Event{Kind: agent.EventText, Text: clip(it.Text)})
 		}
 	case itemReasoning:
 		if done && it.Text != "" {
-			p.emit(agent.Event{Kind: agent.EventText, Tool: ToolReasoning, Text: it.Text})
+			p.emit(agent.Event{Kind: agent.EventText, Tool: ToolReasoning, Text: clip(it.Text)})
 		}
 	case itemCommand:
 		p.call(it, ToolShell, it.Command, done, func() (string, bool) {
@@ -244,11 +270,11 @@ func (p *Parser) item(typ string, it *item) {
 func (p *Parser) call(it *item, tool, input string, done bool, result func() (string, bool)) {
 	if !p.started[it.ID] {
 		p.started[it.ID] = true
-		p.emit(agent.Event{Kind: agent.EventToolCall, Tool: tool, CallID: it.ID, Text: input})
+		p.emit(agent.Event{Kind: agent.EventToolCall, Tool: tool, CallID: it.ID, Text: clip(input)})
 	}
 	if done {
 		out, failed := result()
-		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: tool, CallID: it.ID, Text: out, IsError: failed})
+		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: tool, CallID: it.ID, Text: clip(out), IsError: failed})
 	}
 }
 
@@ -292,6 +318,9 @@ func (p *Parser) ErrorText() string {
 	}
 	return p.lastError
 }
+
+// RawTail returns the last few lines that were not codex JSON events.
+func (p *Parser) RawTail() []string { return append([]string(nil), p.rawTail...) }
 
 // Warnings are the messages of non-fatal error items.
 func (p *Parser) Warnings() []string { return append([]string(nil), p.warnings...) }

@@ -2,8 +2,10 @@ package codex
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 )
@@ -232,5 +234,16 @@ func TestParseRecordedPTYTranscript(t *testing.T) {
 	}
 	if p.LastMessage() != "Wrote hi.txt.\n\nVERDICT: APPROVE" || p.ErrorText() != "" {
 		t.Fatalf("last %q error %q", p.LastMessage(), p.ErrorText())
+	}
+}
+
+func TestParseClipsHugeText(t *testing.T) {
+	out := strings.Repeat("é", maxEventText) // 2 bytes a rune: the cut falls mid-rune
+	line, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{
+		"id": "c", "type": "command_execution", "command": "cat big", "aggregated_output": out, "exit_code": 0, "status": "completed"}})
+	_, evs := parseAll(line, ThreadUsage{})
+	res := evs[1].Text
+	if len(res) > maxEventText+20 || !strings.HasSuffix(res, "… [clipped]") || !utf8.ValidString(res) {
+		t.Fatalf("clipped result: %d bytes, valid %v, tail %q", len(res), utf8.ValidString(res), res[len(res)-20:])
 	}
 }

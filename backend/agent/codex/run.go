@@ -127,10 +127,9 @@ func (r *run) finish() {
 		r.c.rememberThread(res.SessionID, u)
 	}
 	res.ErrorText = errorText(p, pr)
-	if res.ErrorText != "" || pr.Reason != proc.ReasonNone {
-		stopped := pr.Reason != proc.ReasonNone && pr.Reason != proc.ReasonStalled && pr.Reason != proc.ReasonTimeout
-		res.Transient = agent.IsTransientToolError(res.ErrorText, stopped,
-			pr.Reason == proc.ReasonTimeout, pr.Reason == proc.ReasonStalled)
+	if res.Failed() {
+		stopped, timedOut, stalled := agent.StopFlags(pr.Reason)
+		res.Transient = agent.IsTransientToolError(res.ErrorText, stopped, timedOut, stalled)
 	}
 	for _, q := range res.Questions {
 		r.emit(agent.Event{Kind: agent.EventQuestion, Text: q})
@@ -167,15 +166,24 @@ func errorText(p *Parser, pr proc.Result) string {
 		if p.lastError != "" {
 			return p.lastError
 		}
-		return "codex " + pr.Err().Error()
+		return withRaw("codex "+pr.Err().Error(), p.RawTail())
 	}
 	if !p.TurnCompleted() {
 		if p.lastError != "" {
 			return p.lastError
 		}
-		return "codex ended without completing its turn"
+		return withRaw("codex ended without completing its turn", p.RawTail())
 	}
 	return ""
+}
+
+// withRaw appends the last lines codex printed outside its JSON events
+// (its stderr: usage errors, a missing node) to msg.
+func withRaw(msg string, raw []string) string {
+	if len(raw) == 0 {
+		return msg
+	}
+	return msg + ": " + strings.Join(raw, " | ")
 }
 
 // Pid is the pid of the codex process.

@@ -207,14 +207,14 @@ func TestRunFailures(t *testing.T) {
 	t.Run("exit without turn", func(t *testing.T) {
 		c := fakeTool(t, "FAKE_CODEX_EXIT=0")
 		res, _ := runStep(t, c, agent.Request{})
-		if !res.Failed() || res.ErrorText != "codex ended without completing its turn" || res.Transient {
+		if !res.Failed() || res.ErrorText != "codex ended without completing its turn: Reading additional input from stdin..." || res.Transient {
 			t.Fatalf("result %+v", res)
 		}
 	})
 	t.Run("crash", func(t *testing.T) {
 		c := fakeTool(t, "FAKE_CODEX_EXIT=101")
 		res, _ := runStep(t, c, agent.Request{})
-		if !res.Failed() || res.ExitCode != 101 || res.ErrorText != "codex exit status 101" {
+		if !res.Failed() || res.ExitCode != 101 || res.ErrorText != "codex exit status 101: Reading additional input from stdin..." {
 			t.Fatalf("result %+v", res)
 		}
 	})
