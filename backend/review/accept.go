@@ -52,12 +52,12 @@ type UndoRecorder interface {
 // whose untracked files would be overwritten *DirtyError; a recorder
 // error is returned wrapped after the target is put back.
 func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (AcceptRecord, error) {
-	unlock, err := s.git.LockRepo(ctx, r.Repo)
+	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
 	if err != nil {
 		return AcceptRecord{}, fmt.Errorf("accept: %w", err)
 	}
 	defer unlock()
-	p, err := s.plan(ctx, r, false)
+	p, err := s.plan(ctx, r, common, false)
 	if err != nil {
 		return AcceptRecord{}, err
 	}
@@ -121,7 +121,7 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 			return fmt.Errorf("undo accept: record: %w", err)
 		}
 	}
-	unlock, err := s.git.LockRepo(ctx, r.Repo)
+	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
 	if err != nil {
 		return fmt.Errorf("undo accept: %w", err)
 	}
@@ -140,6 +140,11 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 	dir, err := s.checkoutOf(ctx, r.Repo, ref)
 	if err != nil {
 		return err
+	}
+	if dir == "" {
+		if err := inProgress(common, ref); err != nil {
+			return err
+		}
 	}
 	if err := s.swap(ctx, r.Repo, ref, dir, a.NewSHA, a.OldSHA, "undo accept"); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
@@ -122,4 +123,31 @@ func (s *Service) moveCheckout(ctx context.Context, dir, from, to string) error 
 // A file that really changed is found by dirty, so failures are ignored.
 func (s *Service) refresh(ctx context.Context, dir string) {
 	_, _ = s.git.Run(ctx, dir, "update-index", "-q", "--refresh")
+}
+
+// inProgress returns an error wrapping ErrCheckedOut when ref is being
+// rebased in one of the repository's worktrees (git detaches HEAD for the
+// rebase and moves the branch when it finishes, so the branch must not
+// move under it). common is the repository's common git directory; the
+// state files are those of gitrepository-layout(5).
+func inProgress(common, ref string) error {
+	dirs := []string{common}
+	if linked, err := filepath.Glob(filepath.Join(common, "worktrees", "*")); err == nil {
+		dirs = append(dirs, linked...)
+	}
+	for _, d := range dirs {
+		for _, state := range []string{"rebase-merge", "rebase-apply"} {
+			b, err := os.ReadFile(filepath.Join(d, state, "head-name"))
+			if err == nil && strings.TrimSpace(string(b)) == ref {
+				where := filepath.Dir(common)
+				if d != common {
+					if gd, err := os.ReadFile(filepath.Join(d, "gitdir")); err == nil {
+						where = filepath.Dir(strings.TrimSpace(string(gd)))
+					}
+				}
+				return fmt.Errorf("%s is being rebased in %s (finish or abort that rebase first): %w", ref, where, ErrCheckedOut)
+			}
+		}
+	}
+	return nil
 }

@@ -27,7 +27,8 @@ var (
 	ErrDirty = errors.New("target checkout has uncommitted changes")
 	// ErrTargetMoved is matched by *MovedError.
 	ErrTargetMoved = errors.New("target branch moved")
-	// ErrCheckedOut: a branch to delete is checked out in a worktree.
+	// ErrCheckedOut: a branch to delete is checked out in a worktree, or a
+	// target is being rebased in one.
 	ErrCheckedOut = errors.New("branch is checked out")
 	// ErrNotConfirmed: branch deletion was asked without confirming
 	// exactly the branches that would go.

@@ -69,18 +69,18 @@ type Plan struct {
 // ErrNoTaskBranch, ErrSameBranch, ErrNothingToAccept, *MovedError (when
 // ExpectTarget differs), *task.TransitionError, or wrapped gitx errors.
 func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
-	unlock, err := s.git.LockRepo(ctx, r.Repo)
+	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
 	if err != nil {
 		return Plan{}, fmt.Errorf("accept dry run: %w", err)
 	}
 	defer unlock()
-	return s.plan(ctx, r, true)
+	return s.plan(ctx, r, common, true)
 }
 
 // plan makes the dry run. full=false is the accept's own pass: it leaves
 // the checkout's state to the swap, which checks it right before moving
 // anything, and lists the commits only when a rebase needs them.
-func (s *Service) plan(ctx context.Context, r Request, full bool) (Plan, error) {
+func (s *Service) plan(ctx context.Context, r Request, common string, full bool) (Plan, error) {
 	var p Plan
 	var err error
 	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
@@ -145,6 +145,11 @@ func (s *Service) plan(ctx context.Context, r Request, full bool) (Plan, error) 
 	}
 	if err := s.findCheckout(ctx, r.Repo, &p, full); err != nil {
 		return p, err
+	}
+	if p.Checkout == "" {
+		if err := inProgress(common, p.TargetRef); err != nil {
+			return p, err
+		}
 	}
 	if len(p.Conflicts) > 0 {
 		return p, &ConflictError{Files: p.Conflicts}

@@ -104,12 +104,12 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 	}
 	out := RejectRecord{Deleted: []Branch{}, At: s.now().UTC()}
 	if r.DeleteBranches {
-		unlock, err := s.git.LockRepo(ctx, r.Repo)
+		common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
 		if err != nil {
 			return RejectRecord{}, fmt.Errorf("reject: %w", err)
 		}
 		defer unlock()
-		if out.Deleted, err = s.deleteBranches(ctx, r); err != nil {
+		if out.Deleted, err = s.deleteBranches(ctx, r, common); err != nil {
 			return RejectRecord{}, err
 		}
 	}
@@ -124,7 +124,7 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 	return out, nil
 }
 
-func (s *Service) deleteBranches(ctx context.Context, r RejectRequest) ([]Branch, error) {
+func (s *Service) deleteBranches(ctx context.Context, r RejectRequest, common string) ([]Branch, error) {
 	have, err := s.TaskBranches(ctx, r.Repo, r.TaskID)
 	if err != nil {
 		return nil, err
@@ -135,6 +135,9 @@ func (s *Service) deleteBranches(ctx context.Context, r RejectRequest) ([]Branch
 	for _, b := range have {
 		if b.Worktree != "" {
 			return nil, fmt.Errorf("%s is checked out in %s (remove that worktree first): %w", b.Name, b.Worktree, ErrCheckedOut)
+		}
+		if err := inProgress(common, "refs/heads/"+b.Name); err != nil {
+			return nil, err
 		}
 	}
 	var done []Branch

@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -198,4 +199,28 @@ func TestAcceptNothingToAccept(t *testing.T) {
 	if !errors.Is(err, ErrNothingToAccept) {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+func TestAcceptRefusedWhileTargetIsBeingRebased(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	// The user rebases main onto a side branch in a linked worktree and
+	// stops on a conflict: HEAD is detached there, main is "in use".
+	side := filepath.Join(t.TempDir(), "side")
+	sh(t, f.repo, "switch", "-q", "-c", "side", f.base)
+	write(t, filepath.Join(f.repo, "b.txt"), "side b\n")
+	commitAll(t, f.repo, "side: b")
+	sh(t, f.repo, "switch", "-q", "--detach", "side")
+	sh(t, f.repo, "worktree", "add", "-q", side, "main")
+	write(t, filepath.Join(side, "b.txt"), "main b\n")
+	commitAll(t, side, "main: b")
+	if _, err := shErr(side, "rebase", "side"); err == nil {
+		t.Fatal("fixture rebase did not stop")
+	}
+	before := snap(t, f.repo)
+	_, err := newService(t).Accept(ctx(t), req(f, StrategyMerge), nil)
+	if !errors.Is(err, ErrCheckedOut) || !strings.Contains(err.Error(), "being rebased in "+side) {
+		t.Fatalf("err = %v", err)
+	}
+	before.same(t, f.repo)
 }
