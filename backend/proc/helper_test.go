@@ -347,3 +347,20 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// waitMarked waits until at least n marked processes are visible (a
+// process in the middle of exec briefly shows an empty environment).
+func waitMarked(t testing.TB, mark string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(safety)
+	for {
+		m := marked(mark)
+		if len(m) >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("marked processes %v, want >= %d", m, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

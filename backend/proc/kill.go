@@ -34,9 +34,15 @@ type treeKill struct {
 	pgids []int
 	// killAt returns when SIGTERM turns into SIGKILL; it may move earlier.
 	killAt func() time.Time
-	// onScan runs on every snapshot (used to reap adopted zombies).
+	// onScan runs on every full snapshot (used to reap adopted zombies).
 	onScan func(t *procTable)
-	now    func() time.Time
+	// awaitReap makes the tree count as gone only once no member is a
+	// zombie that is, or will be, re-parented to self (the runner reaps
+	// those). A multi-threaded parent shows as a zombie before its
+	// children are handed over, so a zombie child of a zombie is pending.
+	awaitReap bool
+	self      int
+	now       func() time.Time
 }
 
 // fullScanEvery is how often the dying tree is looked for in the whole
@@ -66,18 +72,26 @@ func (k treeKill) run() ([]int, error) {
 			}
 			lastFull = k.now()
 			alive = alive[:0]
-			for _, p := range k.members(t) {
+			ms := k.members(t)
+			pending := false
+			for _, p := range ms {
 				if !p.zombie {
 					alive = append(alive, p)
+				} else if k.awaitReap && k.unreaped(p, ms) {
+					pending = true
 				}
 			}
-		} else {
-			alive = stillAlive(alive)
-		}
-		if len(alive) == 0 {
-			if full {
-				return nil, nil
+			if len(alive) == 0 {
+				if !pending {
+					return nil, nil
+				}
+				if k.now().After(k.killAt().Add(killPhaseLimit)) {
+					return nil, fmt.Errorf("%w: zombies not handed over", ErrSurvivors)
+				}
+				time.Sleep(time.Millisecond)
+				continue
 			}
+		} else if alive = stillAlive(alive); len(alive) == 0 {
 			continue // confirm with a full scan
 		}
 		now := k.now()
@@ -150,6 +164,16 @@ func stillAlive(ps []procInfo) []procInfo {
 		}
 	}
 	return out
+}
+
+// unreaped reports whether zombie p is ours to reap: it is our child,
+// or the child of a dead member and so about to be re-parented to us.
+func (k treeKill) unreaped(p procInfo, ms map[int]procInfo) bool {
+	if p.ppid == k.self {
+		return true
+	}
+	parent, ok := ms[p.ppid]
+	return ok && parent.zombie
 }
 
 func hasGroup(ps []procInfo, pgid int) bool {

@@ -36,11 +36,13 @@ func (h *Handle) supervise(ctx context.Context) {
 	}
 	h.mu.Unlock()
 	k := treeKill{
-		members: h.members,
-		pgids:   []int{h.pid},
-		killAt:  h.getKillAt,
-		onScan:  h.r.reap,
-		now:     h.r.now,
+		members:   h.members,
+		pgids:     []int{h.pid},
+		killAt:    h.getKillAt,
+		onScan:    h.r.reap,
+		awaitReap: true,
+		self:      h.r.self,
+		now:       h.r.now,
 	}
 	if survivors, err := k.run(); err != nil {
 		h.r.log.Warn("proc: tree not fully stopped", "pid", h.pid, "survivors", survivors, "err", err)
