@@ -1,12 +1,12 @@
 package runner
 
 import (
-	"errors"
-
-	"golang.org/x/sys/unix"
+	"bytes"
+	"os"
+	"strconv"
 )
 
-// livePids returns the pids that still name a process.
+// livePids returns the pids that name a running (not zombie) process.
 func livePids(pids []int) []int {
 	var out []int
 	seen := map[int]bool{}
@@ -15,9 +15,23 @@ func livePids(pids []int) []int {
 			continue
 		}
 		seen[p] = true
-		if err := unix.Kill(p, 0); err == nil || errors.Is(err, unix.EPERM) {
+		if Alive(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// Alive reports whether pid names a process that is not a zombie.
+func Alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	state := b[i+2]
+	return state != 'Z' && state != 'X'
 }

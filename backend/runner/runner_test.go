@@ -1,0 +1,237 @@
+package runner_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func TestLockNamesHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runner.lock")
+	l, err := runner.AcquireLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runner.AcquireLock(path)
+	var le *runner.LockedError
+	if !errors.As(err, &le) || !errors.Is(err, runner.ErrLocked) || le.PID != os.Getpid() ||
+		!strings.Contains(err.Error(), "process "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("second acquire: %v", err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal("second release:", err)
+	}
+	l2, err := runner.AcquireLock(path)
+	if err != nil {
+		t.Fatalf("acquire after release: %v", err)
+	}
+	l2.Release()
+}
+
+func TestUntilIdleRunsQueueWithConcurrency(t *testing.T) {
+	r := newRoot(t, map[string]any{"runner": map[string]any{"concurrency": 2}})
+	a := r.add("Task A.", 1)
+	b := r.add("Task B.\n[[mock-verdicts reviewer=REJECT]]", 1)
+	c := r.add("Task C.", 2)
+	res := r.cli(context.Background(), "runner", "--until-idle")
+	if res.code != 0 {
+		t.Fatalf("runner exit %d: %s", res.code, res.stderr)
+	}
+	if got := r.get(a.ID); got.Status != task.StatusDone {
+		t.Errorf("A %s %q\n%s", got.Status, got.Error, r.logText(a.ID))
+	}
+	if got := r.get(b.ID); got.Status != task.StatusFailed || got.Error != "review not approved: reviewer REJECT" {
+		t.Errorf("B %s %q", got.Status, got.Error)
+	}
+	if got := r.get(c.ID); got.Status != task.StatusDone || got.CompletedRuns != 2 {
+		t.Errorf("C %s runs %d", got.Status, got.CompletedRuns)
+	}
+	if !strings.Contains(res.stdout, "Reviewer verdict (round 1): APPROVE") {
+		t.Errorf("live log not printed:\n%s", res.stdout)
+	}
+	if xs, _ := r.st.OpenExecutions(context.Background()); len(xs) != 0 {
+		t.Fatalf("open executions left: %d", len(xs))
+	}
+}
+
+func TestPausedRunnerStartsNothing(t *testing.T) {
+	r := newRoot(t, map[string]any{"runner": map[string]any{"enabled": false}})
+	tk := r.add("Wait.", 1)
+	res := r.cli(context.Background(), "runner", "--until-idle")
+	if res.code != 0 || !strings.Contains(res.stderr, "paused") {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	if got := r.get(tk.ID); got.Status != task.StatusPending {
+		t.Fatalf("paused runner ran the task: %s", got.Status)
+	}
+	if res := r.cli(context.Background(), "settings", "set", "runner.enabled", "true"); res.code != 0 {
+		t.Fatalf("settings set: %+v", res)
+	}
+	if res := r.cli(context.Background(), "runner", "--once"); res.code != 0 {
+		t.Fatalf("once: %+v", res)
+	}
+	if got := r.get(tk.ID); got.Status != task.StatusDone {
+		t.Fatalf("after resume: %s %q", got.Status, got.Error)
+	}
+}
+
+func TestRecoverStopsSurvivorsAndTasks(t *testing.T) {
+	r := newRoot(t, nil)
+	ctx := context.Background()
+	tk := r.add("Crashed.", 1)
+	ex, err := r.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "dead", Role: task.RolePlanner, Tool: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A survivor in its own process group, with a child, as an agent would be.
+	sv := exec.Command("sh", "-c", "sleep 1000 & sleep 1000")
+	sv.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := sv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { _ = sv.Wait(); close(waited) }()
+	if err := r.st.SetExecutionProcess(ctx, ex.ID, sv.Process.Pid, sv.Process.Pid, []int{sv.Process.Pid}); err != nil {
+		t.Fatal(err)
+	}
+	run := runner.New(runner.Options{Store: r.st, Pipeline: nil, Settings: nil, Grace: 200e6})
+	rec, err := run.Recover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-waited
+	if rec.Executions != 1 || len(rec.Tasks) != 1 || rec.Survivors < 1 {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if left := groupAlive(sv.Process.Pid); len(left) > 0 {
+		t.Fatalf("group survivors: %v", left)
+	}
+	got := r.get(tk.ID)
+	if got.Status != task.StatusStopped || got.Error != pipeline.InterruptedMessage {
+		t.Fatalf("task %s %q", got.Status, got.Error)
+	}
+	evs, _ := r.st.Events(ctx, tk.ID, got.CreatedAt.Add(-1))
+	found := false
+	for _, e := range evs {
+		found = found || e.Kind == "recovered"
+	}
+	if !found {
+		t.Fatal("no recovered event")
+	}
+	if xs, _ := r.st.OpenExecutions(ctx); len(xs) != 0 {
+		t.Fatal("execution left open")
+	}
+}
+
+func TestKillNineMidStepThenRestart(t *testing.T) {
+	r := newRoot(t, nil)
+	tk := r.add("Hang in the developer.\n[[mock-stall developer=1]]", 1)
+	cmd, out := r.spawn()
+	var x = waitExec(t, r, tk.ID, task.RoleDeveloper)
+	if !alive(x.PID) {
+		t.Fatal("agent not running")
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if !alive(x.PID) {
+		t.Log("agent died with the runner (no survivor to reconcile)")
+	}
+	if got := r.get(tk.ID); got.Status != task.StatusOngoing {
+		t.Fatalf("after kill -9 the task is %s\n%s", got.Status, out)
+	}
+	res := r.cli(context.Background(), "runner", "--until-idle")
+	if res.code != 0 {
+		t.Fatalf("restart exit %d: %s", res.code, res.stderr)
+	}
+	waitFor(t, "agent gone", func() bool { return !alive(x.PID) })
+	got := r.get(tk.ID)
+	if got.Status != task.StatusStopped || got.Error != pipeline.InterruptedMessage {
+		t.Fatalf("task %s %q", got.Status, got.Error)
+	}
+	if _, err := os.Stat(filepath.Join(r.repo, ".boof-runner-worktrees", tk.ID)); err != nil {
+		t.Fatalf("worktree not kept: %v", err)
+	}
+	if !strings.Contains(r.logText(tk.ID), "Recovery: closed the developer step") {
+		t.Fatalf("log:\n%s", r.logText(tk.ID))
+	}
+	// Retry resumes from the kept worktree and finishes.
+	if _, err := r.st.Retry(context.Background(), tk.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.cli(context.Background(), "runner", "--once"); res.code != 0 {
+		t.Fatalf("retry run: %+v", res)
+	}
+	if got := r.get(tk.ID); got.Status != task.StatusDone {
+		t.Fatalf("after retry %s %q", got.Status, got.Error)
+	}
+}
+
+func waitExec(t *testing.T, r *root, id string, role task.Role) store.Execution {
+	t.Helper()
+	var x store.Execution
+	waitFor(t, string(role)+" step", func() bool {
+		var ok bool
+		x, ok = r.openExec(id, role)
+		return ok
+	})
+	return x
+}
+
+func TestTwoRunnersOneDataRoot(t *testing.T) {
+	r := newRoot(t, nil)
+	tk := r.add("Hang.\n[[mock-stall developer=1]]", 1)
+	cmd, _ := r.spawn()
+	x := waitExec(t, r, tk.ID, task.RoleDeveloper)
+	lock := dataroot.Paths{Root: r.dir}.RunnerLock()
+	if pid := runner.HolderPID(lock); pid != cmd.Process.Pid {
+		t.Fatalf("lock holder %d, want %d", pid, cmd.Process.Pid)
+	}
+	res := r.cli(context.Background(), "runner", "--until-idle")
+	if res.code != 1 || !strings.Contains(res.stderr, "another runner") || !strings.Contains(res.stderr, strconv.Itoa(cmd.Process.Pid)) {
+		t.Fatalf("second runner: %+v", res)
+	}
+	// The second process can still add tasks, read and send controls.
+	if res := r.cli(context.Background(), "add", "Another."); res.code != 0 {
+		t.Fatalf("add while locked: %+v", res)
+	}
+	if res := r.cli(context.Background(), "inject", tk.ID, "Prefer small commits."); res.code != 0 || !strings.Contains(res.stdout, "delivered into the live session") {
+		t.Fatalf("inject: %+v", res)
+	}
+	waitFor(t, "live delivery", func() bool {
+		return strings.Contains(r.logText(tk.ID), "Injected prompt delivered live to developer")
+	})
+	if res := r.cli(context.Background(), "stop", tk.ID); res.code != 0 {
+		t.Fatalf("stop: %+v", res)
+	}
+	waitFor(t, "task stopped", func() bool { return r.get(tk.ID).Status == task.StatusStopped })
+	if got := r.get(tk.ID); got.Error != "stopped by user" {
+		t.Fatalf("stopped with %q", got.Error)
+	}
+	waitFor(t, "agent gone", func() bool { return !alive(x.PID) })
+	// The first runner goes on with the queue: the added task finishes.
+	waitFor(t, "added task done", func() bool {
+		ts, _ := r.st.ListTasks(context.Background(), store.Filter{Statuses: []task.Status{task.StatusDone}})
+		return len(ts) == 1
+	})
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("runner exit after SIGTERM: %v", err)
+	}
+}
