@@ -247,3 +247,17 @@ func TestParseClipsHugeText(t *testing.T) {
 		t.Fatalf("clipped result: %d bytes, valid %v, tail %q", len(res), utf8.ValidString(res), res[len(res)-20:])
 	}
 }
+
+func TestParseRecordedReasoning(t *testing.T) {
+	p, evs := parseAll(readTestdata(t, "reasoning/stream.jsonl"), ThreadUsage{})
+	if got, want := kinds(evs), "session,text:reasoning,text,usage"; got != want {
+		t.Fatalf("events %s, want %s", got, want)
+	}
+	if !strings.HasPrefix(evs[1].Text, "**Checking the task**") || p.LastMessage() != "Short answer." {
+		t.Fatalf("reasoning %q last %q", evs[1].Text, p.LastMessage())
+	}
+	// Reasoning tokens are part of the output tokens.
+	if u, _ := p.Usage(); u.OutputTokens != 15 {
+		t.Fatalf("usage %+v", u)
+	}
+}
