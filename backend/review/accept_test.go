@@ -184,8 +184,12 @@ func TestAcceptRefusesUntrackedCollision(t *testing.T) {
 	f := newFixture(t, true)
 	write(t, filepath.Join(f.repo, "c.txt"), "my own c\n")
 	before := snap(t, f.repo)
-	_, err := newService(t).Accept(ctx(t), req(f, StrategyMerge), nil)
+	p, err := newService(t).Plan(ctx(t), req(f, StrategyRebase))
 	var de *DirtyError
+	if !errors.As(err, &de) || len(p.Dirty) != 1 || p.Dirty[0] != "c.txt" {
+		t.Fatalf("dry run: %v, %+v", err, p)
+	}
+	_, err = newService(t).Accept(ctx(t), req(f, StrategyMerge), nil)
 	if !errors.As(err, &de) || len(de.Files) != 1 || de.Files[0] != "c.txt" {
 		t.Fatalf("err = %v", err)
 	}

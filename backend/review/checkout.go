@@ -13,16 +13,22 @@ import (
 
 // findCheckout sets p.Checkout to the worktree where the target is checked
 // out (a registered worktree whose directory is gone does not count) and,
-// when withDirty, p.Dirty to its uncommitted changes to tracked files.
+// when withDirty, p.Dirty to its uncommitted changes to tracked files or,
+// when it has none, to the untracked files the merged tree would overwrite.
 func (s *Service) findCheckout(ctx context.Context, repo string, p *Plan, withDirty bool) error {
 	dir, err := s.checkoutOf(ctx, repo, p.TargetRef)
 	if err != nil || dir == "" {
 		return err
 	}
 	p.Checkout = dir
-	if withDirty {
-		p.Dirty, err = s.dirty(ctx, dir)
+	if !withDirty {
+		return nil
 	}
+	if p.Dirty, err = s.dirty(ctx, dir); err != nil || len(p.Dirty) > 0 || p.Tree == "" {
+		return err
+	}
+	// Untracked files the accept would overwrite stand in the way too.
+	p.Dirty, err = s.collisions(ctx, dir, p.TargetSHA, p.Tree)
 	return err
 }
 

@@ -57,7 +57,8 @@ type Plan struct {
 	// Checkout is the directory where the target is checked out, "" when
 	// it is checked out nowhere.
 	Checkout string `json:"checkout,omitempty"`
-	// Dirty lists the checkout's uncommitted changes to tracked files.
+	// Dirty lists the checkout's uncommitted changes to tracked files, or
+	// the untracked files the accept would overwrite.
 	Dirty []string `json:"dirty,omitempty"`
 	// Conflicts lists the files the merge of target and Head conflicts in.
 	Conflicts []string `json:"conflicts,omitempty"`
