@@ -66,7 +66,8 @@ func runDesktop(ctx context.Context, dataDir string) error {
 	defer st.Close()
 
 	a := app.New(st, log)
-	tasks := app.NewTaskService(st, a.Emitter(), a.Context)
+	tasks := app.NewTaskService(st, a.Emitter(), a.Context, app.TaskDeps{})
+	commands := app.NewCommandService(st, a.Emitter(), a.Context)
 	return wails.Run(&options.App{
 		Title:            "Boof Runner",
 		Width:            1280,
@@ -78,7 +79,7 @@ func runDesktop(ctx context.Context, dataDir string) error {
 		OnStartup:        a.Startup,
 		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
-		Bind:             []any{tasks},
+		Bind:             []any{tasks, commands},
 		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }

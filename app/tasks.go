@@ -1,44 +1,87 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
+
+// Branches lists the local branches of a working directory (for the base-ref
+// picker); injected so the service needs no git of its own.
+type Branches func(ctx context.Context, repo string) ([]string, error)
 
 // TaskService is the task queue as the UI sees it.
 type TaskService struct {
-	store *store.Store
-	emit  Emitter
-	ctx   func() context.Context
+	store    *store.Store
+	emit     Emitter
+	ctx      func() context.Context
+	workDir  func() string
+	branches Branches
+	// RemoveBranches deletes a task's branches when the user asks for it on delete.
+	removeBranches func(ctx context.Context, t task.Task) error
+}
+
+// TaskDeps are the optional collaborators of TaskService.
+type TaskDeps struct {
+	WorkDir        func() string
+	Branches       Branches
+	RemoveBranches func(ctx context.Context, t task.Task) error
 }
 
 // NewTaskService builds the service; ctx supplies the app's lifetime context.
-func NewTaskService(s *store.Store, emit Emitter, ctx func() context.Context) *TaskService {
-	return &TaskService{store: s, emit: emit, ctx: ctx}
+func NewTaskService(s *store.Store, emit Emitter, ctx func() context.Context, d TaskDeps) *TaskService {
+	if d.WorkDir == nil {
+		d.WorkDir = func() string { return "" }
+	}
+	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches}
 }
 
-// ListFilter selects tasks.
+// ListFilter selects tasks. Status "" lists every status but archived.
 type ListFilter struct {
 	Status string `json:"status"`
 	Search string `json:"search"`
+	Label  string `json:"label"`
 }
 
 // List returns tasks, newest activity first.
 func (s *TaskService) List(f ListFilter) ([]task.Task, error) {
-	var sf store.Filter
-	sf.Search = f.Search
-	sf.Limit = 2000
+	sf := store.Filter{Search: f.Search, Limit: 5000}
 	if f.Status != "" {
 		st, err := task.ParseStatus(f.Status)
 		if err != nil {
 			return nil, userError(err)
 		}
 		sf.Statuses = []task.Status{st}
+	} else {
+		for _, st := range task.Statuses {
+			if st != task.StatusArchived {
+				sf.Statuses = append(sf.Statuses, st)
+			}
+		}
 	}
 	tasks, err := s.store.ListTasks(s.ctx(), sf)
-	return tasks, userError(err)
+	if err != nil {
+		return nil, userError(err)
+	}
+	if f.Label == "" {
+		return tasks, nil
+	}
+	out := []task.Task{}
+	for _, t := range tasks {
+		for _, l := range t.Labels {
+			if l == f.Label {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // NewTaskInput is the New task form.
@@ -55,11 +98,204 @@ type NewTaskInput struct {
 func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
 	t, err := s.store.CreateTask(s.ctx(), task.NewTask{
 		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority,
-		Base: in.Base, Labels: in.Labels, Runs: in.Runs,
+		Base: in.Base, Labels: in.Labels, Runs: in.Runs, Repo: s.workDir(),
 	})
+	return s.changed(t, err)
+}
+
+// changed emits tasks:changed after a successful write.
+func (s *TaskService) changed(t task.Task, err error) (task.Task, error) {
 	if err != nil {
 		return task.Task{}, userError(err)
 	}
 	s.emit.Emit(EventTasksChanged)
 	return t, nil
+}
+
+func (s *TaskService) reload(id string, err error) (task.Task, error) {
+	if err != nil {
+		return task.Task{}, userError(err)
+	}
+	return s.changed(s.store.GetTask(s.ctx(), id))
+}
+
+// TaskUpdate is the editable part of a task.
+type TaskUpdate struct {
+	Title    string     `json:"title"`
+	Prompt   string     `json:"prompt"`
+	Labels   []string   `json:"labels"`
+	Priority int        `json:"priority"`
+	Runs     int        `json:"runs"`
+	Base     string     `json:"base"`
+	Command  string     `json:"command"`
+	Tools    task.Tools `json:"tools"`
+}
+
+// Update replaces a draft or pending task's editable fields; refused while
+// the task runs.
+func (s *TaskService) Update(id string, u TaskUpdate) (task.Task, error) {
+	cur, err := s.store.GetTask(s.ctx(), id)
+	if err != nil {
+		return task.Task{}, userError(err)
+	}
+	return s.changed(s.store.UpdateTask(s.ctx(), id, store.TaskEdit{
+		Title: u.Title, Prompt: u.Prompt, Labels: u.Labels, Priority: u.Priority, Runs: u.Runs,
+		Base: u.Base, Command: u.Command, Repo: cur.Repo, Tools: u.Tools,
+	}))
+}
+
+// SetPriority sets a task's priority.
+func (s *TaskService) SetPriority(id string, priority int) (task.Task, error) {
+	return s.reload(id, s.store.SetPriority(s.ctx(), id, priority))
+}
+
+// SetSkip sets whether the queue skips a task.
+func (s *TaskService) SetSkip(id string, skip bool) (task.Task, error) {
+	return s.reload(id, s.store.SetSkip(s.ctx(), id, skip))
+}
+
+// Reorder puts pending tasks in the given run order: each id after the one
+// before it. Unknown or non-pending ids are refused.
+func (s *TaskService) Reorder(ids []string) error {
+	ctx := s.ctx()
+	for _, id := range ids {
+		t, err := s.store.GetTask(ctx, id)
+		if err != nil {
+			return userError(err)
+		}
+		if t.Status != task.StatusPending {
+			return fmt.Errorf("Only pending tasks can be reordered; %s is %s.", id, t.Status)
+		}
+	}
+	for i := 1; i < len(ids); i++ {
+		if err := s.store.Reorder(ctx, ids[i], "", ids[i-1]); err != nil {
+			return userError(err)
+		}
+	}
+	s.emit.Emit(EventTasksChanged)
+	return nil
+}
+
+// Retry re-queues a failed or stopped task; its worktree and branch are kept.
+func (s *TaskService) Retry(id string) (task.Task, error) { return s.changed(s.store.Retry(s.ctx(), id)) }
+
+// Archive puts a finished task away.
+func (s *TaskService) Archive(id string) (task.Task, error) {
+	return s.changed(s.store.Archive(s.ctx(), id))
+}
+
+// Unarchive returns a task to the status it had before archiving.
+func (s *TaskService) Unarchive(id string) (task.Task, error) {
+	return s.changed(s.store.Unarchive(s.ctx(), id))
+}
+
+// DeleteOptions say what else goes with a deleted task.
+type DeleteOptions struct {
+	DeleteBranches bool `json:"delete_branches"`
+}
+
+// Delete removes a task that is not running. Git branches are kept unless
+// the user explicitly asked to delete them.
+func (s *TaskService) Delete(id string, o DeleteOptions) error {
+	ctx := s.ctx()
+	t, err := s.store.GetTask(ctx, id)
+	if err != nil {
+		return userError(err)
+	}
+	if t.Status == task.StatusOngoing {
+		return fmt.Errorf("Task %s is running: stop it first.", id)
+	}
+	if o.DeleteBranches && s.removeBranches != nil {
+		if err := s.removeBranches(ctx, t); err != nil {
+			return userError(err)
+		}
+	}
+	if err := s.store.DeleteTask(ctx, id); err != nil {
+		return userError(err)
+	}
+	s.emit.Emit(EventTasksChanged)
+	return nil
+}
+
+// Export returns the task as markdown.
+func (s *TaskService) Export(id string) (string, error) {
+	ctx := s.ctx()
+	doc, err := taskmd.Load(ctx, s.store, id)
+	if err != nil {
+		return "", userError(err)
+	}
+	var b bytes.Buffer
+	if err := taskmd.Write(&b, doc); err != nil {
+		return "", userError(err)
+	}
+	_ = s.store.AppendEvent(ctx, id, "exported", map[string]any{"via": "ui"})
+	return b.String(), nil
+}
+
+// Import creates a new task from an exported markdown file.
+func (s *TaskService) Import(markdown string) (task.Task, error) {
+	doc, err := taskmd.Parse([]byte(markdown))
+	if err != nil {
+		return task.Task{}, userError(err)
+	}
+	return s.changed(taskmd.Import(s.ctx(), s.store, doc))
+}
+
+// Answer stores the user's answers to a parked task and re-queues it.
+func (s *TaskService) Answer(id, answer string) (task.Task, error) {
+	if strings.TrimSpace(answer) == "" {
+		return task.Task{}, fmt.Errorf("The answer is empty.")
+	}
+	return s.changed(s.store.Answer(s.ctx(), id, answer))
+}
+
+// Branches lists the local branches of the working directory.
+func (s *TaskService) Branches() ([]string, error) {
+	if s.branches == nil || s.workDir() == "" {
+		return []string{}, nil
+	}
+	b, err := s.branches(s.ctx(), s.workDir())
+	if err != nil {
+		return nil, userError(err)
+	}
+	return b, nil
+}
+
+// AttachmentInput is a file the user picked, base64-encoded.
+type AttachmentInput struct {
+	Name       string `json:"name"`
+	DataBase64 string `json:"data_base64"`
+}
+
+// AddAttachment copies a file into the task's attachments.
+func (s *TaskService) AddAttachment(id string, f AttachmentInput) ([]store.Attachment, error) {
+	data, err := base64.StdEncoding.DecodeString(f.DataBase64)
+	if err != nil {
+		return nil, fmt.Errorf("The file could not be read (bad encoding).")
+	}
+	if _, err := s.store.AddAttachment(s.ctx(), id, f.Name, bytes.NewReader(data), store.DefaultAttachmentLimit); err != nil {
+		return nil, userError(err)
+	}
+	s.emit.Emit(EventTasksChanged)
+	return s.attachments(id)
+}
+
+// RemoveAttachment deletes one attachment.
+func (s *TaskService) RemoveAttachment(id, name string) ([]store.Attachment, error) {
+	if err := s.store.RemoveAttachment(s.ctx(), id, name); err != nil {
+		return nil, userError(err)
+	}
+	s.emit.Emit(EventTasksChanged)
+	return s.attachments(id)
+}
+
+func (s *TaskService) attachments(id string) ([]store.Attachment, error) {
+	a, err := s.store.Attachments(s.ctx(), id)
+	if err != nil {
+		return nil, userError(err)
+	}
+	if a == nil {
+		a = []store.Attachment{}
+	}
+	return a, nil
 }
