@@ -177,7 +177,9 @@ func (s *TaskService) Reorder(ids []string) error {
 }
 
 // Retry re-queues a failed or stopped task; its worktree and branch are kept.
-func (s *TaskService) Retry(id string) (task.Task, error) { return s.changed(s.store.Retry(s.ctx(), id)) }
+func (s *TaskService) Retry(id string) (task.Task, error) {
+	return s.changed(s.store.Retry(s.ctx(), id))
+}
 
 // Archive puts a finished task away.
 func (s *TaskService) Archive(id string) (task.Task, error) {
