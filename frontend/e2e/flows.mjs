@@ -181,6 +181,7 @@ export const flows = {
       await s.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
       const stored = await page.evaluate(() => window.__fake.settings.concurrency);
       assert(stored === 1, `invalid value not stored (${stored})`);
+      assert(await s.getByRole('button', { name: 'Save settings' }).isEnabled(), 'still dirty after a refused save');
       await shot('settings-invalid');
       await s.getByRole('combobox', { name: 'observer tool' }).selectOption('');
       await s.getByText('no observer step').waitFor();

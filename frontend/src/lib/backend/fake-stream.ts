@@ -47,7 +47,7 @@ function render(item: FeedItem): string {
     case 'tool_call':
       return `${ESC}36m● ${item.tool}${ESC}0m(${item.text})\r\n`;
     case 'tool_result':
-      return `${ESC}90m  ⎿ ${item.text}${ESC}0m\r\n`;
+      return `${ESC}90m  └ ${item.text}${ESC}0m\r\n`;
     case 'error':
       return `${ESC}31m${item.text}${ESC}0m\r\n`;
     default:

@@ -47,7 +47,8 @@ export class SettingsStore {
 
   /** The message for a field path (or any nested path under it). */
   errorFor(path: string): string {
-    return this.errors.find((e) => e.path === path || e.path.startsWith(path + '.'))?.message ?? '';
+    const m = this.errors.find((e) => e.path === path || e.path.startsWith(path + '.'))?.message ?? '';
+    return m.charAt(0).toUpperCase() + m.slice(1);
   }
 
   async load(): Promise<void> {
