@@ -342,10 +342,13 @@ func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
 	}
 	// Meanwhile, trees whose orphans the runner must reap.
 	for i := 0; i < 3; i++ {
-		s := helperSpec(t, mark, "daemon", "1")
+		s := shSpec(t, mark, `setsid sh -c 'sleep 1000 & echo daemon-ready'`)
 		s.Grace = 100 * time.Millisecond
 		x := start(t, r, s)
 		wait(t, x.h)
+		if !strings.Contains(x.output(), "daemon-ready") {
+			t.Fatalf("output %q", x.output())
+		}
 	}
 	wg.Wait()
 	close(errs)

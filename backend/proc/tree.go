@@ -87,6 +87,12 @@ func parseStat(b []byte) (procInfo, error) {
 }
 
 // procTable is one snapshot of every process on the host.
+//
+// We read /proc ourselves rather than use gopsutil's Process.Children:
+// on Linux that forks `pgrep -P` once per process, far too slow (and
+// fork-dependent) for walking a 200-process storm while it is being killed,
+// and it cannot see processes that left the tree (setsid, re-parenting).
+// One pass over /proc/<pid>/stat gives parent, group and session of all.
 type procTable struct {
 	all      []procInfo
 	byPid    map[int]int   // pid -> index into all
