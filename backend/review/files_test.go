@@ -167,3 +167,24 @@ func TestAcceptAfterTaskWorktreeRemoved(t *testing.T) {
 		}
 	}
 }
+
+func TestAcceptIntoLinkedWorktreeCheckout(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, true)
+	f.detach(t)
+	linked := filepath.Join(t.TempDir(), "linked main")
+	sh(t, f.repo, "worktree", "add", "-q", linked, "main")
+	a, err := newService(t).Accept(ctx(t), req(f, StrategyRebase), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Checkout != linked || rev(t, linked, "HEAD") != a.NewSHA {
+		t.Fatalf("checkout = %q, linked HEAD %s, new %s", a.Checkout, rev(t, linked, "HEAD"), a.NewSHA)
+	}
+	if read(t, filepath.Join(linked, "c.txt")) != "sea\n" || sh(t, linked, "status", "--porcelain=v1", "--untracked-files=all") != "" {
+		t.Fatal("linked checkout not clean at the new commit")
+	}
+	if rev(t, f.repo, "HEAD") != f.mainHead {
+		t.Fatal("the detached main worktree moved")
+	}
+}
