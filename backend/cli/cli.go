@@ -72,6 +72,13 @@ var commands = map[string]command{
 	"accept":      {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--dry-run]", runAccept},
 	"undo-accept": {"undo a task's accept: undo-accept ID", runUndoAccept},
 	"reject":      {"reject a task's work: reject ID [--delete-branches [--yes]]", runReject},
+	"answer":      {"answer a parked task's questions: answer ID TEXT (- reads stdin)", runAnswer},
+	"retry":       {"re-queue a failed or stopped task: retry ID", runRetry},
+	"archive":     {"archive a task: archive ID", runArchive},
+	"unarchive":   {"unarchive a task (back to its previous status): unarchive ID", runUnarchive},
+	"delete":      {"delete a task (never an ongoing one; git branches are kept): delete ID", runDelete},
+	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
+	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/taskmd"
+)
+
+// runExport writes a task as one markdown file to stdout or -o FILE. An
+// existing FILE is only replaced with --force, and then atomically.
+func runExport(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	out := fs.String("o", "", "write to this file instead of stdout")
+	force := fs.Bool("force", false, "replace an existing -o file")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("expected one task ID")
+	}
+	s, _, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	d, err := taskmd.Load(ctx, s, pos[0])
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := taskmd.Write(&b, d); err != nil {
+		return err
+	}
+	if *out == "" {
+		if _, err := c.io.Stdout.Write(b.Bytes()); err != nil {
+			return fmt.Errorf("write export: %w", err)
+		}
+	} else if err := writeFileAtomic(*out, b.Bytes(), *force); err != nil {
+		return err
+	}
+	return s.AppendEvent(ctx, d.Task.ID, "exported", map[string]any{"file": *out, "bytes": b.Len()})
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames
+// it into place, refusing to replace an existing file unless force.
+func writeFileAtomic(path string, data []byte, force bool) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if _, err := os.Lstat(abs); err == nil && !force {
+		return fmt.Errorf("export to %s: file exists (use --force to replace it)", path)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), ".boof-export-*")
+	if err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), abs); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
+}

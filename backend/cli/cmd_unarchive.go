@@ -1,0 +1,12 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func runUnarchive(ctx context.Context, c *call) error {
+	return taskVerb(ctx, c, func(s *store.Store, id string) (task.Task, error) { return s.Unarchive(ctx, id) })
+}
