@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -356,4 +357,33 @@ func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
 		t.Error(err)
 	}
 	assertGone(t, mark, nil)
+}
+
+// TestReapForeignOrphans: a daemon of some other tool the app ran is
+// adopted by the subreaper and reaped when it exits.
+func TestReapForeignOrphans(t *testing.T) {
+	r := NewRunner(RunnerOptions{ReapForeignOrphans: true})
+	defer r.Shutdown(time.Second)
+	out, err := exec.Command("setsid", "sh", "-c", "sleep 0.2 >/dev/null & echo $!").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(safety)
+	for {
+		p, ok := readStat(pid)
+		if !ok {
+			break // exited and reaped
+		}
+		if p.ppid != os.Getpid() && !p.zombie {
+			t.Fatalf("orphan %d re-parented to %d, not to the subreaper", pid, p.ppid)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("orphan %d not reaped: %+v", pid, p)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

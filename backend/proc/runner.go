@@ -32,6 +32,12 @@ type RunnerOptions struct {
 	// TrackInterval is how often live trees are snapshotted so that
 	// escapees are remembered; default 1 s.
 	TrackInterval time.Duration
+	// ReapForeignOrphans also reaps zombies adopted (as subreaper) from
+	// outside our handles' trees, such as daemons of other tools the app
+	// ran (git gc --auto), when they are in another session than this
+	// process. Only safe when nothing else in the app starts children with
+	// Setsid through os/exec: their Wait would lose the exit status.
+	ReapForeignOrphans bool
 	// DrainTimeout bounds how long output is still read after the tree is
 	// gone (a process outside the tree may hold the PTY); default 2 s.
 	DrainTimeout time.Duration
@@ -47,6 +53,7 @@ type Runner struct {
 	now       func() time.Time
 	id        string
 	self      int
+	selfSid   int
 	subreaper bool
 
 	mu       sync.Mutex
@@ -91,6 +98,7 @@ func NewRunner(opts RunnerOptions) *Runner {
 		now:      opts.Now,
 		id:       hex.EncodeToString(idb[:]),
 		self:     os.Getpid(),
+		selfSid:  selfSession(),
 		handles:  make(map[*Handle]struct{}),
 		direct:   make(map[int]bool),
 		sessions: make(map[int]struct{}),
@@ -195,6 +203,9 @@ func (r *Runner) reap(t *procTable) {
 }
 
 func (r *Runner) adoptedLocked(p procInfo) bool {
+	if r.opts.ReapForeignOrphans && p.sid != r.selfSid {
+		return true
+	}
 	if _, ok := r.sessions[p.sid]; ok {
 		return true
 	}
@@ -252,4 +263,12 @@ func (r *Runner) forget(h *Handle) {
 	r.mu.Lock()
 	delete(r.handles, h)
 	r.mu.Unlock()
+}
+
+func selfSession() int {
+	sid, err := unix.Getsid(0)
+	if err != nil {
+		return -1
+	}
+	return sid
 }

@@ -2,7 +2,9 @@ package proc
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,15 +29,24 @@ func (r *Runner) Start(ctx context.Context, s Spec) (*Handle, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("start: %w", ErrRunnerClosed)
+	}
 	env, path, err := r.prepare(&s)
 	if err != nil {
 		return nil, err
 	}
 	var transcript *os.File
+	created := false
 	if s.TranscriptPath != "" {
 		if err := os.MkdirAll(filepath.Dir(s.TranscriptPath), 0o700); err != nil {
 			return nil, fmt.Errorf("start: transcript dir: %w", err)
 		}
+		_, statErr := os.Lstat(s.TranscriptPath)
+		created = errors.Is(statErr, fs.ErrNotExist)
 		transcript, err = os.OpenFile(s.TranscriptPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("start: transcript: %w", err)
@@ -45,6 +56,9 @@ func (r *Runner) Start(ctx context.Context, s Spec) (*Handle, error) {
 	if err != nil {
 		if transcript != nil {
 			transcript.Close()
+			if created {
+				os.Remove(s.TranscriptPath)
+			}
 		}
 		return nil, err
 	}
