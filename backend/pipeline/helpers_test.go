@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 
 // env is one scenario: a git repo, a store, the mock tool and a pipeline.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	st     *store.Store
 	p      *Pipeline
 	repo   string
@@ -114,7 +114,9 @@ func mockTool(t testing.TB) *mock.Tool {
 		Runner: testRunner, StateDir: t.TempDir()})
 }
 
-func newEnv(t *testing.T, mut func(*settings.Settings)) *env {
+func newEnv(t *testing.T, mut func(*settings.Settings)) *env { return newEnvTB(t, mut) }
+
+func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 	t.Helper()
 	e := &env{t: t, repo: newRepo(t)}
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "db.sqlite"), store.Options{})
