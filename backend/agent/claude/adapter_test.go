@@ -32,7 +32,7 @@ func fakeCLI(t *testing.T, recorded string, exit string, mod func(*Options)) (*T
 			return "", false
 		},
 		Root: &root,
-		Env: []string{"FAKE_CLAUDE_DIR=" + rec, "FAKE_CLAUDE_STREAM=" + filepath.Join(td, recorded, "stream.jsonl"), "FAKE_CLAUDE_EXIT=" + exit}}
+		Env:  []string{"FAKE_CLAUDE_DIR=" + rec, "FAKE_CLAUDE_STREAM=" + filepath.Join(td, recorded, "stream.jsonl"), "FAKE_CLAUDE_EXIT=" + exit}}
 	if mod != nil {
 		mod(&opts)
 	}
