@@ -15,7 +15,7 @@ describe('SettingsStore', () => {
     expect(s.dirty).toBe(true);
     expect(await s.save()).toBe(false);
     expect(s.errorFor('concurrency')).toMatch(/from 1 to 8/);
-    expect(s.errorFor('retries.idle_timeout_ms')).toMatch(/idle timeout/);
+    expect(s.errorFor('retries.idle_timeout_ms')).toMatch(/Idle timeout/);
     expect(s.errorFor('review')).toBe('');
     expect(s.dirty).toBe(true);
     expect(b.settings.concurrency).toBe(1);
