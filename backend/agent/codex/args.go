@@ -15,6 +15,8 @@ const maxArgBytes = 100 << 10
 
 // Errors for bad requests; Start wraps them.
 var (
+	// ErrNoDir means the request has no working directory.
+	ErrNoDir = errors.New("no working directory")
 	// ErrEmptyPrompt means the request has no prompt.
 	ErrEmptyPrompt = errors.New("empty prompt")
 	// ErrBadSession means the resume session id is not a codex thread id.

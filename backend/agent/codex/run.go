@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -12,7 +13,7 @@ import (
 
 // Start runs one step: codex exec (or codex exec resume for
 // req.ResumeSession) in req.Dir with a closed stdin. It returns
-// agent.ErrNotInstalled (wrapped) when codex cannot be found, ErrEmptyPrompt,
+// agent.ErrNotInstalled (wrapped) when codex cannot be found, ErrNoDir, ErrEmptyPrompt,
 // ErrBadText, ErrBadSession, ErrBadModel or ErrSystemPromptTooLong (wrapped)
 // for a bad request, and the runner's error when the process cannot start.
 // Nothing is left running or on disk when it returns an error.
@@ -26,6 +27,14 @@ func (c *Codex) Start(ctx context.Context, req agent.Request) (agent.Run, error)
 
 // start is Start; ephemeral runs keep no session files (health checks).
 func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*run, error) {
+	if req.Dir == "" {
+		return nil, fmt.Errorf("start codex: %w", ErrNoDir)
+	}
+	dir, err := filepath.Abs(req.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("start codex: %w", err)
+	}
+	req.Dir = dir // codex resolves -C against its own working directory
 	env := c.env(req.Env)
 	bin, err := c.resolveBin(env)
 	if err != nil {

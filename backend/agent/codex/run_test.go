@@ -130,6 +130,21 @@ func TestRunPassesArguments(t *testing.T) {
 	}
 }
 
+func TestRunRelativeDirBecomesAbsolute(t *testing.T) {
+	argsFile := filepath.Join(t.TempDir(), "args.json")
+	c := fakeTool(t, "FAKE_CODEX_STREAM="+td(t, "success/stream.jsonl"), "FAKE_CODEX_ARGS="+argsFile)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(wd, "..", "..", "..", "testdata", "codex", "success")
+	res, _ := runStep(t, c, agent.Request{Dir: filepath.Join("..", "..", "..", "testdata", "codex", "success")})
+	got := readArgs(t, argsFile)
+	if res.Failed() || got.Args[4] != "-C" || got.Args[5] != filepath.Clean(abs) || got.Dir != filepath.Clean(abs) {
+		t.Fatalf("args %q dir %q (want %q), result %+v", got.Args, got.Dir, abs, res)
+	}
+}
+
 func TestRunResumeReportsDeltaFromSessionFile(t *testing.T) {
 	argsFile := filepath.Join(t.TempDir(), "args.json")
 	c := fakeTool(t, "FAKE_CODEX_STREAM="+td(t, "resume/stream.jsonl"), "FAKE_CODEX_ARGS="+argsFile)
@@ -295,6 +310,7 @@ func TestStartRejectsBadInput(t *testing.T) {
 		{"bad utf8 system", agent.Request{Prompt: "p", SystemPrompt: "\xff", Dir: dir}, ErrBadText},
 		{"huge system prompt", agent.Request{Prompt: "p", SystemPrompt: strings.Repeat("x", 200<<10), Dir: dir}, ErrSystemPromptTooLong},
 		{"missing dir", agent.Request{Prompt: "p", Dir: filepath.Join(dir, "nope")}, os.ErrNotExist},
+		{"no dir", agent.Request{Prompt: "p"}, ErrNoDir},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run, err := c.Start(context.Background(), tc.req)
