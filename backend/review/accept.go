@@ -81,7 +81,9 @@ func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (Ac
 	}
 	if rec != nil {
 		if err := rec.RecordAccept(ctx, r.TaskID, out); err != nil {
-			if rerr := s.swap(context.WithoutCancel(ctx), r.Repo, out.Target, out.Checkout, newSHA, out.OldSHA, "accept rolled back"); rerr != nil {
+			cctx, cancel := cleanupCtx(ctx)
+			defer cancel()
+			if rerr := s.swap(cctx, r.Repo, out.Target, out.Checkout, newSHA, out.OldSHA, "accept rolled back"); rerr != nil {
 				return AcceptRecord{}, fmt.Errorf("record accept: %w (and putting %s back failed: %v)", err, out.Target, rerr)
 			}
 			return AcceptRecord{}, fmt.Errorf("record accept: %w", err)
@@ -151,7 +153,9 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 	}
 	if rec != nil {
 		if err := rec.RecordUndo(ctx, r.TaskID, a); err != nil {
-			if rerr := s.swap(context.WithoutCancel(ctx), r.Repo, ref, dir, a.OldSHA, a.NewSHA, "undo accept rolled back"); rerr != nil {
+			cctx, cancel := cleanupCtx(ctx)
+			defer cancel()
+			if rerr := s.swap(cctx, r.Repo, ref, dir, a.OldSHA, a.NewSHA, "undo accept rolled back"); rerr != nil {
 				return fmt.Errorf("record undo: %w (and restoring the accept failed: %v)", err, rerr)
 			}
 			return fmt.Errorf("record undo: %w", err)
@@ -184,7 +188,9 @@ func (s *Service) swap(ctx context.Context, repo, ref, dir, old, new, reason str
 		return nil
 	}
 	if err := s.moveCheckout(ctx, dir, old, new); err != nil {
-		if rerr := s.git.UpdateRef(context.WithoutCancel(ctx), repo, ref, old, new, "boof-runner: "+reason+" rolled back"); rerr != nil {
+		cctx, cancel := cleanupCtx(ctx)
+		defer cancel()
+		if rerr := s.git.UpdateRef(cctx, repo, ref, old, new, "boof-runner: "+reason+" rolled back"); rerr != nil {
 			return fmt.Errorf("%w (and putting %s back failed: %v)", err, ref, rerr)
 		}
 		return err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
@@ -76,7 +75,7 @@ func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, 
 	}
 	dir := filepath.Join(tmp, "wt")
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		cctx, cancel := cleanupCtx(ctx)
 		defer cancel()
 		_, _ = s.git.Run(cctx, repo, "worktree", "remove", "--force", dir)
 		_ = os.RemoveAll(tmp)

@@ -115,7 +115,9 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 	}
 	if rec != nil {
 		if err := rec.RecordReject(ctx, r.TaskID, out); err != nil {
-			if rerr := s.restore(context.WithoutCancel(ctx), r.Repo, out.Deleted); rerr != nil {
+			cctx, cancel := cleanupCtx(ctx)
+			defer cancel()
+			if rerr := s.restore(cctx, r.Repo, out.Deleted); rerr != nil {
 				return RejectRecord{}, fmt.Errorf("record reject: %w (and restoring branches failed: %v)", err, rerr)
 			}
 			return RejectRecord{}, fmt.Errorf("record reject: %w", err)
@@ -144,7 +146,9 @@ func (s *Service) deleteBranches(ctx context.Context, r RejectRequest, common st
 	for _, b := range have {
 		err := s.git.DeleteRef(ctx, r.Repo, "refs/heads/"+b.Name, b.SHA)
 		if err != nil {
-			_ = s.restore(context.WithoutCancel(ctx), r.Repo, done)
+			cctx, cancel := cleanupCtx(ctx)
+			defer cancel()
+			_ = s.restore(cctx, r.Repo, done)
 			if errors.Is(err, gitx.ErrRefMoved) {
 				cur, _, _ := s.git.RefSHA(ctx, r.Repo, "refs/heads/"+b.Name)
 				return nil, &MovedError{Ref: "refs/heads/" + b.Name, Expected: b.SHA, Actual: cur}

@@ -164,3 +164,12 @@ func validBranch(b string) bool {
 	}
 	return true
 }
+
+// cleanupTimeout bounds the git calls that undo a half-done change.
+const cleanupTimeout = 30 * time.Second
+
+// cleanupCtx returns a context for undoing a half-done change: it outlives
+// the caller's cancellation (the undo must run) but not cleanupTimeout.
+func cleanupCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+}

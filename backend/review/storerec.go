@@ -74,7 +74,9 @@ func (r StoreRecorder) statusAndEvent(ctx context.Context, taskID string, to, ba
 	}
 	if err := r.Store.AppendEvent(ctx, taskID, kind, payload); err != nil {
 		if back != "" {
-			if _, berr := r.Store.Transition(context.WithoutCancel(ctx), taskID, back, store.TransitionNote{Reason: kind + " rolled back"}); berr != nil {
+			cctx, cancel := cleanupCtx(ctx)
+			defer cancel()
+			if _, berr := r.Store.Transition(cctx, taskID, back, store.TransitionNote{Reason: kind + " rolled back"}); berr != nil {
 				return fmt.Errorf("%w (and putting %s back to %s failed: %v)", err, t.ID, back, berr)
 			}
 		}
