@@ -188,3 +188,25 @@ func TestAcceptIntoLinkedWorktreeCheckout(t *testing.T) {
 		t.Fatal("the detached main worktree moved")
 	}
 }
+
+func TestTaskCommits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, true)
+	if err := os.RemoveAll(f.wt); err != nil {
+		t.Fatal(err)
+	}
+	list, err := newService(t).TaskCommits(ctx(t), f.repo, "T1", f.base, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].SHA != f.taskHead || list[0].Subject != "task: add c" ||
+		list[1].Subject != "task: shout one" || list[0].Author != "T" || list[0].Date.IsZero() {
+		t.Fatalf("commits = %+v", list)
+	}
+	if _, err := newService(t).TaskCommits(ctx(t), f.repo, "T1", f.base, true); !errors.Is(err, ErrNoTaskBranch) {
+		t.Fatalf("no leftovers branch: %v", err)
+	}
+	if _, err := newService(t).TaskCommits(ctx(t), f.repo, "T1", "--all", false); err == nil {
+		t.Fatal("an option-like base was accepted")
+	}
+}
