@@ -285,3 +285,39 @@ func sum(ds []time.Duration) time.Duration {
 	}
 	return s
 }
+
+func TestAppExitMidStepRecordsInterrupted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tk := e.addTask("Hangs.\n[[mock-stall developer=1]]", 1)
+	done := make(chan Result, 1)
+	go func() {
+		ex, err := e.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
+		if err != nil {
+			t.Error(err)
+		}
+		cur, _ := e.st.GetTask(ctx, tk.ID)
+		res, err := e.p.Run(ctx, cur, ex)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	x := e.waitOpenExec(tk.ID, task.RoleDeveloper)
+	cancel()
+	res := <-done
+	if res.Status != task.StatusStopped || res.Message != InterruptedMessage {
+		t.Fatalf("status %s %q", res.Status, res.Message)
+	}
+	if err := syscall.Kill(x.PID, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("agent survived the app exit: %v", err)
+	}
+	if got := e.get(tk.ID); got.Status != task.StatusStopped || got.Error != InterruptedMessage {
+		t.Fatalf("task %s %q", got.Status, got.Error)
+	}
+	if len(e.openExecutions()) != 0 {
+		t.Fatal("execution left open")
+	}
+}

@@ -245,7 +245,7 @@ func (r *run) closeExecution(e store.Execution, o store.ExecOutcome, exit int, u
 }
 
 // pidRefresh is how often the live pids of a step are recorded for crash recovery.
-const pidRefresh = time.Second
+const pidRefresh = 3 * time.Second
 
 // control watches stop and inject controls while a step runs.
 func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec store.Execution, name string, userStop *atomic.Bool, done <-chan struct{}) {

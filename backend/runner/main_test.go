@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 
 // root is a data root with a git repo as working directory.
 type root struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	repo string
 	st   *store.Store
@@ -57,7 +57,9 @@ func gitRun(t testing.TB, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func newRoot(t *testing.T, extra map[string]any) *root {
+func newRoot(t *testing.T, extra map[string]any) *root { return newRootTB(t, extra) }
+
+func newRootTB(t testing.TB, extra map[string]any) *root {
 	t.Helper()
 	r := &root{t: t, dir: filepath.Join(t.TempDir(), "data"), repo: filepath.Join(t.TempDir(), "repo")}
 	for _, d := range []string{r.dir, r.repo} {
