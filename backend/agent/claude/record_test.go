@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 )
 
@@ -114,5 +115,43 @@ func TestRecord(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestRecordPTY re-records testdata/claude/pty_tool_use/transcript.raw: the
+// raw PTY bytes of a real claude step run through the adapter.
+func TestRecordPTY(t *testing.T) {
+	bin := os.Getenv("BOOF_CLAUDE_BIN")
+	if bin == "" {
+		t.Skip("BOOF_CLAUDE_BIN not set")
+	}
+	srv := fakemodel.Start(t)
+	dir := t.TempDir()
+	srv.Enqueue(
+		fakemodel.Reply{Text: "Writing.", ToolCalls: []fakemodel.ToolCall{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(dir, "a.txt"), "content": "a\n"}}}},
+		fakemodel.Reply{Text: "Done.\n\nVERDICT: APPROVE", InputTokens: 50, OutputTokens: 5},
+	)
+	tmp := filepath.Join(t.TempDir(), "transcript.raw")
+	tool := New(Options{Path: bin, Runner: testRunner, PassEnv: []string{}, Env: []string{"HOME=" + t.TempDir(),
+		"ANTHROPIC_BASE_URL=" + srv.URL(), "ANTHROPIC_API_KEY=sk-ant-fake-key", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}})
+	run, err := tool.Start(context.Background(), agent.Request{Prompt: "Write a.txt.", Dir: dir, TranscriptPath: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := run.Wait(); res.Failed() {
+		t.Fatalf("%+v", res)
+	}
+	raw, err := os.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = bytes.ReplaceAll(raw, []byte(dir), []byte("/work/repo"))
+	cdir := filepath.Join("..", "..", "..", "testdata", "claude", "pty_tool_use")
+	if err := os.MkdirAll(cdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cdir, "transcript.raw"), raw, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

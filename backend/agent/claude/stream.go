@@ -108,8 +108,8 @@ type block struct {
 // Line parses one output line (without its newline).
 func (p *Parser) Line(raw []byte) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return
+	if !printable(raw) {
+		return // terminal control bytes left around the escape blob (SI, BEL)
 	}
 	var l line
 	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil || l.Type == "" {
@@ -307,4 +307,14 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// printable reports whether b holds any printable byte (non-ASCII counts).
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c > ' ' && c != 0x7f {
+			return true
+		}
+	}
+	return false
 }

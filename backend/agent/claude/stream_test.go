@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
 // parseRecorded feeds testdata/claude/<name>/stream.jsonl through a parser.
@@ -178,4 +179,35 @@ func FuzzParser(f *testing.F) {
 		p.Line(b)
 		_ = p.Outcome()
 	})
+}
+
+func TestParsePTYTranscript(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "claude", "pty_tool_use", "transcript.raw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte("\x1b[?25h")) {
+		t.Fatal("recording lacks the terminal-reset blob it is meant to test")
+	}
+	for _, chunk := range []int{1, 7, 4096, len(raw)} {
+		var evs []agent.Event
+		p := NewParser(func(e agent.Event) { evs = append(evs, e) })
+		s := proc.NewLineSplitter(p.Line)
+		for b := raw; len(b) > 0; {
+			n := min(chunk, len(b))
+			_, _ = s.Write(b[:n])
+			b = b[n:]
+		}
+		s.Flush()
+		o := p.Outcome()
+		if !o.GotResult || o.IsError || o.Report != "Done.\n\nVERDICT: APPROVE" || o.Usage.InputTokens < 50 || len(o.SessionID) != 36 {
+			t.Fatalf("chunk %d: outcome %+v", chunk, o)
+		}
+		if len(o.Raw) != 0 {
+			t.Fatalf("chunk %d: escape bytes leaked as raw lines: %q", chunk, o.Raw)
+		}
+		if got := kinds(evs); got != "session,text,tool_call,tool_result,text,usage" {
+			t.Fatalf("chunk %d: events %s", chunk, got)
+		}
+	}
 }

@@ -57,8 +57,8 @@ type parser struct {
 
 func (p *parser) line(raw []byte) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return
+	if !bytes.ContainsFunc(raw, func(r rune) bool { return r > ' ' && r != 0x7f }) {
+		return // blank or only control bytes
 	}
 	var probe struct {
 		Kind string `json:"kind"`
