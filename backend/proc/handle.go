@@ -20,8 +20,8 @@ type Handle struct {
 	startTicks uint64
 	tag        string
 	master     *os.File
-	stdin      *os.File // write end of the stdin pipe, or nil
-	transcript *os.File
+	stdin      *os.File    // write end of the stdin pipe, or nil
+	transcript *transcript // nil without TranscriptPath
 	started    time.Time
 	out        *outbox // nil without OnChunk
 
@@ -37,26 +37,26 @@ type Handle struct {
 	done    chan struct{}
 	bytes   atomic.Int64
 	lastOut atomic.Int64 // unix nanos of the last output
-	// transcriptBroken is only touched by the reader goroutine.
-	transcriptBroken bool
 }
 
 func newHandle(r *Runner, s Spec, cmd *exec.Cmd, tag string, master, stdin, transcript *os.File) *Handle {
 	h := &Handle{
-		r:          r,
-		spec:       s,
-		cmd:        cmd,
-		pid:        cmd.Process.Pid,
-		tag:        tag,
-		master:     master,
-		stdin:      stdin,
-		transcript: transcript,
-		started:    r.now(),
-		history:    make(map[procKey]struct{}),
-		stopCh:     make(chan struct{}),
-		done:       make(chan struct{}),
+		r:       r,
+		spec:    s,
+		cmd:     cmd,
+		pid:     cmd.Process.Pid,
+		tag:     tag,
+		master:  master,
+		stdin:   stdin,
+		started: r.now(),
+		history: make(map[procKey]struct{}),
+		stopCh:  make(chan struct{}),
+		done:    make(chan struct{}),
 	}
 	h.lastOut.Store(h.started.UnixNano())
+	if transcript != nil {
+		h.transcript = newTranscript(transcript, h.transcriptFailed)
+	}
 	if s.OnChunk != nil {
 		h.out = newOutbox(r.opts.MaxBacklog)
 	}

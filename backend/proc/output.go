@@ -53,17 +53,18 @@ func (h *Handle) keep(p []byte) {
 	}
 }
 
-// writeTranscript appends p. A write error stops the child with
-// ReasonTranscript: running on without a durable copy would lose output.
+// writeTranscript appends p to the transcript, if any.
 func (h *Handle) writeTranscript(p []byte) {
-	if h.transcript == nil || h.transcriptBroken {
-		return
+	if h.transcript != nil {
+		h.transcript.write(p)
 	}
-	if _, err := h.transcript.Write(p); err != nil {
-		h.transcriptBroken = true
-		h.r.log.Error("proc: transcript write failed; stopping child", "path", h.spec.TranscriptPath, "err", err)
-		h.stop(ReasonTranscript, h.spec.Grace)
-	}
+}
+
+// transcriptFailed stops the child: running on without a durable copy
+// would lose output.
+func (h *Handle) transcriptFailed(err error) {
+	h.r.log.Error("proc: transcript write failed; stopping child", "path", h.spec.TranscriptPath, "err", err)
+	h.stop(ReasonTranscript, h.spec.Grace)
 }
 
 // outbox hands output to a consumer on one goroutine, coalescing whatever

@@ -66,10 +66,10 @@ type Spec struct {
 	Cols, Rows uint16
 	// Stdin says what the child's standard input is.
 	Stdin StdinMode
-	// TranscriptPath receives the raw output bytes, appended. Missing
-	// directories are created with mode 0700. Bytes are written to the file
-	// as soon as they are read, so a crash of the app loses nothing already
-	// read. Empty means no transcript.
+	// TranscriptPath receives the raw output bytes, appended (file mode
+	// 0600). Missing directories are created with mode 0700. Bytes reach
+	// the file at most 50 ms after they were read, so a crash of the app
+	// loses at most that much. Empty means no transcript.
 	TranscriptPath string
 	// IdleTimeout stops the child with ReasonStalled when it produces no
 	// output for this long. Zero disables the watchdog.

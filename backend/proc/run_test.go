@@ -157,9 +157,21 @@ func TestTranscriptIsDurableWhileRunning(t *testing.T) {
 	s.TranscriptPath = path
 	x := start(t, r, s)
 	x.waitFor(t, "first\n")
-	// OnChunk runs after the bytes were written to the file.
-	if b, err := os.ReadFile(path); err != nil || string(b) != "earlier\nfirst\n" {
-		t.Fatalf("transcript while running %q %v", b, err)
+	// The child is still running: the bytes must reach the file anyway
+	// (within transcriptFlushEvery; the loop only guards against a hang).
+	deadline := time.Now().Add(safety)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil && string(b) == "earlier\nfirst\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("transcript while running %q %v", b, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if p, ok := readStat(x.h.Pid()); !ok || p.zombie {
+		t.Fatal("child ended before the transcript was checked")
 	}
 	x.h.Stop(ReasonStopped)
 	wait(t, x.h)

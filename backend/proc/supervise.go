@@ -69,7 +69,7 @@ func (h *Handle) supervise(ctx context.Context) {
 		h.out.close()
 	}
 	if h.transcript != nil {
-		if err := h.transcript.Close(); err != nil {
+		if err := h.transcript.close(); err != nil {
 			h.r.log.Warn("proc: close transcript", "path", h.spec.TranscriptPath, "err", err)
 		}
 	}
