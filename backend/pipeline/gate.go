@@ -162,7 +162,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		r.logf("info", "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
 		r.event(ctx, "question_asked", map[string]any{"role": s.role, "questions": qs, "internal": true})
 		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
-			Plan: s.in.Plan, Questions: qs, Asker: s.role}
+			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, Questions: qs, Asker: s.role}
 		ans, err := r.step(ctx, stepSpec{role: agent.RolePlannerAnswer, in: ain})
 		if err != nil {
 			return ans, err

@@ -321,3 +321,24 @@ func TestAppExitMidStepRecordsInterrupted(t *testing.T) {
 		t.Fatal("execution left open")
 	}
 }
+
+func TestDiffOverInlineLimitGoesAsStat(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) { s.Review.MaxInlineDiffBytes = 10 })
+	tk := e.addTask("Small limit.", 1)
+	if res := e.claimRun(context.Background(), tk.ID); res.Status != task.StatusDone {
+		t.Fatalf("status %s %q", res.Status, res.Message)
+	}
+	mustContain(t, e.logText(tk.ID), "Diff exceeds inline limit")
+	revs := e.rec.prompts(agent.RoleReviewer)
+	if len(revs) != 1 || !strings.Contains(revs[0], HeadingDiff) || !strings.Contains(revs[0], "over the inline limit") ||
+		strings.Contains(revs[0], "+Developer run") {
+		t.Fatalf("reviewer prompt diff section wrong:\n%s", revs[0])
+	}
+	big := newEnv(t, nil)
+	tk2 := big.addTask("Default limit.", 1)
+	big.claimRun(context.Background(), tk2.ID)
+	if revs := big.rec.prompts(agent.RoleReviewer); !strings.Contains(revs[0], "+Developer run 1.") {
+		t.Fatalf("inline diff missing:\n%s", revs[0])
+	}
+}
