@@ -104,6 +104,9 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 		t.Fatalf("session %q events %s", res.SessionID, rec.kinds())
 	}
 	reqs := srv.ModelRequests("/v1/responses")
+	if got := reqs[0].Header.Get("Authorization"); got != "Bearer sk-fake-key" {
+		t.Fatalf("authorization %q", got)
+	}
 	first, err := fakemodel.ParseResponses(reqs[0].Body)
 	if err != nil {
 		t.Fatal(err)
