@@ -22,6 +22,12 @@ func (g *Git) LockRepo(ctx context.Context, dir string) (unlock func(), err erro
 	return g.lockKey(ctx, common)
 }
 
+// LockCommonDir is LockRepo for a caller that already knows the common git
+// directory (RepoInfo.CommonDir); it runs no git command.
+func (g *Git) LockCommonDir(ctx context.Context, commonDir string) (unlock func(), err error) {
+	return g.lockKey(ctx, commonDir)
+}
+
 func (g *Git) lockKey(ctx context.Context, key string) (func(), error) {
 	key = filepath.Clean(key)
 	g.mu.Lock()

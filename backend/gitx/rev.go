@@ -96,3 +96,30 @@ func (g *Git) RevList(ctx context.Context, dir string, args ...string) ([]string
 	}
 	return strings.Fields(string(out)), nil
 }
+
+// RepoInfo locates a directory inside its repository.
+type RepoInfo struct {
+	// TopLevel is the absolute top of the working tree holding the directory.
+	TopLevel string
+	// Prefix is the directory's path below TopLevel ("" or ending in "/").
+	Prefix string
+	// CommonDir is the absolute common git directory (shared by worktrees).
+	CommonDir string
+}
+
+// Info returns dir's RepoInfo with one git call. Outside a repository the
+// error matches ErrNotARepo; a bare repository gives an *Error.
+func (g *Git) Info(ctx context.Context, dir string) (RepoInfo, error) {
+	out, err := g.Run(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--show-prefix")
+	if err != nil {
+		return RepoInfo{}, fmt.Errorf("locate repository: %w", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	switch {
+	case len(lines) == 2: // --show-prefix prints nothing at all at the top
+		lines = append(lines, "")
+	case len(lines) != 3:
+		return RepoInfo{}, fmt.Errorf("locate repository: path with a newline in %q", dir)
+	}
+	return RepoInfo{TopLevel: lines[0], CommonDir: filepath.Clean(lines[1]), Prefix: lines[2]}, nil
+}

@@ -38,10 +38,11 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 	if !wt.Isolated {
 		return Leftovers{}, nil
 	}
-	head, err := m.git.ResolveCommit(ctx, wt.Dir, "HEAD")
+	st, err := m.worktreeState(ctx, wt.Dir)
 	if err != nil {
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
 	}
+	head := st.head
 	tmp, err := os.MkdirTemp("", "boof-leftovers-")
 	if err != nil {
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
@@ -49,7 +50,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
 	env := []string{"GIT_INDEX_FILE=" + index}
-	if err := m.seedIndex(ctx, wt.Dir, index, env); err != nil {
+	if err := m.seedIndex(ctx, wt.Dir, st.index, index, env); err != nil {
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
 	}
 
@@ -85,11 +86,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
-	headTree, err := m.git.Run(ctx, wt.Dir, "rev-parse", "--verify", head+"^{tree}")
-	if err != nil {
-		return res, fmt.Errorf("save leftovers: %w", err)
-	}
-	if trimNL(headTree) == tree {
+	if st.headTree == tree {
 		log("no leftovers to save in %s", wt.Dir)
 		return res, nil
 	}
@@ -99,7 +96,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	branch := LeftoversBranchName(wt.TaskID)
-	if err := m.setBranch(ctx, wt.Repo, branch, commit); err != nil {
+	if err := m.setBranch(ctx, wt.Repo, st.commonDir, branch, commit); err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	res.Branch, res.SHA = branch, commit
@@ -109,24 +106,20 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 
 // seedIndex starts the temporary index as a copy of the worktree's own
 // index, so `add -A` only rehashes what changed; without one it reads HEAD.
-func (m *Manager) seedIndex(ctx context.Context, dir, index string, env []string) error {
-	real, err := m.git.GitPath(ctx, dir, "index")
-	if err != nil {
-		return err
-	}
+func (m *Manager) seedIndex(ctx context.Context, dir, real, index string, env []string) error {
 	if err := copyFile(real, index); err == nil {
 		return nil
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	_, err = m.git.RunEnv(ctx, dir, env, "read-tree", "HEAD")
+	_, err := m.git.RunEnv(ctx, dir, env, "read-tree", "HEAD")
 	return err
 }
 
 // setBranch points refs/heads/<branch> at sha, compare-and-swap against
 // its current value, under the repository lock.
-func (m *Manager) setBranch(ctx context.Context, repo, branch, sha string) error {
-	unlock, err := m.lock(ctx, repo)
+func (m *Manager) setBranch(ctx context.Context, repo, commonDir, branch, sha string) error {
+	unlock, err := m.git.LockCommonDir(ctx, commonDir)
 	if err != nil {
 		return err
 	}
@@ -174,4 +167,23 @@ func (m *Manager) checkedOutSubmodules(ctx context.Context, dir string) ([]strin
 		}
 	}
 	return subs, nil
+}
+
+type wtState struct {
+	index, commonDir, head, headTree string
+}
+
+// worktreeState reads, in one git call, what saving leftovers needs: the
+// worktree's index file, the common git dir, HEAD and HEAD's tree.
+func (m *Manager) worktreeState(ctx context.Context, dir string) (wtState, error) {
+	out, err := m.git.Run(ctx, dir, "rev-parse", "--path-format=absolute",
+		"--git-path", "index", "--git-common-dir", "HEAD^{commit}", "HEAD^{tree}")
+	if err != nil {
+		return wtState{}, err
+	}
+	l := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(l) != 4 {
+		return wtState{}, fmt.Errorf("read worktree state of %s: path with a newline", dir)
+	}
+	return wtState{index: l[0], commonDir: filepath.Clean(l[1]), head: l[2], headTree: l[3]}, nil
 }

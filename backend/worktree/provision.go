@@ -75,7 +75,7 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 	if fi, err := os.Stat(r.Repo); err != nil || !fi.IsDir() {
 		return Worktree{}, fmt.Errorf("provision %s: %w", r.Repo, ErrNoWorkDir)
 	}
-	top, err := m.git.TopLevel(ctx, r.Repo)
+	info, err := m.git.Info(ctx, r.Repo)
 	if errors.Is(err, gitx.ErrNotARepo) {
 		if r.Base != "" {
 			return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
@@ -86,14 +86,7 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
-	prefix, err := m.git.Prefix(ctx, r.Repo)
-	if err != nil {
-		return Worktree{}, fmt.Errorf("provision: %w", err)
-	}
-	common, err := m.git.CommonDir(ctx, r.Repo)
-	if err != nil {
-		return Worktree{}, fmt.Errorf("provision: %w", err)
-	}
+	top, prefix, common := info.TopLevel, info.Prefix, info.CommonDir
 	root, err := m.ResolveRoot(r.Repo, r.Root)
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
@@ -112,7 +105,7 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 	}
 	wt.WorkDir = filepath.Join(wt.Dir, prefix)
 
-	unlock, err := m.lock(ctx, top)
+	unlock, err := m.git.LockCommonDir(ctx, common)
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
