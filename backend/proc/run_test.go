@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -143,59 +140,6 @@ func TestBadSpecChangesNothing(t *testing.T) {
 	}
 }
 
-func TestTranscriptIsDurableWhileRunning(t *testing.T) {
-	r := newRunner(t)
-	mark := newMark(t)
-	path := filepath.Join(t.TempDir(), "runs", "deep", "step.log")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte("earlier\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s := shSpec(t, mark, `printf 'first\n'; sleep 1000`)
-	s.TranscriptPath = path
-	x := start(t, r, s)
-	x.waitFor(t, "first\n")
-	// The child is still running: the bytes must reach the file anyway
-	// (within transcriptFlushEvery; the loop only guards against a hang).
-	deadline := time.Now().Add(safety)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil && string(b) == "earlier\nfirst\n" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("transcript while running %q %v", b, err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if p, ok := readStat(x.h.Pid()); !ok || p.zombie {
-		t.Fatal("child ended before the transcript was checked")
-	}
-	x.h.Stop(ReasonStopped)
-	wait(t, x.h)
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("transcript mode %v %v", st.Mode(), err)
-	}
-}
-
-func TestTranscriptDirsCreated0700(t *testing.T) {
-	r := newRunner(t)
-	path := filepath.Join(t.TempDir(), "a", "b", "t.log")
-	s := shSpec(t, newMark(t), `printf 'x'`)
-	s.TranscriptPath = path
-	wait(t, start(t, r, s).h)
-	st, err := os.Stat(filepath.Dir(path))
-	if err != nil || st.Mode().Perm() != 0o700 {
-		t.Fatalf("dir mode %v %v", st, err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "x" {
-		t.Fatalf("transcript %q", b)
-	}
-}
-
 func TestOutputByteExact(t *testing.T) {
 	cases := []struct {
 		name, role string
@@ -318,84 +262,4 @@ func sortedCopy(s []string) []string {
 		}
 	}
 	return c
-}
-
-func TestTranscriptWriteFailureStops(t *testing.T) {
-	r := newRunner(t)
-	mark := newMark(t)
-	s := shSpec(t, mark, `echo hello; sleep 1000`)
-	s.TranscriptPath = "/dev/full" // every write fails with ENOSPC
-	s.Grace = 200 * time.Millisecond
-	x := start(t, r, s)
-	res := wait(t, x.h)
-	if res.Reason != ReasonTranscript || !errors.Is(res.Err(), ErrTranscript) {
-		t.Fatalf("result %+v err %v", res, res.Err())
-	}
-	assertGone(t, mark, nil)
-}
-
-// TestReaperLeavesOtherChildrenAlone runs os/exec children elsewhere in
-// the process while the runner reaps adopted orphans; their exit statuses
-// must reach their own Wait.
-func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
-	r := newRunner(t)
-	mark := newMark(t)
-	var wg sync.WaitGroup
-	errs := make(chan error, 20)
-	for i := 0; i < 20; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := exec.Command("/bin/sh", "-c", "exit 7").Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
-				errs <- fmt.Errorf("os/exec child: %v", err)
-			}
-		}()
-	}
-	// Meanwhile, trees whose orphans the runner must reap.
-	for i := 0; i < 3; i++ {
-		s := shSpec(t, mark, `setsid sh -c 'sleep 1000 & echo daemon-ready'`)
-		s.Grace = 100 * time.Millisecond
-		x := start(t, r, s)
-		wait(t, x.h)
-		if !strings.Contains(x.output(), "daemon-ready") {
-			t.Fatalf("output %q", x.output())
-		}
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	assertGone(t, mark, nil)
-}
-
-// TestReapForeignOrphans: a daemon of some other tool the app ran is
-// adopted by the subreaper and reaped when it exits.
-func TestReapForeignOrphans(t *testing.T) {
-	r := NewRunner(RunnerOptions{ReapForeignOrphans: true})
-	defer r.Shutdown(time.Second)
-	out, err := exec.Command("setsid", "sh", "-c", "sleep 0.2 >/dev/null & echo $!").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(safety)
-	for {
-		p, ok := readStat(pid)
-		if !ok {
-			break // exited and reaped
-		}
-		if p.ppid != os.Getpid() && !p.zombie {
-			t.Fatalf("orphan %d re-parented to %d, not to the subreaper", pid, p.ppid)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("orphan %d not reaped: %+v", pid, p)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
