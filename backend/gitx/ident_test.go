@@ -1,13 +1,11 @@
 package gitx_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
@@ -30,28 +28,4 @@ func TestIsNoIdentity(t *testing.T) {
 	if gitx.IsNoIdentity(err) || gitx.IsNoIdentity(errors.New("Please tell me who you are")) || gitx.IsNoIdentity(os.ErrNotExist) {
 		t.Fatal("IsNoIdentity matched an unrelated error")
 	}
-}
-
-func TestLockRepoCommonSharesLockRepo(t *testing.T) {
-	dir := newRepo(t)
-	g := gitx.New()
-	common, unlock, err := g.LockRepoCommon(ctx(t), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := filepath.EvalSymlinks(filepath.Join(dir, ".git"))
-	if got, _ := filepath.EvalSymlinks(common); got != want {
-		t.Fatalf("common = %s, want %s", common, want)
-	}
-	held, cancel := context.WithTimeout(ctx(t), 50*time.Millisecond)
-	defer cancel()
-	if _, err := g.LockRepo(held, dir); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("LockRepo while LockRepoCommon holds the lock: %v", err)
-	}
-	unlock()
-	u2, err := g.LockRepo(ctx(t), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u2()
 }

@@ -52,7 +52,7 @@ type UndoRecorder interface {
 // whose untracked files would be overwritten *DirtyError; a recorder
 // error is returned wrapped after the target is put back.
 func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (AcceptRecord, error) {
-	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
+	common, unlock, err := s.lockRepo(ctx, r.Repo)
 	if err != nil {
 		return AcceptRecord{}, fmt.Errorf("accept: %w", err)
 	}
@@ -123,7 +123,7 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 			return fmt.Errorf("undo accept: record: %w", err)
 		}
 	}
-	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
+	common, unlock, err := s.lockRepo(ctx, r.Repo)
 	if err != nil {
 		return fmt.Errorf("undo accept: %w", err)
 	}

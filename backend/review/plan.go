@@ -70,7 +70,7 @@ type Plan struct {
 // ErrNoTaskBranch, ErrSameBranch, ErrNothingToAccept, *MovedError (when
 // ExpectTarget differs), *task.TransitionError, or wrapped gitx errors.
 func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
-	common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
+	common, unlock, err := s.lockRepo(ctx, r.Repo)
 	if err != nil {
 		return Plan{}, fmt.Errorf("accept dry run: %w", err)
 	}

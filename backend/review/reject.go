@@ -104,7 +104,7 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 	}
 	out := RejectRecord{Deleted: []Branch{}, At: s.now().UTC()}
 	if r.DeleteBranches {
-		common, unlock, err := s.git.LockRepoCommon(ctx, r.Repo)
+		common, unlock, err := s.lockRepo(ctx, r.Repo)
 		if err != nil {
 			return RejectRecord{}, fmt.Errorf("reject: %w", err)
 		}

@@ -173,3 +173,15 @@ const cleanupTimeout = 30 * time.Second
 func cleanupCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 }
+
+// lockRepo takes gitx's lock of repo's repository and returns its common
+// git directory too. Errors are wrapped gitx errors (ErrNotARepo ...).
+func (s *Service) lockRepo(ctx context.Context, repo string) (common string, unlock func(), err error) {
+	if common, err = s.git.CommonDir(ctx, repo); err != nil {
+		return "", nil, err
+	}
+	if unlock, err = s.git.LockCommonDir(ctx, common); err != nil {
+		return "", nil, err
+	}
+	return common, unlock, nil
+}
