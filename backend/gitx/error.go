@@ -25,8 +25,8 @@ var (
 	ErrRefMoved = errors.New("ref moved")
 	// ErrConflict: a merge cannot be made without conflicts.
 	ErrConflict = errors.New("merge conflict")
-	// ErrNoDir: a command was given no directory for -C.
-	ErrNoDir = errors.New("no directory for git -C")
+	// ErrNoDir: the directory for -C is empty or does not exist.
+	ErrNoDir = errors.New("no such directory for git -C")
 )
 
 // Error is a git command that exited non-zero.
@@ -58,6 +58,8 @@ func (e *Error) Error() string {
 func (e *Error) Is(target error) bool {
 	s := e.Stderr
 	switch target {
+	case ErrNoDir:
+		return strings.Contains(s, "cannot change to")
 	case ErrNotARepo:
 		return strings.Contains(strings.ToLower(s), "not a git repository")
 	case ErrUnknownRef:

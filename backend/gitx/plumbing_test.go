@@ -232,3 +232,24 @@ func TestSplitNUL(t *testing.T) {
 		}
 	}
 }
+
+func TestStatus(t *testing.T) {
+	repo := newRepo(t)
+	g := gitx.New()
+	if list, err := g.Status(ctx(t), repo); err != nil || len(list) != 0 {
+		t.Fatalf("clean status = %+v %v", list, err)
+	}
+	sh(t, repo, "mv", "--", "a.txt", "-moved\nname")
+	write(t, filepath.Join(repo, "new file ✓"), "n\n")
+	list, err := g.Status(ctx(t), repo)
+	want := []gitx.Change{
+		{X: 'R', Y: ' ', Path: "-moved\nname", OrigPath: "a.txt"},
+		{X: '?', Y: '?', Path: "new file ✓"},
+	}
+	if err != nil || !reflect.DeepEqual(list, want) {
+		t.Fatalf("status = %+v %v", list, err)
+	}
+	if _, err := g.Status(ctx(t), filepath.Join(repo, "gone")); !errors.Is(err, gitx.ErrNoDir) || errors.Is(err, gitx.ErrNotARepo) {
+		t.Fatalf("missing dir: %v", err)
+	}
+}
