@@ -7,10 +7,20 @@
 #   FAKE_CODEX_ARGS    file that receives the arguments, NUL-terminated; FILE.dir gets the working
 #                      directory and FILE.stdin what was read from stdin when the prompt is "-"
 #   FAKE_CODEX_HANG    when 1, start a child "sleep" after the stream and wait for it (a dead server)
+#   FAKE_CODEX_CATALOG file printed for "debug models" (else that command fails)
 if [ "$#" -eq 1 ] && [ "$1" = "--version" ]; then
 	echo "codex-cli 0.171.0"
 	exit 0
 fi
+prev=""
+for a in "$@"; do
+	if [ "$prev" = "debug" ] && [ "$a" = "models" ]; then
+		[ -n "$FAKE_CODEX_CATALOG" ] || exit 1
+		cat "$FAKE_CODEX_CATALOG"
+		exit 0
+	fi
+	prev=$a
+done
 last=""
 prev=""
 for a in "$@"; do

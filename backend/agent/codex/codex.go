@@ -4,7 +4,6 @@
 package codex
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -197,38 +196,4 @@ func (c *Codex) threadBase(env []string, id string) ThreadUsage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.threads[id]
-}
-
-// Models lists the models of the codex 0.171 catalog, then those configured
-// in settings (when not already listed).
-func (c *Codex) Models(ctx context.Context) []agent.Model {
-	var out []agent.Model
-	seen := map[string]bool{}
-	for _, m := range builtinModels {
-		out = append(out, agent.Model{ID: m[0], Label: m[1], Source: agent.ModelSourceBuiltin})
-		seen[m[0]] = true
-	}
-	for _, id := range c.cfg.Models {
-		if id = strings.TrimSpace(id); id != "" && !seen[id] {
-			out = append(out, agent.Model{ID: id, Label: id, Source: agent.ModelSourceSettings})
-			seen[id] = true
-		}
-	}
-	return out
-}
-
-// builtinModels are the listed models of the catalog of codex 0.171.0
-// ("codex debug models"), id and label, in its priority order.
-var builtinModels = [][2]string{
-	{"gpt-6.2-sol", "GPT-6.2-Sol"},
-	{"gpt-6.2-astra", "GPT-6.2-Astra"},
-	{"gpt-6.1-terra", "GPT-6.1 Terra"},
-	{"gpt-6.1-sol", "GPT-6.1-Sol"},
-	{"gpt-6-astra", "GPT-6-Astra"},
-	{"gpt-6-sol", "GPT-6-Sol"},
-	{"gpt-6-luna", "GPT-6-Luna"},
-	{"gpt-5.6-sol", "GPT-5.6-Sol"},
-	{"gpt-5.6-terra", "GPT-5.6-Terra"},
-	{"gpt-5.6-luna", "GPT-5.6-Luna"},
-	{"gpt-5.5", "GPT-5.5"},
 }

@@ -73,22 +73,53 @@ func TestHealthBrokenBinary(t *testing.T) {
 	}
 }
 
-func TestModels(t *testing.T) {
-	c, err := New(Config{Runner: newRunner(t), Models: []string{"my-model", " gpt-6.2-sol ", ""}})
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestModelsFromCodexCatalog(t *testing.T) {
+	c := fakeTool(t, "FAKE_CODEX_CATALOG="+td(t, "debug_models.json"))
+	c.cfg.Models = []string{"my-model", " gpt-6.2-sol ", ""}
 	ms := c.Models(context.Background())
-	if len(ms) != len(builtinModels)+1 {
+	// The 0.171.0 catalog lists 11 models and hides 3.
+	if len(ms) != 12 {
 		t.Fatalf("models %+v", ms)
 	}
-	if ms[0] != (agent.Model{ID: "gpt-6.2-sol", Label: "GPT-6.2-Sol", Source: agent.ModelSourceBuiltin}) {
+	if ms[0] != (agent.Model{ID: "gpt-6.2-sol", Label: "GPT-6.2-Sol", Source: agent.ModelSourceTool}) {
 		t.Fatalf("first %+v", ms[0])
+	}
+	for _, m := range ms {
+		if strings.Contains(m.ID, "daybreak") || m.ID == "codex-auto-review" {
+			t.Fatalf("hidden model listed: %+v", m)
+		}
 	}
 	if last := ms[len(ms)-1]; last != (agent.Model{ID: "my-model", Label: "my-model", Source: agent.ModelSourceSettings}) {
 		t.Fatalf("last %+v", last)
 	}
+	// The built-in list matches what codex 0.171.0 lists.
+	for i, m := range builtinModels {
+		if ms[i].ID != m[0] || ms[i].Label != m[1] {
+			t.Fatalf("builtin %d = %v, catalog has %+v", i, m, ms[i])
+		}
+	}
+}
+
+func TestModelsFallBackToBuiltin(t *testing.T) {
+	c := fakeTool(t) // "debug models" fails
+	c.cfg.Models = []string{"my-model"}
+	ms := c.Models(context.Background())
+	if len(ms) != len(builtinModels)+1 || ms[0].Source != agent.ModelSourceBuiltin || ms[len(ms)-1].ID != "my-model" {
+		t.Fatalf("models %+v", ms)
+	}
 	if c.Name() != "codex" || c.Capabilities() != (agent.Capabilities{Streaming: "events", NativeResume: true, Usage: true}) {
 		t.Fatalf("name %q caps %+v", c.Name(), c.Capabilities())
+	}
+}
+
+func TestParseCatalogRejectsGarbage(t *testing.T) {
+	for _, in := range []string{"", "no json", "{", `{"models":[{"slug":"-rf","visibility":"list"}]}`, `[{"slug":"x"}]`} {
+		if got := parseCatalog([]byte(in)); len(got) != 0 {
+			t.Errorf("parseCatalog(%q) = %+v", in, got)
+		}
+	}
+	got := parseCatalog([]byte("WARNING: noise\r\n" + `{"models":[{"slug":"m1","visibility":"list"}]}`))
+	if len(got) != 1 || got[0] != (agent.Model{ID: "m1", Label: "m1", Source: agent.ModelSourceTool}) {
+		t.Fatalf("with noise: %+v", got)
 	}
 }

@@ -22,15 +22,6 @@ func fakeProvider(baseURL string) []string {
 	}
 }
 
-// configArgs turns config overrides into -c arguments.
-func configArgs(overrides []string) []string {
-	var out []string
-	for _, o := range overrides {
-		out = append(out, "-c", o)
-	}
-	return out
-}
-
 // codexHome makes a temp HOME with CODEX_HOME inside and returns env for it.
 func codexHome(t testing.TB) (home string, env []string) {
 	t.Helper()

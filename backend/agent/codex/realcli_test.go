@@ -282,3 +282,12 @@ func inDir(dir string) []string {
 	}
 	return out
 }
+
+func TestRealModels(t *testing.T) {
+	srv := fakemodel.Start(t)
+	c := realTool(t, srv.URL(), true)
+	ms := c.Models(context.Background())
+	if len(ms) == 0 || ms[0].Source != agent.ModelSourceTool || ms[0].ID != "gpt-6.2-sol" {
+		t.Fatalf("models %+v", ms)
+	}
+}
