@@ -70,7 +70,7 @@ func TestAdapterArgsEnvAndResult(t *testing.T) {
 	tool, rec := fakeCLI(t, "tool_use", "0", nil)
 	transcript := filepath.Join(t.TempDir(), "t.log")
 	var out []byte
-	res, evs := runFake(t, tool, agent.Request{Prompt: "Do it.", SystemPrompt: "You develop.", Model: "opus",
+	res, evs := runFake(t, tool, agent.Request{Prompt: "- Do it.", SystemPrompt: "- You develop.", Model: "opus",
 		ResumeSession: "sess-1", Env: []string{"REQ_VAR=1"}, TranscriptPath: transcript,
 		OnOutput: func(b []byte) { out = append(out, b...) }})
 	if res.Failed() || !strings.HasPrefix(res.Report, "Wrote hello.txt.") || len(res.SessionID) != 36 || !res.Usage.CostKnown {
@@ -79,8 +79,8 @@ func TestAdapterArgsEnvAndResult(t *testing.T) {
 	if !slices.Equal(res.Questions, []string{"Keep the trailing newline?"}) || evs[len(evs)-1].Kind != agent.EventQuestion {
 		t.Fatalf("questions %q, last event %+v", res.Questions, evs[len(evs)-1])
 	}
-	want := []string{"-p", "Do it.", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions",
-		"--model", "opus", "--append-system-prompt", "You develop.", "--resume", "sess-1"}
+	want := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions",
+		"--model=opus", "--append-system-prompt=- You develop.", "--resume=sess-1", "--", "- Do it."}
 	if got := readArgs(t, rec); !slices.Equal(got, want) {
 		t.Fatalf("args %q", got)
 	}
@@ -106,7 +106,7 @@ func TestAdapterNotRootHasNoSandboxVar(t *testing.T) {
 	if env, _ := os.ReadFile(filepath.Join(rec, "env.txt")); strings.Contains(string(env), "IS_SANDBOX") {
 		t.Fatal("IS_SANDBOX set for a non-root user")
 	}
-	if args := readArgs(t, rec); slices.Contains(args, "--model") || slices.Contains(args, "--resume") || slices.Contains(args, "--append-system-prompt") {
+	if args := strings.Join(readArgs(t, rec), " "); strings.Contains(args, "--model") || strings.Contains(args, "--resume") || strings.Contains(args, "--append-system-prompt") {
 		t.Fatalf("empty fields became flags: %q", args)
 	}
 }
@@ -159,7 +159,7 @@ func TestAdapterStdinModeClosesInputAfterResult(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	args := readArgs(t, rec)
-	if !slices.Contains(args, "--input-format") || slices.Contains(args, "Line one\nline \"two\"") || args[1] != "--output-format" {
+	if !slices.Contains(args, "--input-format") || slices.Contains(args, "Line one\nline \"two\"") || slices.Contains(args, "--") {
 		t.Fatalf("args %q", args)
 	}
 	in, _ := os.ReadFile(filepath.Join(rec, "stdin.txt"))

@@ -117,8 +117,8 @@ func TestRealWritesFileAndReports(t *testing.T) {
 	ev := newEvents()
 	tool := newReal(t, srv.URL(), false)
 	transcript := filepath.Join(t.TempDir(), "claude.log")
-	run, err := tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Prompt: "Create hello.txt.",
-		SystemPrompt: "ROLE-SYSTEM-PROMPT-MARK", Model: "claude-sonnet-4-6", Dir: dir, OnEvent: ev.add,
+	run, err := tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Prompt: "- Create hello.txt (the prompt starts with a dash).",
+		SystemPrompt: "--ROLE-SYSTEM-PROMPT-MARK", Model: "claude-sonnet-4-6", Dir: dir, OnEvent: ev.add,
 		TranscriptPath: transcript, Grace: 2 * time.Second, IdleTimeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestRealWritesFileAndReports(t *testing.T) {
 		t.Fatalf("%d model requests", len(reqs))
 	}
 	m, err := fakemodel.ParseMessages(reqs[0].Body)
-	if err != nil || m.Model != "claude-sonnet-4-6" || !strings.Contains(string(m.System), "ROLE-SYSTEM-PROMPT-MARK") || !strings.Contains(m.AllText(), "Create hello.txt.") {
+	if err != nil || m.Model != "claude-sonnet-4-6" || !strings.Contains(string(m.System), "ROLE-SYSTEM-PROMPT-MARK") || !strings.Contains(m.AllText(), "- Create hello.txt (the prompt starts with a dash).") {
 		t.Fatalf("first request model %q, system has mark %v, err %v", m.Model, strings.Contains(string(m.System), "ROLE-SYSTEM-PROMPT-MARK"), err)
 	}
 	if b, _ := os.ReadFile(transcript); !strings.Contains(string(b), `"type":"result"`) {
@@ -166,7 +166,7 @@ func TestRealWritesFileAndReports(t *testing.T) {
 	}
 	last := srv.ModelRequests("/v1/messages")
 	m, _ = fakemodel.ParseMessages(last[len(last)-1].Body)
-	if !strings.Contains(m.AllText(), "Create hello.txt.") || !strings.Contains(m.AllText(), "Continue.") {
+	if !strings.Contains(m.AllText(), "- Create hello.txt (the prompt starts with a dash).") || !strings.Contains(m.AllText(), "Continue.") {
 		t.Fatal("resumed request lacks the earlier conversation")
 	}
 }

@@ -77,14 +77,10 @@ func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) 
 		return nil, fmt.Errorf("claude: %w", err)
 	}
 	if stdinPrompt {
-		b, err := encodeUser(req.Prompt)
-		if err == nil {
-			err = run.WriteInput(b)
-		}
-		if err != nil {
-			run.Stop(proc.ReasonStopped)
-			_, _ = run.Wait()
-			return nil, fmt.Errorf("claude: send prompt: %w", err)
+		// A write error means claude is not reading (it failed at start, or
+		// was stopped); its output and exit then tell what happened.
+		if b, err := encodeUser(req.Prompt); err == nil {
+			_ = run.WriteInput(b)
 		}
 	}
 	return run, nil

@@ -135,24 +135,25 @@ func (t *Tool) env(extra []string) []string {
 }
 
 // args builds claude's arguments for req; stdinPrompt says the prompt goes
-// through stdin as a stream-json user message.
+// through stdin as a stream-json user message. Values use the --flag=value
+// form and the prompt comes last after "--", so text starting with a dash
+// is never taken for an option.
 func args(req agent.Request, stdinPrompt bool) []string {
-	a := []string{"-p"}
-	if !stdinPrompt {
-		a = append(a, req.Prompt)
-	}
-	a = append(a, "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions")
+	a := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
 	if stdinPrompt {
 		a = append(a, "--input-format", "stream-json")
 	}
 	if req.Model != "" {
-		a = append(a, "--model", req.Model)
+		a = append(a, "--model="+req.Model)
 	}
 	if req.SystemPrompt != "" {
-		a = append(a, "--append-system-prompt", req.SystemPrompt)
+		a = append(a, "--append-system-prompt="+req.SystemPrompt)
 	}
 	if req.ResumeSession != "" {
-		a = append(a, "--resume", req.ResumeSession)
+		a = append(a, "--resume="+req.ResumeSession)
+	}
+	if !stdinPrompt {
+		a = append(a, "--", req.Prompt)
 	}
 	return a
 }
