@@ -23,6 +23,7 @@ export default defineConfig(({ mode }) => {
       environment: 'jsdom',
       include: ['src/**/*.test.ts'],
       testTimeout: 20000,
+      setupFiles: ['src/test-setup.ts'],
     },
   };
 });
