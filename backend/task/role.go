@@ -1,7 +1,5 @@
 package task
 
-import "fmt"
-
 // Role is one step of the pipeline.
 type Role string
 
@@ -79,8 +77,3 @@ func isToken(s string, max int) bool {
 	}
 	return true
 }
-
-// String returns the role name.
-func (r Role) String() string { return string(r) }
-
-var _ fmt.Stringer = RolePlanner
