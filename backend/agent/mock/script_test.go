@@ -67,3 +67,20 @@ func TestVerdictTail(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseScript(f *testing.F) {
+	f.Add("[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=APPROVE]]")
+	f.Add("[[mock-transient developer=1]]\n[[mock-stall developer=2]] [[mock-questions planner=1]]")
+	f.Add("[[mock-await developer=1]] [[mock-delay developer=5]] [[mock-")
+	f.Fuzz(func(t *testing.T, prompt string) {
+		s, err := ParseScript(prompt)
+		if err != nil {
+			return
+		}
+		for role := range knownRoles {
+			if tok := s.Verdict(role, 3); !knownTokens[tok] {
+				t.Fatalf("verdict %q", tok)
+			}
+		}
+	})
+}
