@@ -138,8 +138,8 @@ func checkPath(p string) error {
 
 // Untracked lists the untracked, not ignored files of the worktree at dir,
 // relative to its top. A nested git repository shows as one entry ending
-// in "/". Errors are wrapped gitx errors (gitx.ErrNotARepo when dir is gone
-// or not a worktree).
+// in "/". Errors are wrapped gitx errors: gitx.ErrNoDir when dir is gone,
+// gitx.ErrNotARepo when it is not in a repository.
 func (m *Manager) Untracked(ctx context.Context, dir string) ([]string, error) {
 	out, err := m.git.Run(ctx, dir, "ls-files", "--others", "--exclude-standard", "--full-name", "-z", "--", ":/")
 	if err != nil {

@@ -181,8 +181,11 @@ func TestWorktreeDiffAndUntracked(t *testing.T) {
 	if err != nil || len(files) != 4 {
 		t.Fatalf("leftovers files = %+v %v", files, err)
 	}
-	if _, err := m.Untracked(t.Context(), wt.Dir); err == nil {
-		t.Fatal("untracked of a removed worktree succeeded")
+	if _, err := m.Untracked(t.Context(), wt.Dir); !errors.Is(err, gitx.ErrNoDir) {
+		t.Fatalf("untracked of a removed worktree: %v, want gitx.ErrNoDir", err)
+	}
+	if _, err := m.PromptDiff(t.Context(), wt, 0, t.Logf); !errors.Is(err, gitx.ErrNoDir) {
+		t.Fatalf("prompt diff of a removed worktree: %v, want gitx.ErrNoDir", err)
 	}
 }
 

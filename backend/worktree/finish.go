@@ -61,15 +61,17 @@ func (p Policy) Check() (Policy, error) {
 // FinishReport is what Finish did, for recording on the task.
 type FinishReport struct {
 	// Branch and HeadSHA are the task branch and its head when the task ended.
-	Branch, HeadSHA string
+	Branch  string `json:"branch"`
+	HeadSHA string `json:"headSha"`
 	// LeftoversBranch and LeftoversSHA name the saved leftovers, if any.
-	LeftoversBranch, LeftoversSHA string
+	LeftoversBranch string `json:"leftoversBranch,omitempty"`
+	LeftoversSHA    string `json:"leftoversSha,omitempty"`
 	// DirRemoved is true when the worktree directory was removed.
-	DirRemoved bool
+	DirRemoved bool `json:"dirRemoved"`
 	// BranchesDeleted is true when the "delete" policy removed the branches.
-	BranchesDeleted bool
+	BranchesDeleted bool `json:"branchesDeleted"`
 	// KeptPaths lists nested repositories that kept the directory alive.
-	KeptPaths []string
+	KeptPaths []string `json:"keptPaths,omitempty"`
 }
 
 // Finish applies the retention policy to a task's worktree when the task
@@ -132,6 +134,9 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 	}
 	left, err := m.SaveLeftovers(ctx, wt, log)
 	rep.LeftoversBranch, rep.LeftoversSHA = left.Branch, left.SHA
+	if left.Parent != "" && left.Parent != rep.HeadSHA {
+		log("worktree HEAD %s is not the task branch head %s: leftovers are based on the worktree HEAD", left.Parent, rep.HeadSHA)
+	}
 	if err != nil {
 		log("worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
 		return rep

@@ -440,3 +440,22 @@ func TestProvisionAndFinishWhileMainIndexLocked(t *testing.T) {
 		t.Fatal("the user's lock file was touched")
 	}
 }
+
+func TestFinishWorktreeOnAnotherBranch(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	m := newManager()
+	wt := provision(t, m, repo, "t")
+	sh(t, wt.Dir, "checkout", "-q", "-b", "agent-side")
+	write(t, filepath.Join(wt.Dir, "side.txt"), "s\n")
+	side := commitAll(t, wt.Dir, "on a side branch")
+	write(t, filepath.Join(wt.Dir, "left.txt"), "l\n")
+	var rec recorder
+	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{OnDone: worktree.Keep}, rec.log)
+	if err != nil || rep.HeadSHA != wt.BaseSHA || rep.LeftoversSHA == "" {
+		t.Fatalf("report = %+v %v", rep, err)
+	}
+	if got := sh(t, repo, "rev-parse", rep.LeftoversSHA+"^"); got != side || !rec.has("is not the task branch head") {
+		t.Fatalf("leftovers parent = %s, want %s\n%s", got, side, rec.String())
+	}
+}

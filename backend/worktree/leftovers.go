@@ -17,6 +17,8 @@ type Leftovers struct {
 	// Branch and SHA name the side branch commit; both are empty when there
 	// was nothing to save.
 	Branch, SHA string
+	// Parent is the worktree HEAD the leftovers commit sits on.
+	Parent string
 	// Nested lists nested git repositories found among the untracked files
 	// and checked-out submodules (relative, ending in "/"); their own
 	// uncommitted contents are not saved, only their HEAD as a gitlink.
@@ -54,7 +56,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
 	}
 
-	var res Leftovers
+	res := Leftovers{Parent: head}
 	untracked, err := m.Untracked(ctx, wt.Dir)
 	if err != nil {
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)

@@ -18,7 +18,7 @@ const DefaultMaxInlineDiffBytes = 120000
 // returns instead the --stat summary, the untracked list and a note giving
 // the base sha and the `git diff` commands to run, and logs "Diff exceeds
 // inline limit". An unisolated task gets a short note. Errors are wrapped
-// gitx errors (gitx.ErrNotARepo when the worktree directory is gone).
+// gitx errors (gitx.ErrNoDir when the worktree directory is gone).
 func (m *Manager) PromptDiff(ctx context.Context, wt Worktree, maxInline int, log Logf) (string, error) {
 	if !wt.Isolated {
 		return "No diff available: the task ran without worktree isolation (the working directory is not a git repository).\n", nil

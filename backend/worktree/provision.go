@@ -31,28 +31,28 @@ type Request struct {
 type Worktree struct {
 	// Isolated is false when Repo is not a git repository; then Dir and
 	// WorkDir are the working directory itself and Warning says so.
-	Isolated bool
+	Isolated bool `json:"isolated"`
 	// Dir is the worktree's top directory.
-	Dir string
+	Dir string `json:"dir"`
 	// WorkDir is where agents run: Dir plus the working directory's path
 	// inside its repository.
-	WorkDir string
+	WorkDir string `json:"workDir"`
 	// Branch is the task branch name (without refs/heads/).
-	Branch string
+	Branch string `json:"branch"`
 	// BaseRef is the base as the user gave it ("HEAD" when none was given).
-	BaseRef string
+	BaseRef string `json:"baseRef"`
 	// BaseSHA is the commit every diff of the task is taken against.
-	BaseSHA string
+	BaseSHA string `json:"baseSha"`
 	// Reused is true when an existing task branch was picked up (a retry).
-	Reused bool
+	Reused bool `json:"reused"`
 	// Repo is the main repository's top directory.
-	Repo string
+	Repo string `json:"repo"`
 	// Root is the resolved worktree root.
-	Root string
+	Root string `json:"root"`
 	// TaskID is the task's id.
-	TaskID string
+	TaskID string `json:"taskId"`
 	// Warning is set when the task runs without isolation.
-	Warning string
+	Warning string `json:"warning,omitempty"`
 }
 
 // Provision gives the task its worktree: a new branch boof-runner/<id> at
@@ -71,6 +71,9 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		if err := gitx.CheckRev(r.Base); err != nil {
 			return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
 		}
+	}
+	if abs, err := filepath.Abs(r.Repo); err == nil {
+		r.Repo = abs
 	}
 	if fi, err := os.Stat(r.Repo); err != nil || !fi.IsDir() {
 		return Worktree{}, fmt.Errorf("provision %s: %w", r.Repo, ErrNoWorkDir)

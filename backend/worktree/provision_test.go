@@ -380,3 +380,20 @@ func TestProvisionFromSubdirectory(t *testing.T) {
 		t.Fatalf("status = %q", got)
 	}
 }
+
+func TestProvisionRelativeRepoPath(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(cwd, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: rel, TaskID: "t"}, t.Logf)
+	if err != nil || !filepath.IsAbs(wt.Dir) || wt.Dir != filepath.Join(repo, ".boof-runner-worktrees", "t") {
+		t.Fatalf("worktree = %+v %v", wt, err)
+	}
+}
