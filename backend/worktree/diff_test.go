@@ -242,3 +242,33 @@ func TestPromptDiff(t *testing.T) {
 		t.Fatalf("unisolated = %q %v", un, err)
 	}
 }
+
+func TestRefsAfterWorktreeRemoved(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	m := newManager()
+	wt := provision(t, m, repo, "t")
+	write(t, filepath.Join(wt.Dir, "c.txt"), "c\n")
+	head := commitAll(t, wt.Dir, "work")
+	write(t, filepath.Join(wt.Dir, "u.txt"), "u\n")
+	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
+	if err != nil || !rep.DirRemoved {
+		t.Fatalf("finish = %+v %v", rep, err)
+	}
+	refs, err := m.Refs(t.Context(), repo, "", "t")
+	want := worktree.TaskRefs{BaseSHA: wt.BaseSHA, Branch: "boof-runner/t", HeadSHA: head,
+		LeftoversBranch: "boof-runner/t--leftovers", LeftoversSHA: rep.LeftoversSHA}
+	if err != nil || refs != want {
+		t.Fatalf("refs = %+v %v\nwant %+v", refs, err, want)
+	}
+	files, err := m.Files(t.Context(), repo, refs.HeadSHA, refs.LeftoversSHA)
+	if err != nil || len(files) != 1 || files[0].Path != "u.txt" {
+		t.Fatalf("leftovers diff = %+v %v", files, err)
+	}
+	if _, err := m.Refs(t.Context(), repo, "", "other"); !errors.Is(err, worktree.ErrNoMeta) {
+		t.Fatalf("unknown task: %v", err)
+	}
+	if _, err := m.Refs(t.Context(), repo, "", "../t"); !errors.Is(err, worktree.ErrBadTaskID) {
+		t.Fatalf("bad id: %v", err)
+	}
+}

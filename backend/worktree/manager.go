@@ -45,6 +45,8 @@ var (
 	ErrNoCommits = errors.New("repository has no commits")
 	// ErrBranchInUse: the task branch is checked out in another directory.
 	ErrBranchInUse = errors.New("task branch checked out elsewhere")
+	// ErrNoMeta: the task has no meta sidecar under the worktree root.
+	ErrNoMeta = errors.New("no worktree meta for task")
 	// ErrNoWorkDir: the working directory does not exist.
 	ErrNoWorkDir = errors.New("working directory does not exist")
 )
