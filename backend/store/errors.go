@@ -17,9 +17,14 @@ type ClaimConflictError struct {
 	TaskID string
 	// Status is the task's status when the claim was refused.
 	Status task.Status
+	// Skipped is set when the task is pending but marked skip.
+	Skipped bool
 }
 
 func (e *ClaimConflictError) Error() string {
+	if e.Skipped {
+		return fmt.Sprintf("claim task %s: it is marked skip", e.TaskID)
+	}
 	return fmt.Sprintf("claim task %s: it is %s, not pending (claimed elsewhere or changed)", e.TaskID, e.Status)
 }
 

@@ -66,7 +66,7 @@ func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (Executio
 			if err != nil {
 				return err
 			}
-			return &ClaimConflictError{TaskID: taskID, Status: t.Status}
+			return &ClaimConflictError{TaskID: taskID, Status: t.Status, Skipped: t.Skip && t.Status == task.StatusPending}
 		}
 		// Stop requests sent before this claim belong to an earlier run.
 		if _, err := tx.ExecContext(ctx, `UPDATE controls SET consumed_at = ? WHERE task_id = ? AND kind = 'stop' AND consumed_at IS NULL`, at, taskID); err != nil {

@@ -101,6 +101,13 @@ func TestClaimOpensExecutionAndConflicts(t *testing.T) {
 		t.Fatalf("second claim: want ClaimConflictError, got %v", err)
 	}
 	assertUnchanged(t, s, before)
+	sk := mustCreate(t, s, task.NewTask{})
+	if err := s.SetSkip(ctx, sk.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Claim(ctx, sk.ID, ClaimInfo{Role: task.RolePlanner}); !errors.As(err, &ce) || !ce.Skipped {
+		t.Fatalf("claim skipped: want conflict with Skipped, got %v", err)
+	}
 	if _, err := s.Claim(ctx, "0000000000000000", ClaimInfo{Role: task.RolePlanner}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing task: %v", err)
 	}
