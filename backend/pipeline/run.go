@@ -91,12 +91,16 @@ func (r *run) execute(ctx context.Context) error {
 func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
-	if r.first != nil { // the claimed execution never ran a step
-		_ = r.st.FinishExecution(wctx, r.first.ID, store.OutcomeFailed, -1, task.Usage{})
-		r.first = nil
-	}
 	if err != nil && ctx.Err() != nil && !errors.Is(err, errStopped) {
 		err = errInterrupted
+	}
+	if r.first != nil { // the claimed execution never ran a step
+		o := store.OutcomeFailed
+		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) {
+			o = store.OutcomeStopped
+		}
+		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{})
+		r.first = nil
 	}
 	res := Result{Iteration: r.iter}
 	note := store.TransitionNote{}

@@ -72,3 +72,62 @@ func TestStallThenRetry(t *testing.T) {
 		t.Fatalf("refinement executions %v", outcomes)
 	}
 }
+
+func TestDeveloperQuestionGoesToPlannerInternally(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	tk := e.addTask("Dev asks.\n[[mock-questions developer=1]]", 1)
+	res := e.claimRun(context.Background(), tk.ID)
+	if res.Status != task.StatusDone {
+		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	mustContain(t, e.logText(tk.ID), "Developer asked 2 question(s); the planner answers them", "Planner answered the developer")
+	answers := e.rec.prompts(agent.RolePlannerAnswer)
+	if len(answers) != 1 || !strings.Contains(answers[0], "Which name should the mock file have?") {
+		t.Fatalf("planner-answer prompts: %q", answers)
+	}
+	devs := e.rec.prompts(agent.RoleDeveloper)
+	if len(devs) != 2 || !strings.Contains(devs[1], HeadingPlannerAnswer) || !strings.Contains(devs[1], "Use the defaults of the plan") {
+		t.Fatalf("developer re-run lacks the planner's answer: %d prompts", len(devs))
+	}
+	if e.get(tk.ID).Status != task.StatusDone || len(e.get(tk.ID).Questions) != 0 {
+		t.Fatal("developer question reached the user")
+	}
+}
+
+func TestTransientBudgetSpentFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) {
+		s.Retries.Transient = 1
+		s.Retries.BackoffMs = []int64{1000}
+	})
+	tk := e.addTask("Always flaky.\n[[mock-transient reviewer=9]]", 1)
+	res := e.claimRun(context.Background(), tk.ID)
+	if res.Status != task.StatusFailed || !strings.HasPrefix(res.Message, "reviewer-1 failed: API Error: 503") {
+		t.Fatalf("status %s %q", res.Status, res.Message)
+	}
+	if len(e.rec.prompts(agent.RoleReviewer)) != 2 {
+		t.Fatalf("reviewer attempts %d, want 2", len(e.rec.prompts(agent.RoleReviewer)))
+	}
+}
+
+func TestDiffOverInlineLimitGoesAsStat(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) { s.Review.MaxInlineDiffBytes = 10 })
+	tk := e.addTask("Small limit.", 1)
+	if res := e.claimRun(context.Background(), tk.ID); res.Status != task.StatusDone {
+		t.Fatalf("status %s %q", res.Status, res.Message)
+	}
+	mustContain(t, e.logText(tk.ID), "Diff exceeds inline limit")
+	revs := e.rec.prompts(agent.RoleReviewer)
+	if len(revs) != 1 || !strings.Contains(revs[0], HeadingDiff) || !strings.Contains(revs[0], "over the inline limit") ||
+		strings.Contains(revs[0], "+Developer run") {
+		t.Fatalf("reviewer prompt diff section wrong:\n%s", revs[0])
+	}
+	big := newEnv(t, nil)
+	tk2 := big.addTask("Default limit.", 1)
+	big.claimRun(context.Background(), tk2.ID)
+	if revs := big.rec.prompts(agent.RoleReviewer); !strings.Contains(revs[0], "+Developer run 1.") {
+		t.Fatalf("inline diff missing:\n%s", revs[0])
+	}
+}

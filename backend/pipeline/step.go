@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,7 +122,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	} else if stop {
 		return agent.Result{}, errStopped
 	}
-	if err := r.applyInjections(ctx, s.name(), false); err != nil {
+	if err := r.applyInjections(ctx, s.name()); err != nil {
 		return agent.Result{}, err
 	}
 	in := s.in
@@ -295,7 +296,7 @@ func (r *run) deliverLive(ctx context.Context, live agent.Run, exec store.Execut
 }
 
 // applyInjections takes pending injected prompts into the next step.
-func (r *run) applyInjections(ctx context.Context, name string, _ bool) error {
+func (r *run) applyInjections(ctx context.Context, name string) error {
 	injs, err := r.st.ApplyInjections(ctx, r.t.ID, name)
 	if err != nil {
 		return fmt.Errorf("apply injections: %w", err)
@@ -335,9 +336,10 @@ func (r *run) onEvent(execID int64, e agent.Event) {
 	r.logExec(execID, level, text)
 }
 
+// clip shortens s to about n bytes without splitting a character.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "…"
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }
