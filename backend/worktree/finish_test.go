@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -239,42 +238,6 @@ func TestFinishBadPolicyChangesNothing(t *testing.T) {
 	}
 }
 
-func TestFinishNestedRepositoriesKeepDir(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t)
-	m := newManager()
-	wt := provision(t, m, repo, "t")
-	withCommit := filepath.Join(wt.Dir, "vendor", "lib")
-	write(t, filepath.Join(withCommit, "lib.go"), "package lib\n")
-	sh(t, withCommit, "init", "-q")
-	libHead := commitAll(t, withCommit, "lib")
-	empty := filepath.Join(wt.Dir, "fresh repo")
-	write(t, filepath.Join(empty, "x.txt"), "x\n")
-	sh(t, empty, "init", "-q")
-	write(t, filepath.Join(wt.Dir, "plain.txt"), "p\n")
-	var rec recorder
-	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, rec.log)
-	if err != nil || rep.DirRemoved || rep.LeftoversSHA == "" {
-		t.Fatalf("report = %+v %v\n%s", rep, err, rec.String())
-	}
-	if strings.Join(rep.KeptPaths, ",") != "fresh repo/,vendor/lib/" {
-		t.Fatalf("kept paths = %q", rep.KeptPaths)
-	}
-	tree := lsTree(t, repo, rep.LeftoversSHA)
-	if tree["vendor/lib"] != "160000 commit" || tree["plain.txt"] == "" {
-		t.Fatalf("leftovers tree = %q", tree)
-	}
-	if _, ok := tree["fresh repo"]; ok || tree["fresh repo/x.txt"] != "" {
-		t.Fatalf("repo without commit was saved: %q", tree)
-	}
-	if got := sh(t, repo, "ls-tree", rep.LeftoversSHA, "vendor/lib"); !strings.Contains(got, libHead) {
-		t.Fatalf("gitlink = %q, want %s", got, libHead)
-	}
-	if !exists(filepath.Join(empty, "x.txt")) || !rec.has("nested git repositories cannot be saved") || !rec.has("fresh repo/") {
-		t.Fatalf("log:\n%s", rec.String())
-	}
-}
-
 func TestFinishDirDeletedBehindOurBack(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t)
@@ -347,97 +310,6 @@ func TestFinishSaveFailureKeepsDir(t *testing.T) {
 	}
 	if !exists(filepath.Join(wt.Dir, "left.txt")) || !rec.has("worktree kept at "+wt.Dir+": leftovers not saved") {
 		t.Fatalf("log:\n%s", rec.String())
-	}
-}
-
-func TestFinishSubmodule(t *testing.T) {
-	t.Parallel()
-	lib := newRepo(t)
-	repo := newRepo(t)
-	sh(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
-	commitAll(t, repo, "add submodule")
-	m := newManager()
-
-	// Not checked out in the task worktree: nothing nested, removed as usual.
-	plain := provision(t, m, repo, "plain")
-	rep, err := m.Finish(t.Context(), plain, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
-	if err != nil || !rep.DirRemoved {
-		t.Fatalf("uninitialized submodule: %+v %v", rep, err)
-	}
-
-	// Checked out with uncommitted work inside: that work cannot be saved,
-	// so the directory stays and the path is logged.
-	wt := provision(t, m, repo, "t")
-	sh(t, wt.Dir, "-c", "protocol.file.allow=always", "submodule", "update", "--init", "-q")
-	write(t, filepath.Join(wt.Dir, "lib", "a.txt"), "changed inside the submodule\n")
-	write(t, filepath.Join(wt.Dir, "top.txt"), "t\n")
-	var rec recorder
-	rep, err = m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, rec.log)
-	if err != nil || rep.DirRemoved || strings.Join(rep.KeptPaths, ",") != "lib/" || rep.LeftoversSHA == "" {
-		t.Fatalf("report = %+v %v\n%s", rep, err, rec.String())
-	}
-	if tree := lsTree(t, repo, rep.LeftoversSHA); tree["lib"] != "160000 commit" || tree["top.txt"] == "" {
-		t.Fatalf("leftovers tree = %q", tree)
-	}
-	if b, _ := os.ReadFile(filepath.Join(wt.Dir, "lib", "a.txt")); string(b) != "changed inside the submodule\n" {
-		t.Fatal("submodule work lost")
-	}
-}
-
-func TestConcurrentTasksOnOneRepo(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t)
-	m := newManager()
-	const n = 6
-	errs := make(chan error, n)
-	for i := range n {
-		go func() {
-			id := "c" + string(rune('0'+i))
-			wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, func(string, ...any) {})
-			if err != nil {
-				errs <- err
-				return
-			}
-			if err := os.WriteFile(filepath.Join(wt.Dir, id+".txt"), []byte(id), 0o644); err != nil {
-				errs <- err
-				return
-			}
-			_, err = m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, func(string, ...any) {})
-			errs <- err
-		}()
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Error(err)
-		}
-	}
-	for i := range n {
-		id := "c" + string(rune('0'+i))
-		if tree := lsTree(t, repo, worktree.LeftoversBranchName(id)); tree[id+".txt"] == "" {
-			t.Errorf("task %s: leftovers = %q", id, tree)
-		}
-	}
-	if got := sh(t, repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != 1 {
-		t.Fatalf("worktrees left registered:\n%s", got)
-	}
-}
-
-// A user's git holding the main repository's index.lock (a commit in
-// progress) must not stop task worktrees: they never need that index.
-func TestProvisionAndFinishWhileMainIndexLocked(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t)
-	lock := filepath.Join(repo, ".git", "index.lock")
-	write(t, lock, "")
-	m := newManager(gitx.WithLockRetry(1, 0))
-	wt := provision(t, m, repo, "t")
-	write(t, filepath.Join(wt.Dir, "x.txt"), "x\n")
-	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
-	if err != nil || !rep.DirRemoved || rep.LeftoversSHA == "" {
-		t.Fatalf("report = %+v %v", rep, err)
-	}
-	if !exists(lock) {
-		t.Fatal("the user's lock file was touched")
 	}
 }
 
