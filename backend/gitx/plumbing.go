@@ -20,8 +20,11 @@ func (g *Git) WriteTree(ctx context.Context, dir string, env []string) (string, 
 
 // Commit describes a commit object for CommitTree.
 type Commit struct {
-	Tree    string
+	// Tree is the tree object the commit records.
+	Tree string
+	// Parents are the parent commits, first parent first (none for a root).
 	Parents []string
+	// Message is the full commit message.
 	Message string
 	// Env adds identity and date variables (GIT_AUTHOR_NAME, GIT_COMMITTER_DATE ...).
 	Env []string

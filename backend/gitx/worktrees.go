@@ -14,6 +14,9 @@ type WorktreeEntry struct {
 	Head string
 	// Branch is the full ref checked out ("" when detached or bare).
 	Branch                           string
+	// Bare marks the bare main repository; Detached a detached HEAD;
+	// Locked a worktree locked against pruning and removal; Prunable one
+	// whose directory is gone.
 	Bare, Detached, Locked, Prunable bool
 }
 
