@@ -14,6 +14,16 @@ import (
 const (
 	// EventTasksChanged says some task changed; reload lists.
 	EventTasksChanged = "tasks:changed"
+	// EventTaskOutputPrefix + a task id carries an OutputBatch of that task.
+	EventTaskOutputPrefix = "task:output:"
+	// EventRunnerStatus carries a RunnerStatus.
+	EventRunnerStatus = "runner:status"
+	// EventSettingsChanged says settings were saved.
+	EventSettingsChanged = "settings:changed"
+	// EventUINewTask asks the window to open the New task form (from the tray).
+	EventUINewTask = "ui:new-task"
+	// EventUIShowReview asks the window to show the review queue (from the tray).
+	EventUIShowReview = "ui:show-review"
 )
 
 // Emitter sends an event to the UI. Every event goes through one Emitter so
@@ -47,14 +57,16 @@ func (w *WailsEmitter) Emit(name string, payload ...any) {
 
 // RecordingEmitter keeps every event; for tests.
 type RecordingEmitter struct {
-	mu     sync.Mutex
-	Events []string
+	mu       sync.Mutex
+	Events   []string
+	Payloads [][]any
 }
 
-// Emit records the event name.
-func (r *RecordingEmitter) Emit(name string, _ ...any) {
+// Emit records the event.
+func (r *RecordingEmitter) Emit(name string, payload ...any) {
 	r.mu.Lock()
 	r.Events = append(r.Events, name)
+	r.Payloads = append(r.Payloads, payload)
 	r.mu.Unlock()
 }
 

@@ -134,9 +134,6 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 (%q)", args, r.code, r.stderr)
 		}
 	}
-	if r := runCLI(t, dir, "", "stop", "x"); r.code != 1 || !strings.Contains(r.stderr, "not implemented yet") {
-		t.Errorf("reserved verb: %+v", r)
-	}
 }
 
 func TestDataDirNotCreatable(t *testing.T) {
