@@ -2,6 +2,7 @@ import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { EVENTS, ROLES, type Report, type Role, type TaskDetail, type TaskUpdate, type ToolChoice } from '../backend/types';
 import { parseLabels } from '../tasks/group';
+import { normalizeDetail } from '../backend/normalize';
 
 export interface Draft {
   title: string;
@@ -70,7 +71,7 @@ export class EditorStore {
   /** Loads the task; keeps the user's unsaved edits unless `reset`. */
   async load(reset = true): Promise<void> {
     try {
-      const t = await this.backend.invoke('TaskService.Get', this.id);
+      const t = normalizeDetail(await this.backend.invoke('TaskService.Get', this.id));
       const keep = !reset && this.dirty;
       this.task = t;
       if (!keep) this.draft = draftOf(t);

@@ -66,10 +66,10 @@ export class OutputStore {
       const early = this.pendingFeed;
       this.pendingFeed = [];
       this.pendingTerm = [];
-      this.apply(snap.feed, true);
-      this.terminalTail = snap.terminal;
+      this.apply(snap.feed ?? [], true);
+      this.terminalTail = snap.terminal ?? '';
       this.transcriptBytes = snap.transcript_bytes;
-      for (const s of this.termSinks) s(snap.terminal);
+      for (const s of this.termSinks) s(this.terminalTail);
       // Batches that arrived while the snapshot was loading and are newer than it.
       this.apply(early.filter((f) => f.seq > this.lastSeq), false);
     } catch (e) {
@@ -93,9 +93,11 @@ export class OutputStore {
   /** Queues a batch; the UI sees it at the next flush. */
   push(b: OutputBatch): void {
     if (this.stopped) return;
-    for (const f of b.feed) this.pendingFeed.push(f);
-    if (b.terminal) this.pendingTerm.push(b.terminal);
-    this.transcriptBytes += b.terminal.length;
+    for (const f of b.feed ?? []) this.pendingFeed.push(f);
+    if (b.terminal) {
+      this.pendingTerm.push(b.terminal);
+      this.transcriptBytes += b.terminal.length;
+    }
     this.request();
   }
 

@@ -18,7 +18,8 @@ export class RunnerStore {
 
   async load(): Promise<void> {
     try {
-      this.status = await this.backend.invoke('RunService.Status');
+      const s = await this.backend.invoke('RunService.Status');
+      this.status = { ...s, running: s.running ?? [] };
       this.error = '';
     } catch (e) {
       this.error = `Could not read the runner status: ${errorMessage(e)}`;
@@ -31,7 +32,8 @@ export class RunnerStore {
 
   async setEnabled(on: boolean): Promise<void> {
     try {
-      this.status = await this.backend.invoke('RunService.SetEnabled', on);
+      const s = await this.backend.invoke('RunService.SetEnabled', on);
+      this.status = { ...s, running: s.running ?? [] };
       this.error = '';
     } catch (e) {
       this.error = errorMessage(e);

@@ -69,7 +69,7 @@ export class SettingsStore {
 
   async loadHealth(): Promise<void> {
     try {
-      this.health = await this.backend.invoke('SettingsService.ToolHealth');
+      this.health = (await this.backend.invoke('SettingsService.ToolHealth')) ?? [];
       for (const h of this.health) void this.loadModels(h.tool);
     } catch (e) {
       this.error = `Could not check the tools: ${errorMessage(e)}`;
@@ -78,7 +78,7 @@ export class SettingsStore {
 
   async loadModels(tool: string): Promise<void> {
     try {
-      this.models[tool] = await this.backend.invoke('SettingsService.Models', tool);
+      this.models[tool] = (await this.backend.invoke('SettingsService.Models', tool)) ?? [];
     } catch {
       this.models[tool] = [];
     }

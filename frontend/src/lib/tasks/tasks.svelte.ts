@@ -1,6 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { EVENTS, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
+import { normalizeTask } from '../backend/normalize';
 import { allLabels, countByStatus, groupTasks, moveInQueue, queueOrder } from './group';
 
 /** The task list: loads through TaskService.List, reloads on `tasks:changed`, and performs list actions. */
@@ -40,7 +41,7 @@ export class TaskStore {
         label: this.label,
       });
       if (my !== this.seq) return;
-      this.tasks = list ?? [];
+      this.tasks = (list ?? []).map(normalizeTask);
       this.error = '';
     } catch (e) {
       if (my !== this.seq) return;
@@ -54,7 +55,7 @@ export class TaskStore {
   async create(input: CreateTaskInput): Promise<TaskView> {
     let t: TaskView;
     try {
-      t = await this.backend.invoke('TaskService.Create', input);
+      t = normalizeTask(await this.backend.invoke('TaskService.Create', input));
     } catch (e) {
       throw new Error(errorMessage(e));
     }
@@ -85,7 +86,8 @@ export class TaskStore {
   /** Runs a list action, replacing the row with the answer; errors land in `error`. */
   private async act(fn: () => Promise<TaskView | void>): Promise<boolean> {
     try {
-      const t = await fn();
+      const r = await fn();
+      const t = r ? normalizeTask(r) : undefined;
       if (t) this.tasks = this.tasks.map((x) => (x.id === t.id ? t : x));
       this.error = '';
       return true;

@@ -1,0 +1,23 @@
+import type { TaskDetail, TaskView } from './types';
+
+// The contract says slices are never null, but a Go nil slice marshals as null:
+// be lenient at the seam so one missed initialisation cannot blank a screen.
+
+export function normalizeTask<T extends TaskView>(t: T): T {
+  return { ...t, labels: t.labels ?? [], questions: t.questions ?? [], title: t.title ?? '', prompt: t.prompt ?? '' };
+}
+
+export function normalizeDetail(d: TaskDetail): TaskDetail {
+  return {
+    ...normalizeTask(d),
+    tools: d.tools ?? {},
+    attachments: d.attachments ?? [],
+    reports: d.reports ?? [],
+    injections: d.injections ?? [],
+    events: d.events ?? [],
+    log: d.log ?? '',
+    answers: d.answers ?? '',
+    command: d.command ?? '',
+    usage: d.usage ?? { tokens_in: 0, tokens_out: 0, cost_usd: 0 },
+  };
+}
