@@ -32,6 +32,8 @@ type treeKill struct {
 	// pgids are process groups signaled as a whole while they have live
 	// members, which also catches processes forked between two scans.
 	pgids []int
+	// termed lists groups that already got SIGTERM before run started.
+	termed []int
 	// killAt returns when SIGTERM turns into SIGKILL; it may move earlier.
 	killAt func() time.Time
 	// onScan runs on every full snapshot (used to reap adopted zombies).
@@ -57,6 +59,9 @@ const fullScanEvery = 50 * time.Millisecond
 func (k treeKill) run() ([]int, error) {
 	termSent := make(map[procKey]bool)
 	groupTermed := make(map[int]bool)
+	for _, g := range k.termed {
+		groupTermed[g] = true
+	}
 	delay := time.Millisecond
 	var giveUp, lastFull time.Time
 	var alive []procInfo

@@ -4,6 +4,8 @@ import (
 	"context"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // supervise runs the watchdogs until the child exits or a stop is
@@ -34,10 +36,16 @@ func (h *Handle) supervise(ctx context.Context) {
 		// Natural exit: leftovers (background jobs, daemons) get the grace too.
 		h.killAt = h.r.now().Add(h.spec.Grace)
 	}
+	stopping := h.stopRequested && !h.exited
 	h.mu.Unlock()
+	var termed []int
+	if stopping && h.termGroup() {
+		termed = []int{h.pid}
+	}
 	k := treeKill{
 		members:   h.members,
 		pgids:     []int{h.pid},
+		termed:    termed,
 		killAt:    h.getKillAt,
 		onScan:    h.r.reap,
 		awaitReap: true,
@@ -74,6 +82,21 @@ func (h *Handle) supervise(ctx context.Context) {
 		}
 	}
 	h.finish()
+}
+
+// termGroup sends SIGTERM (and SIGCONT) to the child's process group at
+// once, before the first scan of the process table, so a cooperative tree
+// starts exiting while escapees are looked for. The group id is safe to
+// signal because its leader, our direct child, is checked to be not yet
+// reaped: the id cannot be reused before that.
+func (h *Handle) termGroup() bool {
+	p, ok := readStat(h.pid)
+	if !ok || p.start != h.startTicks {
+		return false
+	}
+	_ = unix.Kill(-h.pid, unix.SIGTERM)
+	_ = unix.Kill(-h.pid, unix.SIGCONT)
+	return true
 }
 
 // watch blocks until the child exits or a stop is requested, turning
