@@ -105,3 +105,47 @@ func BenchmarkStore100k(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendLog measures one durable log line (one transaction each).
+func BenchmarkAppendLog(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "log.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	tk, err := s.CreateTask(context.Background(), task.NewTask{Prompt: "p"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := s.AppendLog(context.Background(), tk.ID, 0, LevelInfo, "a line of agent output, about sixty bytes long......"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkClaimFinish measures a claim (task update, events, execution row)
+// plus finishing that execution: the store's cost per step.
+func BenchmarkClaimFinish(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "claim.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		tk, err := s.CreateTask(ctx, task.NewTask{Prompt: "p"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		ex, err := s.Claim(ctx, tk.ID, ClaimInfo{Role: task.RolePlanner, Model: "mock"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.FinishExecution(ctx, ex.ID, OutcomeSucceeded, 0, task.Usage{TokensIn: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
