@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
-	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -86,41 +84,7 @@ func runDiff(ctx context.Context, c *call) error {
 // branches (so it works after the worktree directory is gone): the base
 // recorded at the run, else the merge base with the default target.
 func diffRange(ctx context.Context, rc *reviewCall, leftovers bool) (string, string, error) {
-	t := rc.task
-	head := "refs/heads/" + review.TaskBranch(t.ID)
-	if _, ok, err := rc.git.RefSHA(ctx, t.Repo, head); err != nil {
-		return "", "", err
-	} else if !ok {
-		return "", "", fmt.Errorf("task %s: %w", t.ID, review.ErrNoTaskBranch)
-	}
-	if leftovers {
-		left := "refs/heads/" + review.LeftoversBranch(t.ID)
-		if _, ok, err := rc.git.RefSHA(ctx, t.Repo, left); err != nil {
-			return "", "", err
-		} else if !ok {
-			return "", "", fmt.Errorf("task %s has no leftovers branch", t.ID)
-		}
-		return head, left, nil
-	}
-	if t.BaseSHA != "" {
-		return t.BaseSHA, head, nil
-	}
-	target, err := rc.svc.DefaultTarget(ctx, t.Repo, t.Base)
-	if err != nil {
-		return "", "", fmt.Errorf("task %s has no recorded base: %w", t.ID, err)
-	}
-	out, err := rc.git.Run(ctx, t.Repo, "merge-base", "--end-of-options", "refs/heads/"+target, head)
-	if err != nil {
-		return "", "", fmt.Errorf("task %s has no recorded base and no merge base with %s: %w", t.ID, target, err)
-	}
-	base := string(out)
-	if n := len(base); n > 0 && base[n-1] == '\n' {
-		base = base[:n-1]
-	}
-	if base == "" {
-		return "", "", errors.New("empty merge base")
-	}
-	return base, head, nil
+	return rc.svc.DiffRange(ctx, rc.task, leftovers)
 }
 
 // quoteIfOdd Go-quotes a path holding control characters or quotes.
