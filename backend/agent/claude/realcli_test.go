@@ -187,6 +187,21 @@ func TestRealTransientErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("retried by claude then succeeds", func(t *testing.T) {
+		srv := fakemodel.Start(t)
+		srv.Enqueue(fakemodel.Reply{Status: 529}, fakemodel.Reply{Text: "Recovered."})
+		ev := newEvents()
+		run, err := newReal(t, srv.URL(), false).Start(context.Background(), agent.Request{Prompt: "hi", Dir: t.TempDir(),
+			Env: []string{"CLAUDE_CODE_MAX_RETRIES=2"}, OnEvent: ev.add})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := run.Wait()
+		retry, ok := ev.find(agent.EventRetry, "")
+		if res.Failed() || res.Report != "Recovered." || !ok || retry.ErrorStatus != 529 || retry.Attempt != 1 || retry.MaxAttempts != 2 {
+			t.Fatalf("result %+v, retry %+v", res, retry)
+		}
+	})
 	t.Run("auth is not transient", func(t *testing.T) {
 		srv := fakemodel.Start(t)
 		srv.SetDefault(fakemodel.Reply{Status: 401})
