@@ -220,8 +220,14 @@ func TestAdapterStopAndBadRequests(t *testing.T) {
 	if _, err := New(Options{Path: filepath.Join(t.TempDir(), "claude"), Runner: testRunner}).Start(context.Background(), agent.Request{Dir: t.TempDir()}); !errors.Is(err, agent.ErrNotInstalled) {
 		t.Fatalf("missing binary: %v", err)
 	}
-	if _, err := tool.Start(context.Background(), agent.Request{Prompt: "x"}); err == nil {
-		t.Fatal("no dir accepted")
+	for name, req := range map[string]agent.Request{
+		"no dir":       {Prompt: "x"},
+		"empty prompt": {Prompt: " \n", Dir: t.TempDir()},
+		"nul byte":     {Prompt: "a\x00b", Dir: t.TempDir()},
+	} {
+		if _, err := tool.Start(context.Background(), req); err == nil {
+			t.Fatalf("%s accepted", name)
+		}
 	}
 }
 

@@ -41,6 +41,12 @@ func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) 
 	if req.Dir == "" {
 		return nil, errors.New("claude: request has no directory")
 	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		return nil, errors.New("claude: empty prompt")
+	}
+	if strings.ContainsRune(req.Prompt+req.SystemPrompt+req.Model+req.ResumeSession, 0) {
+		return nil, errors.New("claude: request holds a NUL byte")
+	}
 	if _, err := t.lookPath(); err != nil {
 		return nil, err
 	}
