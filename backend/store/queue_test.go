@@ -240,3 +240,18 @@ func TestArchiveUnarchiveReturnsToPreviousStatus(t *testing.T) {
 	}
 	assertUnchanged(t, s, before)
 }
+
+func TestListByLabelAndQueueOrder(t *testing.T) {
+	s, _ := openClock(t)
+	ctx := context.Background()
+	a := mustCreate(t, s, task.NewTask{Title: "a", Labels: []string{"ui", "x%"}})
+	b := mustCreate(t, s, task.NewTask{Title: "b", Priority: 2, Labels: []string{"ui"}})
+	mustCreate(t, s, task.NewTask{Title: "c", Labels: []string{"uix"}})
+	got, err := s.ListTasks(ctx, Filter{Label: "ui", Queue: true})
+	if err != nil || len(got) != 2 || got[0].ID != b.ID || got[1].ID != a.ID {
+		t.Fatalf("label ui in queue order = %v, %v", got, err)
+	}
+	if got, _ := s.ListTasks(ctx, Filter{Label: "x%"}); len(got) != 1 || got[0].ID != a.ID {
+		t.Fatalf("label x%% = %v", got)
+	}
+}

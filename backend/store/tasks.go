@@ -72,13 +72,19 @@ type Filter struct {
 	Statuses []task.Status
 	// Search keeps tasks whose id, title or prompt contains it (case-insensitive for ASCII).
 	Search string
+	// Label keeps tasks carrying this exact label.
+	Label string
+	// Queue orders by queue position (priority, then position, then oldest)
+	// instead of newest activity first.
+	Queue bool
 	// Limit caps the result; zero means 500.
 	Limit int
 	// Offset skips that many rows.
 	Offset int
 }
 
-// ListTasks returns tasks matching f, newest activity first.
+// ListTasks returns tasks matching f, newest activity first (or in queue
+// order when f.Queue).
 func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
 	var where []string
 	var args []any
@@ -94,6 +100,10 @@ func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
 		where = append(where, `(id LIKE ? ESCAPE '\' OR title LIKE ? ESCAPE '\' OR prompt LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like)
 	}
+	if f.Label != "" {
+		where = append(where, `EXISTS (SELECT 1 FROM json_each(tasks.labels) WHERE value = ?)`)
+		args = append(args, f.Label)
+	}
 	q := `SELECT ` + taskColumns + ` FROM tasks`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -101,7 +111,11 @@ func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
 	if f.Limit <= 0 {
 		f.Limit = 500
 	}
-	q += " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+	if f.Queue {
+		q += " ORDER BY priority DESC, position, created_at, id LIMIT ? OFFSET ?"
+	} else {
+		q += " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+	}
 	args = append(args, f.Limit, f.Offset)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
