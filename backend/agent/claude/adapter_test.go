@@ -217,7 +217,7 @@ func TestAdapterStopAndBadRequests(t *testing.T) {
 	if res, _ := run.Wait(); res.StopReason != proc.ReasonStopped || res.Transient || res.SessionID != "s-1" {
 		t.Fatalf("stopped result %+v", res)
 	}
-	if _, err := New(Options{Path: filepath.Join(t.TempDir(), "claude"), Runner: testRunner}).Start(context.Background(), agent.Request{Dir: t.TempDir()}); !errors.Is(err, agent.ErrNotInstalled) {
+	if _, err := New(Options{Path: filepath.Join(t.TempDir(), "claude"), Runner: testRunner}).Start(context.Background(), agent.Request{Prompt: "x", Dir: t.TempDir()}); !errors.Is(err, agent.ErrNotInstalled) {
 		t.Fatalf("missing binary: %v", err)
 	}
 	for name, req := range map[string]agent.Request{
