@@ -14,6 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// sigchldCoalesce is the pause after a SIGCHLD-triggered reap; signals
+// arriving meanwhile collapse into one more scan.
+const sigchldCoalesce = 10 * time.Millisecond
+
 // RunnerOptions configure a Runner. Zero values pick the defaults.
 type RunnerOptions struct {
 	// Logger receives warnings (failed transcript writes, survivors); default slog.Default().
@@ -144,6 +148,12 @@ func (r *Runner) background(ctx context.Context) {
 		case <-r.sigchld:
 			if t, err := scanProcs(); err == nil {
 				r.reap(t)
+			}
+			// Coalesce a burst of SIGCHLDs (a dying fork storm) into few scans.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(sigchldCoalesce):
 			}
 		case <-tick.C:
 			r.mu.Lock()
