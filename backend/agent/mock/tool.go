@@ -1,7 +1,27 @@
 // Package mock is the deterministic offline agent tool. Its agent program
 // (Main) runs as a real subprocess under the PTY runner, follows markers in
-// the task prompt (verdicts, transient failures, stalls, questions), makes
-// real git edits as the developer, and takes mid-run input.
+// the prompt, makes real git edits as the developer, and takes mid-run input.
+//
+// Markers, one per line; for each kind the last complete marker wins and an
+// unknown kind, role or token fails the run (exit 2, ErrBadMarker text):
+//
+//	[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=APPROVE]]  one token per round, the last repeats
+//	[[mock-transient developer=1]]  the first N runs fail with "API Error: 503 ..." (transient)
+//	[[mock-stall developer=1]]      the first N runs go silent (for the idle watchdog)
+//	[[mock-questions planner=1]]    the first N runs end with "## Questions for the user"
+//	[[mock-await developer=1]]      wait for N mid-run messages before finishing
+//	[[mock-delay developer=200]]    pause N ms between streamed lines
+//
+// Verdict tokens: APPROVE, CHANGES_REQUESTED, REJECT, NONE (no verdict
+// line), GARBLED ("VERDICT: MAYBE"), CONFLICT (two disagreeing final lines);
+// without a marker observer and reviewer approve. "First N runs" and rounds
+// are counted per worktree directory in Options.StateDir, each kind on its
+// own counter: a run failed by mock-transient does not use up a stall,
+// question or verdict round.
+//
+// The developer appends to mock-<worktree name>.md, commits that file as
+// "Boof Mock", then leaves a tracked change in it and an untracked
+// mock-<worktree name>.scratch.txt.
 package mock
 
 import (
