@@ -1,0 +1,274 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+// patchInlineLimit is the largest patch FilePatch returns without "show anyway".
+const patchInlineLimit = 512 << 10
+
+// ReviewService is the diff review of a task and the decision on it.
+type ReviewService struct {
+	store *store.Store
+	diff  *worktree.Manager
+	rev   *review.Service
+	emit  Emitter
+	ctx   func() context.Context
+}
+
+// NewReviewService builds the service.
+func NewReviewService(s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context) *ReviewService {
+	return &ReviewService{store: s, diff: diff, rev: rev, emit: emit, ctx: ctx}
+}
+
+// DiffFile is one changed file of a task.
+type DiffFile struct {
+	Path      string `json:"path"`
+	OldPath   string `json:"old_path,omitempty"`
+	Change    string `json:"change"`
+	Additions int    `json:"additions"`
+	Deletions int    `json:"deletions"`
+	Binary    bool   `json:"binary"`
+}
+
+// DiffSummary is a task's file list: branch head against its base.
+type DiffSummary struct {
+	TaskID string     `json:"task_id"`
+	Base   string     `json:"base"`
+	Head   string     `json:"head"`
+	Files  []DiffFile `json:"files"`
+}
+
+// FilePatch is one file's unified patch.
+type FilePatch struct {
+	Path     string `json:"path"`
+	Patch    string `json:"patch"`
+	Binary   bool   `json:"binary"`
+	TooLarge bool   `json:"too_large"`
+	Bytes    int    `json:"bytes"`
+}
+
+// changeNames maps the diff model's statuses to the UI's four kinds.
+func changeName(s worktree.Status) string {
+	switch s {
+	case worktree.Added, worktree.Deleted, worktree.Renamed:
+		return string(s)
+	}
+	if string(s) == "copied" {
+		return "added"
+	}
+	return "modified"
+}
+
+func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool) (DiffSummary, []worktree.FileChange, error) {
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return DiffSummary{}, nil, userError(err)
+	}
+	base, head, err := r.rev.DiffRange(ctx, t, leftovers)
+	if err != nil {
+		return DiffSummary{}, nil, userError(err)
+	}
+	fcs, err := r.diff.Files(ctx, t.Repo, base, head)
+	if err != nil {
+		return DiffSummary{}, nil, userError(err)
+	}
+	sum := DiffSummary{TaskID: taskID, Base: base, Head: head, Files: make([]DiffFile, 0, len(fcs))}
+	for _, f := range fcs {
+		sum.Files = append(sum.Files, DiffFile{Path: f.Path, OldPath: f.OldPath, Change: changeName(f.Status),
+			Additions: f.Added, Deletions: f.Removed, Binary: f.Binary})
+	}
+	return sum, fcs, nil
+}
+
+// Summary lists the task branch's changed files against its base.
+func (r *ReviewService) Summary(taskID string) (DiffSummary, error) {
+	sum, _, err := r.files(r.ctx(), taskID, false)
+	return sum, err
+}
+
+// LeftoversSummary lists what the leftovers branch adds on top of the task branch.
+func (r *ReviewService) LeftoversSummary(taskID string) (DiffSummary, error) {
+	sum, _, err := r.files(r.ctx(), taskID, true)
+	return sum, err
+}
+
+// FilePatch returns one file's patch; a patch over the inline limit comes
+// back too_large (with its size) unless force.
+func (r *ReviewService) FilePatch(taskID, path string, force bool) (FilePatch, error) {
+	return r.filePatch(taskID, path, force, false)
+}
+
+// LeftoversFilePatch is FilePatch on the leftovers branch.
+func (r *ReviewService) LeftoversFilePatch(taskID, path string, force bool) (FilePatch, error) {
+	return r.filePatch(taskID, path, force, true)
+}
+
+func (r *ReviewService) filePatch(taskID, path string, force, leftovers bool) (FilePatch, error) {
+	ctx := r.ctx()
+	sum, fcs, err := r.files(ctx, taskID, leftovers)
+	if err != nil {
+		return FilePatch{}, err
+	}
+	for _, f := range fcs {
+		if f.Path != path && f.OldPath != path {
+			continue
+		}
+		if f.Binary {
+			return FilePatch{Path: f.Path, Binary: true}, nil
+		}
+		t, err := r.store.GetTask(ctx, taskID)
+		if err != nil {
+			return FilePatch{}, userError(err)
+		}
+		p, err := r.diff.ChangePatch(ctx, t.Repo, sum.Base, sum.Head, f)
+		if err != nil {
+			return FilePatch{}, userError(err)
+		}
+		out := FilePatch{Path: f.Path, Bytes: len(p)}
+		if len(p) > patchInlineLimit && !force {
+			out.TooLarge = true
+			return out, nil
+		}
+		out.Patch = strings.ToValidUTF8(p, "\uFFFD")
+		return out, nil
+	}
+	return FilePatch{}, fmt.Errorf("%q is not changed in this task.", path)
+}
+
+// Commits lists the task branch's commits (or the leftovers commit).
+func (r *ReviewService) Commits(taskID string, leftovers bool) ([]review.CommitInfo, error) {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	base, _, err := r.rev.DiffRange(ctx, t, false)
+	if err != nil {
+		return nil, userError(err)
+	}
+	cs, err := r.rev.TaskCommits(ctx, t.Repo, taskID, base, leftovers)
+	if err != nil {
+		return nil, userError(err)
+	}
+	if cs == nil {
+		cs = []review.CommitInfo{}
+	}
+	return cs, nil
+}
+
+// AcceptInput is the accept dialog.
+type AcceptInput struct {
+	Target           string `json:"target"`
+	Strategy         string `json:"strategy"`
+	Message          string `json:"message"`
+	IncludeLeftovers bool   `json:"include_leftovers"`
+	// ExpectTarget is the target commit the dry run showed.
+	ExpectTarget string `json:"expect_target"`
+}
+
+func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInput) (review.Request, error) {
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return review.Request{}, userError(err)
+	}
+	st, err := review.ParseStrategy(in.Strategy)
+	if err != nil {
+		return review.Request{}, userError(err)
+	}
+	target := in.Target
+	if target == "" {
+		if target, err = r.rev.DefaultTarget(ctx, t.Repo, t.Base); err != nil {
+			return review.Request{}, userError(err)
+		}
+	}
+	return review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
+		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget}, nil
+}
+
+// PlanAccept is the dry run: what an accept would do, conflicts and dirty
+// files included. It never changes anything.
+func (r *ReviewService) PlanAccept(taskID string, in AcceptInput) (review.Plan, error) {
+	ctx := r.ctx()
+	req, err := r.request(ctx, taskID, in)
+	if err != nil {
+		return review.Plan{}, err
+	}
+	plan, err := r.rev.Plan(ctx, req)
+	var ce *review.ConflictError
+	var de *review.DirtyError
+	if errors.As(err, &ce) || errors.As(err, &de) {
+		return plan, nil // the plan lists them; the dialog shows them
+	}
+	return plan, userError(err)
+}
+
+// Accept brings the task's work into the target branch.
+func (r *ReviewService) Accept(taskID string, in AcceptInput) (review.AcceptRecord, error) {
+	ctx := r.ctx()
+	req, err := r.request(ctx, taskID, in)
+	if err != nil {
+		return review.AcceptRecord{}, err
+	}
+	rec, err := r.rev.Accept(ctx, req, review.StoreRecorder{Store: r.store})
+	if err != nil {
+		return review.AcceptRecord{}, userError(err)
+	}
+	r.emit.Emit(EventTasksChanged)
+	return rec, nil
+}
+
+// UndoAccept moves the target back while it still points at the accept.
+func (r *ReviewService) UndoAccept(taskID string) error {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return userError(err)
+	}
+	recorder := review.StoreRecorder{Store: r.store}
+	last, err := recorder.LastAccept(ctx, taskID)
+	if err != nil {
+		return userError(err)
+	}
+	if err := r.rev.Undo(ctx, review.UndoRequest{Repo: t.Repo, TaskID: taskID, Status: t.Status, Record: last}, recorder); err != nil {
+		return userError(err)
+	}
+	r.emit.Emit(EventTasksChanged)
+	return nil
+}
+
+// Reject marks the task rejected; its branches are kept.
+func (r *ReviewService) Reject(taskID string) error {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return userError(err)
+	}
+	if _, err := r.rev.Reject(ctx, review.RejectRequest{Repo: t.Repo, TaskID: taskID, Status: t.Status}, review.StoreRecorder{Store: r.store}); err != nil {
+		return userError(err)
+	}
+	r.emit.Emit(EventTasksChanged)
+	return nil
+}
+
+// RequestChanges sends the task back to the developer with the user's
+// comments and dropped hunks as a "## Human review" section.
+func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) error {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return userError(err)
+	}
+	if _, err := review.RequestChanges(ctx, taskID, t.Status, c, review.StoreRecorder{Store: r.store}); err != nil {
+		return userError(err)
+	}
+	r.emit.Emit(EventTasksChanged)
+	return nil
+}
