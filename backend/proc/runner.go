@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -71,7 +70,6 @@ type Runner struct {
 	bgDone   chan struct{}
 	shutOnce sync.Once
 	sigchld  chan os.Signal
-	scans    atomic.Int64 // number of reap scans, for tests
 }
 
 // NewRunner makes a Runner and starts its reaper. Call Shutdown when done.
@@ -180,10 +178,10 @@ func (r *Runner) background(ctx context.Context) {
 // reap waits for zombies this process adopted from our handles' trees:
 // children of ours that are not direct children we started, and whose
 // session or group is one of our handles' or whose identity was seen in a
-// handle's tree. Everything else (children started elsewhere in the app)
-// is left to its own Wait.
+// handle's tree (or, with ReapForeignOrphans, that live in another
+// session than this process). Everything else (children started elsewhere
+// in the app) is left to its own Wait.
 func (r *Runner) reap(t *procTable) {
-	r.scans.Add(1)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, i := range t.children[r.self] {
