@@ -140,6 +140,8 @@ func helperMain(role string, args []string) int {
 		env := os.Environ()
 		sort.Strings(env)
 		fmt.Println(strings.Join(env, "\n"))
+	case "app":
+		return appMain()
 	case "first-byte":
 		_, _ = os.Stdout.Write([]byte("x"))
 	default:

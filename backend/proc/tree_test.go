@@ -228,3 +228,35 @@ func TestKillTag(t *testing.T) {
 		}
 	}
 }
+
+// TestAppSignalLeavesNothing runs a stand-in app process with hostile
+// trees, sends it SIGTERM as the desktop would get on logout, and checks
+// that the app stopped every tree before exiting.
+func TestAppSignalLeavesNothing(t *testing.T) {
+	mark := newMark(t)
+	c := helperCmd("app")
+	c.Env = append(c.Env, mark)
+	c.Dir = t.TempDir()
+	c.SysProcAttr = setsidAttr()
+	out := &lockedBuffer{}
+	c.Stdout = out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(safety)
+	for !strings.Contains(out.String(), "app-ready") {
+		if time.Now().After(deadline) {
+			_ = c.Process.Kill()
+			t.Fatalf("app output %q", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	waitMarked(t, mark, 5) // app, ignore-term, escapee + child, daemon + leaf
+	if err := c.Process.Signal(unix.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); err != nil || !strings.Contains(out.String(), "app-stopped") {
+		t.Fatalf("app exit %v, output %q", err, out.String())
+	}
+	assertGone(t, mark, nil)
+}
