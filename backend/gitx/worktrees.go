@@ -13,7 +13,7 @@ type WorktreeEntry struct {
 	// Head is the checked-out commit ("" in an empty repository).
 	Head string
 	// Branch is the full ref checked out ("" when detached or bare).
-	Branch                           string
+	Branch string
 	// Bare marks the bare main repository; Detached a detached HEAD;
 	// Locked a worktree locked against pruning and removal; Prunable one
 	// whose directory is gone.
