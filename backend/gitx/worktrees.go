@@ -10,7 +10,7 @@ import (
 type WorktreeEntry struct {
 	// Path is the worktree's absolute directory.
 	Path string
-	// Head is the checked-out commit ("" in an empty repository).
+	// Head is the checked-out commit (all zeros in an empty repository).
 	Head string
 	// Branch is the full ref checked out ("" when detached or bare).
 	Branch string
