@@ -10,7 +10,7 @@ import (
 )
 
 // sleepy makes every step sleep-bound (the mock pauses between its lines).
-const sleepy = "Sleep-bound task.\n[[mock-delay planner=250 refinement=250 developer=250 reviewer=250]]"
+const sleepy = "Sleep-bound task.\n[[mock-delay planner=1000 refinement=1000 developer=1000 reviewer=1000]]"
 
 // BenchmarkParallelTasks times four sleep-bound mock tasks with concurrency
 // 4 against one task with concurrency 1, in the same run, and reports the
