@@ -138,6 +138,7 @@ type Settings struct {
 	Worktree         Worktree              `json:"worktree"`
 	Retries          Retries               `json:"retries"`
 	Stop             Stop                  `json:"stop"`
+	UI               UI                    `json:"ui"`
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
 	// DefaultTool is the tool roles use when not configured (claude-code
 	// when installed, else codex, else mock); it is not stored.
@@ -172,6 +173,7 @@ func Defaults(installed Probe) Settings {
 			IdleTimeoutMs: DefaultIdleTimeoutMs,
 		},
 		Stop:        Stop{GraceMs: DefaultGraceMs},
+		UI:          UI{Notifications: true, CloseToTray: true},
 		DefaultTool: def.Tool,
 	}
 }

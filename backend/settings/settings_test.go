@@ -247,3 +247,18 @@ func TestSaveReplacesMalformedFile(t *testing.T) {
 		t.Fatalf("after save: %v", err)
 	}
 }
+
+func TestUISettingsDefaultOnAndSettable(t *testing.T) {
+	f := NewFile(filepath.Join(t.TempDir(), "settings.json"), func(string) bool { return false })
+	s, err := f.Load()
+	if err != nil || !s.UI.Notifications || !s.UI.CloseToTray {
+		t.Fatalf("defaults %+v %v", s.UI, err)
+	}
+	s, err = f.Set("ui.notifications", "false")
+	if err != nil || s.UI.Notifications || !s.UI.CloseToTray {
+		t.Fatalf("after set %+v %v", s.UI, err)
+	}
+	if _, err := f.Set("ui.closeToTray", `"sometimes"`); err == nil {
+		t.Fatal("a string accepted for a bool")
+	}
+}

@@ -1,0 +1,230 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// RunningInfo describes a running task's current step.
+type RunningInfo struct {
+	TaskID        string     `json:"task_id"`
+	Title         string     `json:"title"`
+	Role          task.Role  `json:"role"`
+	Round         int        `json:"round"`
+	Iteration     int        `json:"iteration"`
+	Iterations    int        `json:"iterations"`
+	StepStartedAt time.Time  `json:"step_started_at"`
+	StartedAt     time.Time  `json:"started_at"`
+	Tool          string     `json:"tool"`
+	Model         string     `json:"model"`
+	Usage         task.Usage `json:"usage"`
+}
+
+// RunnerStatus is the queue's state. LockHeld is false when another process
+// runs this data root's queue (this window can still add tasks and send
+// controls); LockMessage then says which.
+type RunnerStatus struct {
+	Enabled     bool          `json:"enabled"`
+	LockHeld    bool          `json:"lock_held"`
+	LockMessage string        `json:"lock_message,omitempty"`
+	Running     []RunningInfo `json:"running"`
+}
+
+// InjectResult says where an injected prompt went.
+type InjectResult struct {
+	InjectionID string `json:"injection_id"`
+	Delivery    string `json:"delivery"` // live | next_step
+	Message     string `json:"message"`
+}
+
+// TranscriptPage is a slice of a task's full raw transcript.
+type TranscriptPage struct {
+	Data   string `json:"data"`
+	Offset int64  `json:"offset"`
+	Total  int64  `json:"total"`
+}
+
+// RunService is the runner and the running task as the UI sees them.
+type RunService struct {
+	store    *store.Store
+	host     *runner.Host // nil when another process holds the runner lock
+	lockMsg  string
+	settings *settings.File
+	live     *LiveOutput
+	emit     Emitter
+	ctx      func() context.Context
+}
+
+// NewRunService builds the service; host is nil when this process does not
+// run the queue (lockMsg says why).
+func NewRunService(st *store.Store, host *runner.Host, lockMsg string, sf *settings.File, live *LiveOutput, emit Emitter, ctx func() context.Context) *RunService {
+	return &RunService{store: st, host: host, lockMsg: lockMsg, settings: sf, live: live, emit: emit, ctx: ctx}
+}
+
+// Enabled reports whether the queue runs (settings.runner.enabled).
+func (r *RunService) Enabled() bool {
+	s, _ := r.settings.Load() // a bad file gives the defaults, as the runner uses
+	return s.Runner.Enabled
+}
+
+// Running lists the ids of the tasks running now.
+func (r *RunService) Running() []string {
+	if r.host != nil {
+		return r.host.Runner.Running()
+	}
+	ts, err := r.store.ListTasks(r.ctx(), store.Filter{Statuses: []task.Status{task.StatusOngoing}})
+	if err != nil {
+		return nil
+	}
+	ids := make([]string, 0, len(ts))
+	for _, t := range ts {
+		ids = append(ids, t.ID)
+	}
+	return ids
+}
+
+// Status returns the queue's state and what runs now.
+func (r *RunService) Status() (RunnerStatus, error) {
+	ctx := r.ctx()
+	st := RunnerStatus{Enabled: r.Enabled(), LockHeld: r.host != nil, LockMessage: r.lockMsg, Running: []RunningInfo{}}
+	for _, id := range r.Running() {
+		t, err := r.store.GetTask(ctx, id)
+		if err != nil {
+			continue
+		}
+		info := RunningInfo{TaskID: id, Title: t.DisplayTitle(), Iterations: t.Runs, Iteration: t.CompletedRuns + 1, Usage: t.Usage}
+		if t.StartedAt != nil {
+			info.StartedAt = *t.StartedAt
+		}
+		if exs, err := r.store.Executions(ctx, id); err == nil && len(exs) > 0 {
+			e := exs[len(exs)-1]
+			info.Role, info.Round, info.Iteration = e.Role, e.Round, e.Iteration
+			info.Tool, info.Model, info.StepStartedAt = e.Tool, e.Model, e.StartedAt
+		}
+		st.Running = append(st.Running, info)
+	}
+	return st, nil
+}
+
+// SetEnabled pauses or resumes the queue (between tasks).
+func (r *RunService) SetEnabled(on bool) (RunnerStatus, error) {
+	if _, err := r.settings.Set("runner.enabled", strconv.FormatBool(on)); err != nil {
+		return RunnerStatus{}, userError(err)
+	}
+	if r.host != nil {
+		r.host.Runner.Wake()
+	}
+	st, err := r.Status()
+	if err == nil {
+		r.emit.Emit(EventRunnerStatus, st)
+	}
+	return st, err
+}
+
+// Stop stops a running task's whole process tree; its work is kept.
+func (r *RunService) Stop(taskID string) error {
+	return r.StopTask(taskID)
+}
+
+// StopTask is Stop for the tray.
+func (r *RunService) StopTask(taskID string) error {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return userError(err)
+	}
+	if t.Status != task.StatusOngoing {
+		return fmt.Errorf("Task %s is not running.", taskID)
+	}
+	if err := runner.Stop(ctx, r.store, taskID); err != nil {
+		return userError(err)
+	}
+	r.live.Add(taskID, FeedItem{Kind: "step", Text: "Stop requested: stopping the step's process tree; the work is kept."})
+	return nil
+}
+
+// Inject stores a prompt for a running task; it reaches the live session
+// when the tool takes mid-run input, else the next step.
+func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
+	if strings.TrimSpace(text) == "" {
+		return InjectResult{}, errors.New("The prompt is empty.")
+	}
+	rep, err := runner.Inject(r.ctx(), r.store, taskID, text)
+	if err != nil {
+		return InjectResult{}, userError(err)
+	}
+	res := InjectResult{InjectionID: strconv.FormatInt(rep.Injection.ID, 10), Delivery: "next_step", Message: rep.Message}
+	if rep.Live {
+		res.Delivery = "live"
+	}
+	r.live.Add(taskID, FeedItem{Kind: "inject", Text: text})
+	r.emit.Emit(EventTasksChanged)
+	return res, nil
+}
+
+// Output returns the buffered live output of a task.
+func (r *RunService) Output(taskID string) (OutputSnapshot, error) {
+	return r.live.Snapshot(taskID), nil
+}
+
+// Transcript returns up to limit bytes of the task's full raw transcript (all
+// its steps, in order) from offset, with invalid UTF-8 replaced.
+func (r *RunService) Transcript(taskID string, offset, limit int64) (TranscriptPage, error) {
+	if limit <= 0 || limit > 4<<20 {
+		limit = 4 << 20
+	}
+	exs, err := r.store.Executions(r.ctx(), taskID)
+	if err != nil {
+		return TranscriptPage{}, userError(err)
+	}
+	var page TranscriptPage
+	page.Offset = offset
+	var buf strings.Builder
+	pos := int64(0)
+	for _, e := range exs {
+		if e.TranscriptPath == "" {
+			continue
+		}
+		fi, err := os.Stat(e.TranscriptPath)
+		if err != nil {
+			continue
+		}
+		size := fi.Size()
+		if want := limit - int64(buf.Len()); want > 0 && offset < pos+size {
+			if err := readRange(&buf, e.TranscriptPath, max(0, offset-pos), want); err != nil {
+				return TranscriptPage{}, userError(err)
+			}
+		}
+		pos += size
+	}
+	page.Total = pos
+	page.Data = r.live.scrub(strings.ToValidUTF8(buf.String(), "\uFFFD"))
+	return page, nil
+}
+
+func readRange(w io.Writer, path string, from, n int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return err
+	}
+	_, err = io.CopyN(w, f, n)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,306 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// ToolChoice is a role's tool and model.
+type ToolChoice struct {
+	Tool  string `json:"tool"`
+	Model string `json:"model"`
+}
+
+// SettingsView is settings.json as the Settings screen edits it.
+type SettingsView struct {
+	WorkingDirectory string `json:"working_directory"`
+	RunnerEnabled    bool   `json:"runner_enabled"`
+	Concurrency      int    `json:"concurrency"`
+	Notifications    bool   `json:"notifications"`
+	CloseToTray      bool   `json:"close_to_tray"`
+	DefaultTool      string `json:"default_tool"`
+	Roles            struct {
+		Planner    ToolChoice  `json:"planner"`
+		Refinement ToolChoice  `json:"refinement"`
+		Developer  ToolChoice  `json:"developer"`
+		Observer   *ToolChoice `json:"observer"`
+		Reviewer   ToolChoice  `json:"reviewer"`
+	} `json:"roles"`
+	Review struct {
+		Gate               bool `json:"gate"`
+		MaxFixRounds       int  `json:"max_fix_rounds"`
+		MaxInlineDiffBytes int  `json:"max_inline_diff_bytes"`
+	} `json:"review"`
+	Worktree struct {
+		Root      string `json:"root"`
+		OnDone    string `json:"on_done"`
+		OnFailure string `json:"on_failure"`
+	} `json:"worktree"`
+	Retries struct {
+		Transient     int     `json:"transient"`
+		BackoffMs     []int64 `json:"backoff_ms"`
+		IdleTimeoutMs int64   `json:"idle_timeout_ms"`
+	} `json:"retries"`
+	Stop struct {
+		GraceMs int64 `json:"grace_ms"`
+	} `json:"stop"`
+}
+
+// FieldError names an invalid field by its UI path.
+type FieldError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// SaveSettingsResult is the outcome of Save: saved, or the field errors with
+// the stored settings unchanged.
+type SaveSettingsResult struct {
+	Saved    bool         `json:"saved"`
+	Errors   []FieldError `json:"errors"`
+	Settings SettingsView `json:"settings"`
+	// LoadError is the problem with the file on disk (the app then runs on
+	// defaults in memory and never overwrites the file until a save).
+	LoadError string `json:"load_error,omitempty"`
+}
+
+// ToolHealthView is one tool's health for the Settings screen.
+type ToolHealthView struct {
+	agent.Health
+	CheckedAt time.Time `json:"checked_at"`
+}
+
+// UsageRange is an inclusive range of dates (YYYY-MM-DD).
+type UsageRange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// UsageSummary is usage grouped four ways.
+type UsageSummary struct {
+	ByDay   []store.UsageRow `json:"by_day"`
+	ByTool  []store.UsageRow `json:"by_tool"`
+	ByModel []store.UsageRow `json:"by_model"`
+	ByTask  []store.UsageRow `json:"by_task"`
+}
+
+// SettingsService reads and writes settings and reports tool health and usage.
+type SettingsService struct {
+	file  *settings.File
+	store *store.Store
+	tools func() []agent.Tool
+	emit  Emitter
+	ctx   func() context.Context
+	wails func() context.Context
+}
+
+// NewSettingsService builds the service; tools lists the registered tools;
+// wails gives the Wails context for the native folder dialog.
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx, wails func() context.Context) *SettingsService {
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, wails: wails}
+}
+
+func toView(s settings.Settings) SettingsView {
+	var v SettingsView
+	v.WorkingDirectory, v.RunnerEnabled, v.Concurrency = s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency
+	v.Notifications, v.CloseToTray, v.DefaultTool = s.UI.Notifications, s.UI.CloseToTray, s.DefaultTool
+	tc := func(r settings.ToolRef) ToolChoice { return ToolChoice{Tool: r.Tool, Model: r.Model} }
+	v.Roles.Planner, v.Roles.Refinement = tc(s.Roles.Planner), tc(s.Roles.Refinement)
+	v.Roles.Developer, v.Roles.Reviewer = tc(s.Roles.Developer), tc(s.Roles.Reviewer)
+	if s.Roles.Observer != nil {
+		o := tc(*s.Roles.Observer)
+		v.Roles.Observer = &o
+	}
+	v.Review.Gate, v.Review.MaxFixRounds, v.Review.MaxInlineDiffBytes = s.Review.Gate, s.Review.MaxFixRounds, s.Review.MaxInlineDiffBytes
+	v.Worktree.Root, v.Worktree.OnDone, v.Worktree.OnFailure = s.Worktree.Root, s.Worktree.OnDone, s.Worktree.OnFailure
+	v.Retries.Transient, v.Retries.BackoffMs, v.Retries.IdleTimeoutMs = s.Retries.Transient, s.Retries.BackoffMs, s.Retries.IdleTimeoutMs
+	if v.Retries.BackoffMs == nil {
+		v.Retries.BackoffMs = []int64{}
+	}
+	v.Stop.GraceMs = s.Stop.GraceMs
+	return v
+}
+
+func fromView(base settings.Settings, v SettingsView) settings.Settings {
+	s := base
+	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
+	s.UI.Notifications, s.UI.CloseToTray = v.Notifications, v.CloseToTray
+	tr := func(c ToolChoice) settings.ToolRef { return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)} }
+	s.Roles.Planner, s.Roles.Refinement = tr(v.Roles.Planner), tr(v.Roles.Refinement)
+	s.Roles.Developer, s.Roles.Reviewer = tr(v.Roles.Developer), tr(v.Roles.Reviewer)
+	s.Roles.Observer = nil
+	if v.Roles.Observer != nil && v.Roles.Observer.Tool != "" {
+		o := tr(*v.Roles.Observer)
+		s.Roles.Observer = &o
+	}
+	s.Review.Gate, s.Review.MaxFixRounds, s.Review.MaxInlineDiffBytes = v.Review.Gate, v.Review.MaxFixRounds, v.Review.MaxInlineDiffBytes
+	s.Worktree.Root, s.Worktree.OnDone, s.Worktree.OnFailure = strings.TrimSpace(v.Worktree.Root), v.Worktree.OnDone, v.Worktree.OnFailure
+	s.Retries.Transient, s.Retries.BackoffMs, s.Retries.IdleTimeoutMs = v.Retries.Transient, v.Retries.BackoffMs, v.Retries.IdleTimeoutMs
+	s.Stop.GraceMs = v.Stop.GraceMs
+	return s
+}
+
+var camelHump = regexp.MustCompile(`([a-z0-9])([A-Z])`)
+
+// uiPath turns a settings key (review.maxFixRounds, runner.enabled) into the
+// UI's field path (review.max_fix_rounds, runner_enabled).
+func uiPath(key string) string {
+	switch key {
+	case "workingDirectory":
+		return "working_directory"
+	case "runner.enabled":
+		return "runner_enabled"
+	case "runner.concurrency":
+		return "concurrency"
+	case "ui.notifications":
+		return "notifications"
+	case "ui.closeToTray":
+		return "close_to_tray"
+	}
+	return strings.ToLower(camelHump.ReplaceAllString(key, "${1}_${2}"))
+}
+
+// Get returns the effective settings.
+func (s *SettingsService) Get() (SaveSettingsResult, error) {
+	cur, err := s.file.Load()
+	res := SaveSettingsResult{Saved: true, Errors: []FieldError{}, Settings: toView(cur)}
+	if err != nil {
+		res.LoadError = firstLine(err.Error()) + " — using defaults until you save"
+	}
+	return res, nil
+}
+
+// Save validates and writes the settings. Validation problems are not an
+// error: they come back in Errors and nothing is written.
+func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
+	cur, _ := s.file.Load()
+	next := fromView(cur, v)
+	res := SaveSettingsResult{Errors: []FieldError{}}
+	if err := next.Validate(); err != nil {
+		var ke *settings.KeyError
+		if errors.As(err, &ke) {
+			res.Errors = append(res.Errors, FieldError{Path: uiPath(ke.Key), Message: capitalize(ke.Reason)})
+			res.Settings = toView(cur)
+			return res, nil
+		}
+		return res, userError(err)
+	}
+	if err := s.file.Save(next); err != nil {
+		return res, userError(err)
+	}
+	saved, _ := s.file.Load()
+	res.Saved, res.Settings = true, toView(saved)
+	s.emit.Emit(EventSettingsChanged)
+	return res, nil
+}
+
+// PickDirectory opens the native folder picker; "" when cancelled.
+func (s *SettingsService) PickDirectory() (string, error) {
+	dir, err := runtime.OpenDirectoryDialog(s.wails(), runtime.OpenDialogOptions{Title: "Working directory", CanCreateDirectories: true})
+	return dir, userError(err)
+}
+
+func (s *SettingsService) smokeModel(tool string) string {
+	cur, _ := s.file.Load()
+	for _, r := range []settings.ToolRef{cur.Roles.Developer, cur.Roles.Planner, cur.Roles.Reviewer} {
+		if r.Tool == tool {
+			return r.Model
+		}
+	}
+	return ""
+}
+
+// ToolHealth checks every registered tool in parallel (at most 20 s).
+func (s *SettingsService) ToolHealth() ([]ToolHealthView, error) {
+	return s.check(s.tools()), nil
+}
+
+func (s *SettingsService) check(tools []agent.Tool) []ToolHealthView {
+	hs := agent.CheckHealth(s.ctx(), tools, s.smokeModel, 20*time.Second)
+	out := make([]ToolHealthView, 0, len(hs))
+	now := time.Now().UTC()
+	for _, h := range hs {
+		out = append(out, ToolHealthView{Health: h, CheckedAt: now})
+	}
+	return out
+}
+
+// TestTool runs one tool's health check with its smoke prompt now.
+func (s *SettingsService) TestTool(name string) (ToolHealthView, error) {
+	for _, t := range s.tools() {
+		if t.Name() == name {
+			return s.check([]agent.Tool{t})[0], nil
+		}
+	}
+	return ToolHealthView{}, errors.New("Unknown tool " + name + ".")
+}
+
+// Models lists the models a tool offers (known aliases plus configured ones).
+func (s *SettingsService) Models(name string) ([]string, error) {
+	for _, t := range s.tools() {
+		if t.Name() == name {
+			out := []string{}
+			for _, m := range t.Models(s.ctx()) {
+				out = append(out, m.ID)
+			}
+			return out, nil
+		}
+	}
+	return nil, errors.New("Unknown tool " + name + ".")
+}
+
+// Usage sums tokens and cost per day, tool, model and task over a range of
+// dates (inclusive); every day of the range is listed, zeros included.
+func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
+	from, err1 := time.Parse(time.DateOnly, r.From)
+	to, err2 := time.Parse(time.DateOnly, r.To)
+	if err1 != nil || err2 != nil || to.Before(from) {
+		return UsageSummary{}, errors.New("The usage range needs two dates, from before to (YYYY-MM-DD).")
+	}
+	if to.Sub(from) > 366*24*time.Hour {
+		return UsageSummary{}, errors.New("The usage range is limited to one year.")
+	}
+	end := to.AddDate(0, 0, 1)
+	ctx := s.ctx()
+	var out UsageSummary
+	var err error
+	days := map[string]store.UsageRow{}
+	rows, err := s.store.UsageByDay(ctx, from, end)
+	if err != nil {
+		return out, userError(err)
+	}
+	for _, r := range rows {
+		days[r.Key] = r
+	}
+	out.ByDay = []store.UsageRow{}
+	for d := from; d.Before(end); d = d.AddDate(0, 0, 1) {
+		k := d.Format(time.DateOnly)
+		row, ok := days[k]
+		if !ok {
+			row = store.UsageRow{Key: k}
+		}
+		out.ByDay = append(out.ByDay, row)
+	}
+	if out.ByTool, err = s.store.UsageByTool(ctx, from, end); err != nil {
+		return out, userError(err)
+	}
+	if out.ByModel, err = s.store.UsageByModel(ctx, from, end); err != nil {
+		return out, userError(err)
+	}
+	if out.ByTask, err = s.store.UsageByTask(ctx, from, end); err != nil {
+		return out, userError(err)
+	}
+	for _, p := range []*[]store.UsageRow{&out.ByTool, &out.ByModel, &out.ByTask} {
+		if *p == nil {
+			*p = []store.UsageRow{}
+		}
+	}
+	return out, nil
+}
