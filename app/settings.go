@@ -132,7 +132,9 @@ func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s := base
 	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
 	s.UI.Notifications, s.UI.CloseToTray = v.Notifications, v.CloseToTray
-	tr := func(c ToolChoice) settings.ToolRef { return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)} }
+	tr := func(c ToolChoice) settings.ToolRef {
+		return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
+	}
 	s.Roles.Planner, s.Roles.Refinement = tr(v.Roles.Planner), tr(v.Roles.Refinement)
 	s.Roles.Developer, s.Roles.Reviewer = tr(v.Roles.Developer), tr(v.Roles.Reviewer)
 	s.Roles.Observer = nil
