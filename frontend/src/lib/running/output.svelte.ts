@@ -28,8 +28,10 @@ export class OutputStore {
   transcriptBytes = $state(0);
   /** How many flushes reached the UI (for the rate measurement). */
   flushes = 0;
-  /** Terminal text of the last snapshot, for a terminal opened later. */
-  terminalTail = '';
+  // The last ≤ TERMINAL_TAIL_MAX characters of terminal text as chunks, so a
+  // terminal opened later can replay it without copying a megabyte per flush.
+  private tail: string[] = [];
+  private tailLen = 0;
 
   private pendingFeed: FeedItem[] = [];
   private pendingTerm: string[] = [];
@@ -67,13 +69,33 @@ export class OutputStore {
       this.pendingFeed = [];
       this.pendingTerm = [];
       this.apply(snap.feed ?? [], true);
-      this.terminalTail = snap.terminal ?? '';
+      this.tail = [];
+      this.tailLen = 0;
+      this.keep(snap.terminal ?? '');
       this.transcriptBytes = snap.transcript_bytes;
       for (const s of this.termSinks) s(this.terminalTail);
       // Batches that arrived while the snapshot was loading and are newer than it.
       this.apply(early.filter((f) => f.seq > this.lastSeq), false);
     } catch (e) {
       this.error = `Could not load the output: ${errorMessage(e)}`;
+    }
+  }
+
+  /** The retained terminal text (at most TERMINAL_TAIL_MAX characters). */
+  get terminalTail(): string {
+    if (this.tail.length > 1) this.tail = [this.tail.join('')];
+    return this.tail[0] ?? '';
+  }
+
+  private keep(text: string): void {
+    if (!text) return;
+    this.tail.push(text);
+    this.tailLen += text.length;
+    while (this.tailLen - this.tail[0].length >= OutputStore.TERMINAL_TAIL_MAX) this.tailLen -= this.tail.shift()!.length;
+    if (this.tailLen > 2 * OutputStore.TERMINAL_TAIL_MAX) {
+      const joined = this.tail.join('').slice(-OutputStore.TERMINAL_TAIL_MAX);
+      this.tail = [joined];
+      this.tailLen = joined.length;
     }
   }
 
@@ -125,7 +147,7 @@ export class OutputStore {
     if (this.pendingTerm.length) {
       const text = this.pendingTerm.join('');
       this.pendingTerm = [];
-      this.terminalTail = (this.terminalTail + text).slice(-OutputStore.TERMINAL_TAIL_MAX);
+      this.keep(text);
       for (const s of this.termSinks) s(text);
     }
   }

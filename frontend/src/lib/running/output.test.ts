@@ -99,3 +99,21 @@ describe('OutputStore', () => {
     expect(s.error).toBe('Could not load the output: Task not found: zz');
   });
 });
+
+describe('OutputStore terminal tail', () => {
+  it('keeps only the last TERMINAL_TAIL_MAX characters', async () => {
+    const b = new FakeBackend({ seed: false });
+    const clock = manual();
+    const s = new OutputStore(b, 'x', clock);
+    await s.start();
+    const chunk = 'a'.repeat(300_000);
+    for (let i = 0; i < 10; i++) {
+      s.push({ task_id: 'x', feed: [], terminal: chunk + String(i) });
+      clock.advance(20);
+    }
+    const tail = s.terminalTail;
+    expect(tail.length).toBeLessThanOrEqual(OutputStore.TERMINAL_TAIL_MAX + 300_001);
+    expect(tail.length).toBeGreaterThanOrEqual(OutputStore.TERMINAL_TAIL_MAX - 300_001);
+    expect(tail.endsWith('9')).toBe(true);
+  });
+});

@@ -1,24 +1,28 @@
+/** Row keys: numbers are cheapest (no string hashing per lookup). */
+export type Key = string | number;
+
 /** Layout maths of a virtual list with measured, variable row heights. */
 export class VirtualLayout {
-  private heights = new Map<string, number>();
+  private heights = new Map<Key, number>();
 
   constructor(public estimate: number) {}
 
   /** Records a measured height; returns true when it changed. */
-  measure(key: string, h: number): boolean {
+  measure(key: Key, h: number): boolean {
     if (h <= 0 || this.heights.get(key) === h) return false;
     this.heights.set(key, h);
     return true;
   }
 
   /** Forgets keys not in `keep` so memory stays bounded with the list. */
-  prune(keep: Set<string>): void {
-    if (this.heights.size <= keep.size * 2) return;
+  prune(keys: Key[]): void {
+    if (this.heights.size <= keys.length * 2 + 64) return;
+    const keep = new Set(keys);
     for (const k of this.heights.keys()) if (!keep.has(k)) this.heights.delete(k);
   }
 
   /** Cumulative offsets: offsets[i] is the top of row i, offsets[n] the total height. */
-  offsets(keys: string[]): Float64Array {
+  offsets(keys: Key[]): Float64Array {
     const out = new Float64Array(keys.length + 1);
     for (let i = 0; i < keys.length; i++) out[i + 1] = out[i] + (this.heights.get(keys[i]) ?? this.estimate);
     return out;

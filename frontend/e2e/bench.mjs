@@ -1,0 +1,130 @@
+// Streaming benchmark against dist-fake/: UI update rate and CPU while the running
+// task streams ~10 MB/s, and front-end heap after a simulated hour of output.
+// Usage: node e2e/bench.mjs [seconds=30]   (build first: npm run build:fake)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, launch } from './harness.mjs';
+
+const seconds = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 30);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const server = await serve(path.resolve(here, '..', 'dist-fake'));
+const chrome = await launch();
+const out = {};
+
+async function open(view) {
+  const ctx = await chrome.browser.newContext({ viewport: { width: 1000, height: 640 } });
+  const page = await ctx.newPage();
+  await page.goto(server.url);
+  await page.locator('[data-group="ongoing"] + ul li .main').first().click();
+  const panel = page.getByRole('region', { name: 'Running task' });
+  await panel.getByRole('list', { name: 'Agent output' }).getByRole('listitem').first().waitFor();
+  if (view === 'terminal') {
+    await panel.getByRole('button', { name: 'Terminal' }).click();
+    await page.locator('.xterm-rows').waitFor();
+  }
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return { ctx, page, cdp };
+}
+
+async function metrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}
+
+/** Streams `mbps` MB/s for `secs` seconds from inside the page; returns update and frame counts. */
+async function stream(page, secs, mbps) {
+  return page.evaluate(
+    async ({ secs, mbps }) => {
+      const fake = window.__fake;
+      const id = [...fake.tasks.values()].find((t) => t.status === 'ongoing').id;
+      const feedEl = document.querySelector('[aria-label="Agent output"]');
+      const termEl = document.querySelector('.xterm-rows');
+      let updates = 0;
+      const mo = new MutationObserver(() => updates++);
+      mo.observe(termEl ?? feedEl, { childList: true, subtree: true, characterData: true });
+      let frames = 0;
+      let run = true;
+      const raf = () => {
+        frames++;
+        if (run) requestAnimationFrame(raf);
+      };
+      requestAnimationFrame(raf);
+      const line = '\x1b[32mok\x1b[0m  ' + 'x'.repeat(90) + '\r\n';
+      const perTick = Math.round((mbps * 1e6) / 100); // bytes every 10 ms
+      const termChunk = line.repeat(Math.ceil(perTick / line.length)).slice(0, perTick);
+      let seq = 1e7;
+      let bytes = 0;
+      const t0 = performance.now();
+      await new Promise((done) => {
+        const timer = setInterval(() => {
+          const feed = [];
+          for (let i = 0; i < 40; i++) feed.push({ seq: ++seq, at: new Date().toISOString(), kind: i % 4 === 1 ? 'tool_call' : i % 4 === 2 ? 'tool_result' : 'text', role: 'developer', text: 'line ' + seq + ' ' + 'y'.repeat(80), call_id: 'c' + Math.floor(seq / 4), tool: 'Bash' });
+          fake.emit('task:output:' + id, { task_id: id, feed, terminal: termChunk });
+          bytes += termChunk.length + feed.length * 100;
+          if (performance.now() - t0 >= secs * 1000) {
+            clearInterval(timer);
+            done();
+          }
+        }, 10);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      run = false;
+      mo.disconnect();
+      const wall = (performance.now() - t0) / 1000;
+      return { wall, updatesPerSec: updates / wall, framesPerSec: frames / wall, mbPerSec: bytes / 1e6 / wall, rows: document.querySelectorAll('[aria-label="Agent output"] [role="listitem"]').length };
+    },
+    { secs, mbps },
+  );
+}
+
+for (const view of ['feed', 'terminal']) {
+  const { ctx, page, cdp } = await open(view);
+  const m0 = await metrics(cdp);
+  const r = await stream(page, seconds, 10);
+  const m1 = await metrics(cdp);
+  out[view] = {
+    seconds: +r.wall.toFixed(1),
+    streamed_mb_per_s: +r.mbPerSec.toFixed(2),
+    ui_updates_per_s: +r.updatesPerSec.toFixed(1),
+    frames_per_s: +r.framesPerSec.toFixed(1),
+    renderer_cpu_percent: +((100 * (m1.TaskDuration - m0.TaskDuration)) / (m1.Timestamp - m0.Timestamp)).toFixed(1),
+    js_heap_mb: +(m1.JSHeapUsedSize / 1e6).toFixed(1),
+    feed_rows_in_dom: r.rows,
+  };
+  await ctx.close();
+}
+
+// A simulated hour: 60 feed items and 3 KB of terminal text per second of agent time, pushed fast.
+{
+  const { ctx, page, cdp } = await open('terminal');
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return +((await metrics(cdp)).JSHeapUsedSize / 1e6).toFixed(1);
+  };
+  const samples = { start: await heap() };
+  for (const minutes of [10, 30, 60]) {
+    await page.evaluate(async (until) => {
+      const fake = window.__fake;
+      const id = [...fake.tasks.values()].find((t) => t.status === 'ongoing').id;
+      window.__simSec ??= 0;
+      window.__simSeq ??= 2e7;
+      const chunk = 'z'.repeat(3000) + '\r\n';
+      while (window.__simSec < until * 60) {
+        for (let s = 0; s < 60 && window.__simSec < until * 60; s++, window.__simSec++) {
+          const feed = [];
+          for (let i = 0; i < 60; i++) feed.push({ seq: ++window.__simSeq, at: '2026-11-30T00:00:00Z', kind: 'text', role: 'developer', text: 'simulated ' + window.__simSeq });
+          fake.emit('task:output:' + id, { task_id: id, feed, terminal: chunk });
+        }
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      }
+    }, minutes);
+    samples[`after_${minutes}_min`] = await heap();
+  }
+  out.simulated_hour_js_heap_mb = samples;
+  await ctx.close();
+}
+
+await chrome.close();
+await server.close();
+console.log(JSON.stringify(out, null, 2));
