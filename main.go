@@ -11,15 +11,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/wailsapp/wails/v2"
-	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/options/linux"
-
-	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/cli"
-	"github.com/boof-runner/boof-runner/backend/dataroot"
-	"github.com/boof-runner/boof-runner/backend/store"
 )
 
 func main() {
@@ -27,6 +20,10 @@ func main() {
 }
 
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "__mock-agent" {
+		// The deterministic offline agent, run by the mock tool as a real subprocess.
+		return mock.Main(args[1:], os.Stdin, os.Stdout)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(args) > 0 && (cli.IsCommand(args[0]) || args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
@@ -41,45 +38,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", fs.Arg(0))
 		return cli.ExitUsage
 	}
-	if err := runDesktop(ctx, *dataDir); err != nil {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := runDesktop(ctx, *dataDir, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}
 	return cli.ExitOK
-}
-
-// runDesktop wires the store and the bound services and opens the window.
-func runDesktop(ctx context.Context, dataDir string) error {
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	root, err := dataroot.Default(dataDir)
-	if err != nil {
-		return err
-	}
-	if err := dataroot.Ensure(root); err != nil {
-		return err
-	}
-	paths := dataroot.Paths{Root: root}
-	st, err := store.Open(ctx, paths.Database(), store.Options{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-
-	a := app.New(st, log)
-	tasks := app.NewTaskService(st, a.Emitter(), a.Context, app.TaskDeps{})
-	commands := app.NewCommandService(st, a.Emitter(), a.Context)
-	return wails.Run(&options.App{
-		Title:            "Boof Runner",
-		Width:            1280,
-		Height:           800,
-		MinWidth:         1000,
-		MinHeight:        640,
-		AssetServer:      &assetserver.Options{Assets: assets},
-		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
-		OnStartup:        a.Startup,
-		OnDomReady:       a.DomReady,
-		OnShutdown:       a.Shutdown,
-		Bind:             []any{tasks, commands},
-		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
-	})
 }

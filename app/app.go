@@ -16,9 +16,10 @@ type App struct {
 	emitter *WailsEmitter
 	log     *slog.Logger
 
-	mu     sync.Mutex
-	ctx    context.Context
-	cancel context.CancelFunc
+	mu       sync.Mutex
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wailsCtx context.Context
 }
 
 // New builds the App around an open store.
@@ -37,8 +38,19 @@ func (a *App) Context() context.Context {
 	return a.ctx
 }
 
+// WailsContext is the window's context (for dialogs and window calls); nil
+// before startup.
+func (a *App) WailsContext() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.wailsCtx
+}
+
 // Startup is called by Wails when the window is ready.
 func (a *App) Startup(wailsCtx context.Context) {
+	a.mu.Lock()
+	a.wailsCtx = wailsCtx
+	a.mu.Unlock()
 	a.emitter.Attach(wailsCtx)
 	// Changes by other processes (the CLI, a headless runner) reach the UI as a hint.
 	if err := a.store.Watch(a.Context(), 500*time.Millisecond, func() { a.emitter.Emit(EventTasksChanged) }); err != nil {

@@ -228,3 +228,26 @@ func readRange(w io.Writer, path string, from, n int64) error {
 	}
 	return err
 }
+
+// WatchStatus emits runner:status whenever the set of running tasks or the
+// paused state changes (checked every interval) until ctx ends, so the
+// window never keeps showing a task that finished.
+func (r *RunService) WatchStatus(ctx context.Context, interval time.Duration) {
+	last := ""
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		key := fmt.Sprint(r.Enabled(), r.Running())
+		if key != last {
+			last = key
+			if st, err := r.Status(); err == nil {
+				r.emit.Emit(EventRunnerStatus, st)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

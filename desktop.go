@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+// runDesktop wires the store, the runner host and the bound services, and
+// opens the window. The runner loop runs while the window is open; closing
+// the app stops every running step (grace, then kill) before it exits.
+func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
+	root, err := dataroot.Default(dataDir)
+	if err != nil {
+		return err
+	}
+	if err := dataroot.Ensure(root); err != nil {
+		return err
+	}
+	paths := dataroot.Paths{Root: root}
+	st, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	a := app.New(st, log)
+	emit := a.Emitter()
+	live := app.NewLiveOutput(emit, pipeline.Scrub, time.Now, 0)
+	defer live.Close()
+
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var runSvc *app.RunService
+	status := func() (app.RunnerStatus, error) { return runSvc.Status() }
+	host, err := runner.OpenHost(runner.HostOptions{
+		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: log,
+		Hooks: app.PipelineHooks(live, emit, status),
+	})
+	lockMsg := ""
+	var locked *runner.LockedError
+	switch {
+	case errors.As(err, &locked):
+		lockMsg = locked.Error() // this window still reads, adds tasks and sends controls
+		log.Warn("runner", "err", err)
+	case err != nil:
+		return err
+	}
+	sf := settings.NewFile(paths.Settings(), runner.Installed)
+	var tools func() []agent.Tool
+	if host != nil {
+		sf = host.Settings
+		tools = func() []agent.Tool {
+			var ts []agent.Tool
+			for _, n := range host.Tools.Names() {
+				if t, err := host.Tools.Get(n); err == nil {
+					ts = append(ts, t)
+				}
+			}
+			return ts
+		}
+	} else {
+		tools = func() []agent.Tool { return nil }
+	}
+	runSvc = app.NewRunService(st, host, lockMsg, sf, live, emit, a.Context)
+
+	g := gitx.New()
+	wt := worktree.NewManager(g, time.Now)
+	rev := review.New(g, time.Now)
+	workDir := func() string {
+		s, _ := sf.Load()
+		return s.WorkingDirectory
+	}
+	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir})
+	commands := app.NewCommandService(st, emit, a.Context)
+	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
+	reviewSvc := app.NewReviewService(st, wt, rev, emit, a.Context)
+
+	var wg sync.WaitGroup
+	runCtx, stopRunner := context.WithCancel(ctx)
+	startRunner := func() {
+		if host == nil {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := host.Run(runCtx, runner.Forever); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("runner stopped", "err", err)
+			}
+		}()
+	}
+	var once sync.Once
+	shutdown := func() {
+		once.Do(func() {
+			stopRunner()
+			wg.Wait()
+			if host != nil {
+				if err := host.Close(); err != nil {
+					log.Error("runner close", "err", err)
+				}
+			}
+		})
+	}
+	defer shutdown()
+
+	return wails.Run(&options.App{
+		Title:            "Boof Runner",
+		Width:            1280,
+		Height:           800,
+		MinWidth:         1000,
+		MinHeight:        640,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
+		OnStartup: func(c context.Context) {
+			a.Startup(c)
+			startRunner()
+			go runSvc.WatchStatus(a.Context(), 500*time.Millisecond)
+			go func() { // SIGINT/SIGTERM: quit through Wails so OnShutdown stops every step
+				select {
+				case <-ctx.Done():
+					wruntime.Quit(c)
+				case <-a.Context().Done():
+				}
+			}()
+		},
+		OnDomReady: a.DomReady,
+		OnShutdown: func(c context.Context) {
+			shutdown()
+			a.Shutdown(c)
+		},
+		Bind:  []any{tasks, commands, runSvc, settingsSvc, reviewSvc},
+		Linux: &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+	})
+}
