@@ -40,8 +40,9 @@ async function stream(page, secs, mbps) {
       const id = [...fake.tasks.values()].find((t) => t.status === 'ongoing').id;
       const feedEl = document.querySelector('[aria-label="Agent output"]');
       const termEl = document.querySelector('.xterm-rows');
-      let updates = 0;
-      const mo = new MutationObserver(() => updates++);
+      // A UI update = a frame in which the output DOM changed (however many mutations it had).
+      const changedFrames = new Set();
+      const mo = new MutationObserver(() => changedFrames.add(frames));
       mo.observe(termEl ?? feedEl, { childList: true, subtree: true, characterData: true });
       let frames = 0;
       let run = true;
@@ -51,17 +52,23 @@ async function stream(page, secs, mbps) {
       };
       requestAnimationFrame(raf);
       const line = '\x1b[32mok\x1b[0m  ' + 'x'.repeat(90) + '\r\n';
-      const perTick = Math.round((mbps * 1e6) / 100); // bytes every 10 ms
-      const termChunk = line.repeat(Math.ceil(perTick / line.length)).slice(0, perTick);
+      const rate = mbps * 1e6; // bytes per second
       let seq = 1e7;
       let bytes = 0;
       const t0 = performance.now();
+      // Each tick sends what is owed at `rate` since the start, so a busy page
+      // gets bigger batches rather than a slower stream (as the Go side batches).
       await new Promise((done) => {
         const timer = setInterval(() => {
+          const owed = Math.min(4e6, rate * ((performance.now() - t0) / 1000) - bytes);
+          if (owed <= 0) return;
+          const n = Math.min(2000, Math.max(1, Math.round(owed / 2500)));
           const feed = [];
-          for (let i = 0; i < 40; i++) feed.push({ seq: ++seq, at: new Date().toISOString(), kind: i % 4 === 1 ? 'tool_call' : i % 4 === 2 ? 'tool_result' : 'text', role: 'developer', text: 'line ' + seq + ' ' + 'y'.repeat(80), call_id: 'c' + Math.floor(seq / 4), tool: 'Bash' });
-          fake.emit('task:output:' + id, { task_id: id, feed, terminal: termChunk });
-          bytes += termChunk.length + feed.length * 100;
+          for (let i = 0; i < n; i++) feed.push({ seq: ++seq, at: new Date().toISOString(), kind: i % 4 === 1 ? 'tool_call' : i % 4 === 2 ? 'tool_result' : 'text', role: 'developer', text: 'line ' + seq + ' ' + 'y'.repeat(80), call_id: 'c' + Math.floor(seq / 4), tool: 'Bash' });
+          const termLen = Math.max(0, owed - n * 100);
+          const terminal = line.repeat(Math.ceil(termLen / line.length)).slice(0, termLen);
+          fake.emit('task:output:' + id, { task_id: id, feed, terminal });
+          bytes += terminal.length + n * 100;
           if (performance.now() - t0 >= secs * 1000) {
             clearInterval(timer);
             done();
@@ -72,7 +79,7 @@ async function stream(page, secs, mbps) {
       run = false;
       mo.disconnect();
       const wall = (performance.now() - t0) / 1000;
-      return { wall, updatesPerSec: updates / wall, framesPerSec: frames / wall, mbPerSec: bytes / 1e6 / wall, rows: document.querySelectorAll('[aria-label="Agent output"] [role="listitem"]').length };
+      return { wall, updatesPerSec: changedFrames.size / wall, framesPerSec: frames / wall, mbPerSec: bytes / 1e6 / wall, rows: document.querySelectorAll('[aria-label="Agent output"] [role="listitem"]').length };
     },
     { secs, mbps },
   );

@@ -47,6 +47,20 @@ export class OutputStore {
   private readonly now: () => number;
   private stopped = false;
   static readonly TERMINAL_TAIL_MAX = 1 << 20;
+  /** Most terminal text written to the live terminal per flush; the rest is in the full transcript. */
+  static readonly TERMINAL_FLUSH_MAX = 128 * 1024;
+
+  /**
+   * Keeps the end of `text` when it is longer than `max` (from a line start when
+   * one is near), with a dim note saying how much was skipped in the live view.
+   */
+  static clip(text: string, max: number): string {
+    if (text.length <= max) return text;
+    let cut = text.length - max;
+    const nl = text.indexOf('\n', cut);
+    if (nl >= 0 && nl - cut < 4096) cut = nl + 1;
+    return `\r\n\x1b[2m… ${(cut / 1024).toFixed(0)} KiB skipped in the live view (Full transcript has everything)\x1b[0m\r\n` + text.slice(cut);
+  }
 
   constructor(
     private readonly backend: Backend,
@@ -148,7 +162,8 @@ export class OutputStore {
       const text = this.pendingTerm.join('');
       this.pendingTerm = [];
       this.keep(text);
-      for (const s of this.termSinks) s(text);
+      const live = OutputStore.clip(text, OutputStore.TERMINAL_FLUSH_MAX);
+      for (const s of this.termSinks) s(live);
     }
   }
 

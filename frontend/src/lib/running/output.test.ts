@@ -117,3 +117,27 @@ describe('OutputStore terminal tail', () => {
     expect(tail.endsWith('9')).toBe(true);
   });
 });
+
+describe('OutputStore.clip', () => {
+  it('passes short text and keeps the end of long text from a line start', () => {
+    expect(OutputStore.clip('abc', 10)).toBe('abc');
+    const text = 'x'.repeat(50) + '\n' + 'tail line\n';
+    const out = OutputStore.clip(text, 15);
+    expect(out.endsWith('tail line\n')).toBe(true);
+    expect(out).not.toContain('xxxx');
+    expect(out).toContain('skipped in the live view');
+  });
+
+  it('writes at most one clipped flush to the terminal however much arrived', async () => {
+    const b = new FakeBackend({ seed: false });
+    const clock = manual();
+    const s = new OutputStore(b, 'x', clock);
+    const got: string[] = [];
+    s.onTerminal((t) => got.push(t));
+    await s.start();
+    for (let i = 0; i < 100; i++) s.push({ task_id: 'x', feed: [], terminal: 'y'.repeat(10_000) + '\n' });
+    clock.advance(20);
+    expect(got.at(-1)!.length).toBeLessThan(OutputStore.TERMINAL_FLUSH_MAX + 200);
+    expect(s.terminalTail.length).toBe(100 * 10_001);
+  });
+});
