@@ -93,7 +93,12 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 		s, _ := sf.Load()
 		return s.WorkingDirectory
 	}
-	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir})
+	wake := func() {
+		if host != nil {
+			host.Runner.Wake()
+		}
+	}
+	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g)})
 	commands := app.NewCommandService(st, emit, a.Context)
 	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
 	reviewSvc := app.NewReviewService(st, wt, rev, emit, a.Context)
@@ -154,4 +159,12 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 		Bind:  []any{tasks, commands, runSvc, settingsSvc, reviewSvc},
 		Linux: &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
+}
+
+// branches lists a working directory's branches for the base-ref picker,
+// without the task branches.
+func branches(g *gitx.Git) app.Branches {
+	return func(ctx context.Context, repo string) ([]string, error) {
+		return g.Branches(ctx, repo, "boof-runner/")
+	}
 }

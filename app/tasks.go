@@ -25,6 +25,7 @@ type TaskService struct {
 	branches Branches
 	// RemoveBranches deletes a task's branches when the user asks for it on delete.
 	removeBranches func(ctx context.Context, t task.Task) error
+	wake           func()
 }
 
 // TaskDeps are the optional collaborators of TaskService.
@@ -32,6 +33,8 @@ type TaskDeps struct {
 	WorkDir        func() string
 	Branches       Branches
 	RemoveBranches func(ctx context.Context, t task.Task) error
+	// Wake tells this process's runner loop that the queue changed.
+	Wake func()
 }
 
 // NewTaskService builds the service; ctx supplies the app's lifetime context.
@@ -39,7 +42,10 @@ func NewTaskService(s *store.Store, emit Emitter, ctx func() context.Context, d 
 	if d.WorkDir == nil {
 		d.WorkDir = func() string { return "" }
 	}
-	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches}
+	if d.Wake == nil {
+		d.Wake = func() {}
+	}
+	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches, wake: d.Wake}
 }
 
 // ListFilter selects tasks. Status "" lists every status but archived.
@@ -109,6 +115,7 @@ func (s *TaskService) changed(t task.Task, err error) (task.Task, error) {
 		return task.Task{}, userError(err)
 	}
 	s.emit.Emit(EventTasksChanged)
+	s.wake()
 	return t, nil
 }
 

@@ -9,9 +9,9 @@ import (
 )
 
 // MidRunInput reports whether a tool, as OpenHost wires it, takes input
-// while a step runs: the mock does; claude-code and codex run one
-// non-interactive turn.
-func MidRunInput(tool string) bool { return tool == settings.ToolMock }
+// while a step runs: the mock and claude-code (stream-json input) do; codex
+// runs one non-interactive turn.
+func MidRunInput(tool string) bool { return tool == settings.ToolMock || tool == settings.ToolClaude }
 
 // ControlStore is what Stop and Inject need; *store.Store has it.
 type ControlStore interface {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -78,11 +79,11 @@ func OpenHost(o HostOptions) (*Host, error) {
 	h := &Host{Lock: lock, Settings: settings.NewFile(o.Paths.Settings(), Installed), log: o.Logger}
 	set := h.current()
 	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
-	tools := []agent.Tool{mock.New(mock.Options{Command: o.MockCommand, Runner: h.Procs})}
+	tools := []agent.Tool{mock.New(mock.Options{Command: o.MockCommand, Runner: h.Procs, StateDir: filepath.Join(o.Paths.Root, "mock-state")})}
 	cl := set.Tools[settings.ToolClaude]
-	tools = append(tools, claude.New(claude.Options{Path: cl.Path, Runner: h.Procs}))
+	tools = append(tools, claude.New(claude.Options{Path: cl.Path, Runner: h.Procs, Env: set.EnvList(settings.ToolClaude), MidRunInput: MidRunInput(settings.ToolClaude)}))
 	cx := set.Tools[settings.ToolCodex]
-	if c, err := codex.New(codex.Config{Runner: h.Procs, Bin: cx.Path}); err == nil {
+	if c, err := codex.New(codex.Config{Runner: h.Procs, Bin: cx.Path, Env: set.EnvList(settings.ToolCodex)}); err == nil {
 		tools = append(tools, c)
 	}
 	h.Tools = agent.NewRegistry(tools...)
