@@ -1,0 +1,158 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// hostFixture is a data root whose queue runs in this process with the mock
+// tool on a real git repository.
+type hostFixture struct {
+	st    *store.Store
+	host  *runner.Host
+	live  *LiveOutput
+	rec   *RecordingEmitter
+	tasks *TaskService
+	run   *RunService
+}
+
+func startHost(t *testing.T) *hostFixture {
+	t.Helper()
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	os.MkdirAll(repo, 0o755)
+	git(t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "README"), []byte("hi\n"), 0o644)
+	git(t, repo, "add", "README")
+	git(t, repo, "commit", "-q", "-m", "init")
+	paths := dataroot.Paths{Root: filepath.Join(root, "data")}
+	if err := dataroot.Ensure(paths.Root); err != nil {
+		t.Fatal(err)
+	}
+	settingsJSON := `{"workingDirectory": "` + repo + `", "retries": {"backoffMs": [10]},
+		"roles": {"planner": {"tool": "mock"}, "refinement": {"tool": "mock"}, "developer": {"tool": "mock"}, "reviewer": {"tool": "mock"}},
+		"stop": {"graceMs": 1000}}`
+	if err := os.WriteFile(paths.Settings(), []byte(settingsJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
+	f.live = NewLiveOutput(f.rec, pipeline.Scrub, time.Now, 0)
+	f.host, err = runner.OpenHost(runner.HostOptions{Paths: paths, Store: st, MockCommand: []string{os.Args[0], "__mock-agent"},
+		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.host.Run(ctx, runner.Forever) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		f.host.Close()
+		f.live.Close()
+		st.Close()
+	})
+	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake})
+	f.run = NewRunService(st, f.host, "", f.host.Settings, f.live, f.rec, context.Background)
+	return f
+}
+
+func (f *hostFixture) waitStatus(t *testing.T, id string, want task.Status) task.Task {
+	t.Helper()
+	var got task.Task
+	waitFor(t, "status "+string(want), func() bool {
+		got, _ = f.st.GetTask(context.Background(), id)
+		return got.Status == want
+	})
+	return got
+}
+
+func (f *hostFixture) waitRole(t *testing.T, id string, role task.Role) {
+	t.Helper()
+	waitFor(t, "the "+string(role)+" step", func() bool {
+		st, _ := f.run.Status()
+		for _, r := range st.Running {
+			if r.TaskID == id && r.Role == role {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestRunServiceInjectLiveAndStop(t *testing.T) {
+	f := startHost(t)
+	if st, _ := f.run.Status(); !st.Enabled || !st.LockHeld {
+		t.Fatalf("status %+v", st)
+	}
+	// The mock developer waits for one mid-run message: only a live inject finishes it.
+	a, err := f.tasks.Create(NewTaskInput{Prompt: "Wait for me\n[[mock-await developer=1]]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.waitRole(t, a.ID, task.RoleDeveloper)
+	res, err := f.run.Inject(a.ID, "use tabs, not spaces")
+	if err != nil || res.Delivery != "live" || res.InjectionID == "" {
+		t.Fatalf("inject %+v %v", res, err)
+	}
+	f.waitStatus(t, a.ID, task.StatusDone)
+	snap, _ := f.run.Output(a.ID)
+	if !strings.Contains(snap.Terminal, "received: use tabs, not spaces") {
+		t.Fatalf("the live session did not get the prompt; terminal:\n%s", snap.Terminal)
+	}
+	kinds := map[string]bool{}
+	for _, it := range snap.Feed {
+		kinds[it.Kind] = true
+	}
+	if !kinds["step"] || !kinds["verdict"] || !kinds["inject"] {
+		t.Fatalf("feed kinds %v", kinds)
+	}
+	page, err := f.run.Transcript(a.ID, 0, 1<<20)
+	if err != nil || page.Total == 0 || !strings.Contains(page.Data, "received:") {
+		t.Fatalf("transcript %d bytes %v", page.Total, err)
+	}
+
+	// A developer that never gets its messages is stopped from the UI.
+	b, _ := f.tasks.Create(NewTaskInput{Prompt: "Never finishes\n[[mock-await developer=9]]"})
+	f.waitRole(t, b.ID, task.RoleDeveloper)
+	exs, _ := f.st.Executions(context.Background(), b.ID)
+	dev := exs[len(exs)-1]
+	if err := f.run.Stop(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	stopped := f.waitStatus(t, b.ID, task.StatusStopped)
+	if stopped.WorktreePath == "" {
+		t.Fatal("no worktree recorded for the stopped task")
+	}
+	if _, err := os.Stat(stopped.WorktreePath); err != nil {
+		t.Fatalf("the stopped task's worktree is gone: %v", err)
+	}
+	for _, pid := range append(dev.PIDs, dev.PID) {
+		if pid > 0 && runner.Alive(pid) {
+			t.Fatalf("pid %d of the stopped step survived", pid)
+		}
+	}
+	if err := f.run.Stop(b.ID); err == nil {
+		t.Fatal("stopping a stopped task succeeded")
+	}
+	if _, err := f.run.SetEnabled(false); err != nil {
+		t.Fatal(err)
+	}
+	if f.run.Enabled() {
+		t.Fatal("pause did not stick")
+	}
+}
