@@ -320,7 +320,7 @@ export class FakeBackend implements Backend {
       this.emit('commands:changed');
     },
 
-    'SettingsService.Get': () => this.settings,
+    'SettingsService.Get': () => ({ saved: true, errors: [], settings: this.settings }),
     'SettingsService.Save': (s) => {
       const errors = validateSettings(s, Object.keys(MODELS));
       if (errors.length) return { saved: false, errors, settings: this.settings };

@@ -215,6 +215,8 @@ export interface Settings {
   concurrency: number;
   notifications: boolean;
   close_to_tray: boolean;
+  /** Tool used for a role with no tool of its own. */
+  default_tool: string;
   roles: {
     planner: ToolChoice;
     refinement: ToolChoice;
@@ -237,6 +239,8 @@ export interface SaveSettingsResult {
   saved: boolean;
   errors: FieldError[];
   settings: Settings;
+  /** Set by Get when settings.json could not be read: defaults are shown until saved. */
+  load_error?: string;
 }
 
 export interface ToolHealth {
@@ -244,6 +248,8 @@ export interface ToolHealth {
   installed: boolean;
   version: string;
   authenticated: boolean;
+  reachable?: boolean;
+  path?: string;
   error?: string;
   checked_at: string;
 }
@@ -255,6 +261,9 @@ export interface UsageRange {
 
 export interface UsageRow extends Usage {
   key: string;
+  executions?: number;
+  cache_read?: number;
+  cache_write?: number;
 }
 
 export interface UsageSummary {
@@ -324,7 +333,7 @@ export interface Api {
   'CommandService.Save': (input: CommandInput) => Promise<Command>;
   'CommandService.Delete': (id: string) => Promise<void>;
 
-  'SettingsService.Get': () => Promise<Settings>;
+  'SettingsService.Get': () => Promise<SaveSettingsResult>;
   'SettingsService.Save': (settings: Settings) => Promise<SaveSettingsResult>;
   'SettingsService.PickDirectory': () => Promise<string>;
   'SettingsService.ToolHealth': () => Promise<ToolHealth[]>;

@@ -22,6 +22,7 @@ export class SettingsStore {
   errors = $state<FieldError[]>([]);
   error = $state('');
   notice = $state('');
+  loadError = $state('');
   health = $state<ToolHealth[]>([]);
   testing = $state<Record<string, boolean>>({});
   models = $state<Record<string, string[]>>({});
@@ -53,8 +54,9 @@ export class SettingsStore {
 
   async load(): Promise<void> {
     try {
-      const s = await this.backend.invoke('SettingsService.Get');
-      this.apply(s);
+      const r = await this.backend.invoke('SettingsService.Get');
+      this.apply(r.settings);
+      this.loadError = r.load_error ?? '';
       this.error = '';
     } catch (e) {
       this.error = `Could not load settings: ${errorMessage(e)}`;
@@ -129,6 +131,7 @@ export class SettingsStore {
         return false;
       }
       this.apply(r.settings);
+      this.loadError = '';
       this.notice = 'Settings saved.';
       this.error = '';
       return true;

@@ -78,3 +78,20 @@ describe('SettingsStore', () => {
     expect(parseList('1, -2')).toBeNull();
   });
 });
+
+describe('SettingsStore load error', () => {
+  it('shows why settings.json could not be read', async () => {
+    const b = new FakeBackend();
+    const orig = b.invoke.bind(b);
+    b.invoke = ((m: string, ...a: unknown[]) =>
+      m === 'SettingsService.Get'
+        ? orig('SettingsService.Get').then((r) => ({ ...r, load_error: 'settings.json: invalid character at line 3 — using defaults until you save' }))
+        : (orig as (...x: unknown[]) => Promise<unknown>)(m, ...a)) as typeof b.invoke;
+    const s = new SettingsStore(b, now);
+    await s.load();
+    expect(s.loadError).toMatch(/using defaults until you save/);
+    expect(s.draft!.concurrency).toBe(1);
+    expect(await s.save()).toBe(true);
+    expect(s.loadError).toBe('');
+  });
+});
