@@ -1,0 +1,322 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// RunControl is the runner as the tray sees it. The app's run service
+// implements it.
+type RunControl interface {
+	// Enabled reports whether the runner takes tasks from the queue.
+	Enabled() bool
+	// SetEnabled pauses (false) or resumes (true) the queue and saves the
+	// setting; it returns the error that kept the setting from being saved.
+	SetEnabled(on bool) error
+	// Running returns the ids of the tasks running now in this process.
+	Running() []string
+	// StopTask durably asks the runner to stop an ongoing task (its work is
+	// kept); it returns the store's error when the task is not ongoing.
+	StopTask(id string) error
+}
+
+// TaskReader is the part of the store the desktop reads; *store.Store has it.
+type TaskReader interface {
+	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
+}
+
+// Window is the main window as the tray controls it.
+type Window interface {
+	// Show shows the window and brings it forward.
+	Show()
+	// Hide hides the window; the app keeps running.
+	Hide()
+	// Visible reports whether the window was last shown rather than hidden.
+	Visible() bool
+	// Quit ends the application.
+	Quit()
+}
+
+// DesktopDeps are what a Desktop is built from. Store, Run and Window are
+// required; the others have defaults.
+type DesktopDeps struct {
+	Store   TaskReader
+	Run     RunControl
+	Window  Window
+	Emitter Emitter
+	// Shutdown stops running steps cleanly before the app quits (the tray's
+	// Quit, or a window close that is not turned into a hide). It is called
+	// at most once.
+	Shutdown func()
+	// CloseToTray is the setting "closing the window hides it to the tray";
+	// nil means on.
+	CloseToTray func() bool
+	// TrayHost reports whether a tray host is on the session bus; nil means
+	// TrayHostAvailable.
+	TrayHost func(ctx context.Context) bool
+	// Context is the app's lifetime; nil means context.Background.
+	Context func() context.Context
+	Log     *slog.Logger
+}
+
+// Desktop implements TrayControls and the window's close-to-tray behaviour
+// on top of the runner, the store and the window.
+type Desktop struct {
+	d        DesktopDeps
+	quitting atomic.Bool
+	shutOnce sync.Once
+
+	mu      sync.Mutex
+	lastErr string // last logged store error text, so a failing store logs once
+}
+
+var _ TrayControls = (*Desktop)(nil)
+
+// trayStateLimit bounds the rows read for the tray's counts.
+const trayStateLimit = 5000
+
+// NewDesktop returns a Desktop over deps.
+func NewDesktop(deps DesktopDeps) *Desktop {
+	if deps.Emitter == nil {
+		deps.Emitter = &RecordingEmitter{}
+	}
+	if deps.Shutdown == nil {
+		deps.Shutdown = func() {}
+	}
+	if deps.CloseToTray == nil {
+		deps.CloseToTray = func() bool { return true }
+	}
+	if deps.TrayHost == nil {
+		deps.TrayHost = TrayHostAvailable
+	}
+	if deps.Context == nil {
+		deps.Context = context.Background
+	}
+	if deps.Log == nil {
+		deps.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Desktop{d: deps}
+}
+
+// TrayState reads what the tray shows. A store error is logged (once per
+// distinct message) and leaves the counts at zero.
+func (d *Desktop) TrayState() TrayState {
+	st := TrayState{WindowVisible: d.d.Window.Visible(), RunnerEnabled: d.d.Run.Enabled()}
+	ctx, cancel := context.WithTimeout(d.d.Context(), 5*time.Second)
+	defer cancel()
+	tasks, err := d.d.Store.ListTasks(ctx, store.Filter{
+		Statuses: []task.Status{task.StatusOngoing, task.StatusActions, task.StatusDone},
+		Limit:    trayStateLimit,
+	})
+	d.noteErr("tray: read tasks", err)
+	titles := map[string]string{}
+	var ongoing []string
+	for _, t := range tasks {
+		switch t.Status {
+		case task.StatusOngoing:
+			ongoing = append(ongoing, t.ID)
+			titles[t.ID] = displayTitle(t)
+		case task.StatusActions:
+			st.Attention++
+		case task.StatusDone:
+			st.Review++
+		}
+	}
+	// Tasks this process runs come first; the store also shows tasks run by
+	// another process (a headless runner), which Stop reaches durably.
+	running := append(d.d.Run.Running(), ongoing...)
+	seen := map[string]bool{}
+	for _, id := range running {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if st.RunningID == "" {
+			st.RunningID = id
+			st.RunningTitle = titles[id]
+			if st.RunningTitle == "" {
+				st.RunningTitle = id
+			}
+			continue
+		}
+		st.OtherRunning++
+	}
+	return st
+}
+
+func (d *Desktop) noteErr(what string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err == nil {
+		d.lastErr = ""
+		return
+	}
+	if msg := err.Error(); msg != d.lastErr {
+		d.lastErr = msg
+		d.d.Log.Warn(what, "err", err)
+	}
+}
+
+// ToggleWindow hides a shown window and shows a hidden one.
+func (d *Desktop) ToggleWindow() {
+	if d.d.Window.Visible() {
+		d.d.Window.Hide()
+		return
+	}
+	d.d.Window.Show()
+}
+
+// NewTask shows the window and asks it to open the New task form.
+func (d *Desktop) NewTask() {
+	d.d.Window.Show()
+	d.d.Emitter.Emit(EventUINewTask)
+}
+
+// ShowReview shows the window and asks it to show the review queue.
+func (d *Desktop) ShowReview() {
+	d.d.Window.Show()
+	d.d.Emitter.Emit(EventUIShowReview)
+}
+
+// SetRunnerEnabled pauses or resumes the runner; a failure is logged.
+func (d *Desktop) SetRunnerEnabled(on bool) {
+	if err := d.d.Run.SetEnabled(on); err != nil {
+		d.d.Log.Error("tray: set runner enabled", "on", on, "err", err)
+		return
+	}
+	d.d.Emitter.Emit(EventRunnerStatus)
+}
+
+// StopTask asks the runner to stop the task; a failure is logged.
+func (d *Desktop) StopTask(id string) {
+	if err := d.d.Run.StopTask(id); err != nil {
+		d.d.Log.Error("tray: stop task", "task", id, "err", err)
+		return
+	}
+	d.d.Emitter.Emit(EventTasksChanged)
+}
+
+// Quit stops running steps cleanly, then ends the app.
+func (d *Desktop) Quit() {
+	d.quitting.Store(true)
+	d.shutdown()
+	d.d.Window.Quit()
+}
+
+func (d *Desktop) shutdown() { d.shutOnce.Do(d.d.Shutdown) }
+
+// BeforeClose is Wails' OnBeforeClose. When the close-to-tray setting is on
+// and a tray host exists, it hides the window and returns true (prevent the
+// close). Otherwise, and always once Quit was asked, it stops running steps
+// and returns false so the app quits.
+func (d *Desktop) BeforeClose(ctx context.Context) (prevent bool) {
+	if !d.quitting.Load() && d.d.CloseToTray() && d.d.TrayHost(ctx) {
+		d.d.Window.Hide()
+		return true
+	}
+	d.quitting.Store(true)
+	d.shutdown()
+	return false
+}
+
+// TrayHostAvailable reports whether a StatusNotifierWatcher (the tray host
+// of KDE, GNOME's AppIndicator extension, waybar, …) owns its name on the
+// session bus. No session bus means false.
+func TrayHostAvailable(ctx context.Context) bool {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	conn, err := dialSession(ctx)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var has bool
+	err = conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, watcherName).Store(&has)
+	return err == nil && has
+}
+
+// watcherName is the well-known name of the tray host.
+const watcherName = "org.kde.StatusNotifierWatcher"
+
+// displayTitle is a task's title, else the start of its prompt, else its id.
+func displayTitle(t task.Task) string {
+	if s := strings.TrimSpace(t.Title); s != "" {
+		return s
+	}
+	if s := strings.TrimSpace(firstLine(strings.TrimSpace(t.Prompt))); s != "" {
+		return trimTitle(s)
+	}
+	return t.ID
+}
+
+// WailsWindow is the Wails main window. Wails v2 cannot tell whether the
+// window is shown, so WailsWindow tracks what it was last told; calls made
+// before Attach only change that record.
+type WailsWindow struct {
+	mu      sync.Mutex
+	ctx     context.Context
+	visible bool
+}
+
+var _ Window = (*WailsWindow)(nil)
+
+// NewWailsWindow returns the window record; startVisible says whether Wails
+// opens the window shown (options.App.StartHidden false).
+func NewWailsWindow(startVisible bool) *WailsWindow { return &WailsWindow{visible: startVisible} }
+
+// Attach binds the window to the Wails context given at startup.
+func (w *WailsWindow) Attach(ctx context.Context) {
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+}
+
+func (w *WailsWindow) set(visible bool) context.Context {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.visible = visible
+	return w.ctx
+}
+
+// Show shows the window, un-minimised.
+func (w *WailsWindow) Show() {
+	if ctx := w.set(true); ctx != nil {
+		runtime.WindowShow(ctx)
+		runtime.WindowUnminimise(ctx)
+	}
+}
+
+// Hide hides the window.
+func (w *WailsWindow) Hide() {
+	if ctx := w.set(false); ctx != nil {
+		runtime.WindowHide(ctx)
+	}
+}
+
+// Visible reports whether the window was last shown.
+func (w *WailsWindow) Visible() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.visible
+}
+
+// Quit asks Wails to end the app; Wails calls OnBeforeClose first.
+func (w *WailsWindow) Quit() {
+	w.mu.Lock()
+	ctx := w.ctx
+	w.mu.Unlock()
+	if ctx != nil {
+		runtime.Quit(ctx)
+	}
+}

@@ -1,0 +1,319 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/godbus/dbus/v5"
+)
+
+// Desktop notifications (org.freedesktop.Notifications over the session bus).
+const (
+	notifyName  = "org.freedesktop.Notifications"
+	notifyPath  = dbus.ObjectPath("/org/freedesktop/Notifications")
+	notifyLimit = 5000 // rows read per check
+)
+
+// NotifierOptions configure a Notifier; every field has a default.
+type NotifierOptions struct {
+	// Enabled is the notifications setting; nil means on. While it is off
+	// transitions are still tracked, so turning it on replays nothing.
+	Enabled func() bool
+	// AppIcon is the icon name or file URI sent with each notification.
+	AppIcon string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	Log *slog.Logger
+}
+
+// Notifier sends a desktop notification when a task finishes (done), fails,
+// or needs an answer (actions). It finds transitions by comparing task
+// statuses between checks: the first check only records what is there, and
+// each transition is announced once.
+type Notifier struct {
+	store TaskReader
+	opts  NotifierOptions
+	hint  chan struct{}
+
+	mu     sync.Mutex
+	prev   map[string]seenTask // nil until the first check
+	since  time.Time           // start of the previous check, in store precision
+	conn   *dbus.Conn
+	markup bool // the server renders body markup, so bodies are escaped
+	warned bool // "notifications unavailable" was logged since the last success
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// seenTask is what a check remembers of a task: a change in any of it is a
+// new transition.
+type seenTask struct {
+	status    task.Status
+	finished  time.Time
+	questions string
+}
+
+// NewNotifier returns a Notifier reading tasks from st.
+func NewNotifier(st TaskReader, opts NotifierOptions) *Notifier {
+	if opts.Enabled == nil {
+		opts.Enabled = func() bool { return true }
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Notifier{store: st, opts: opts, hint: make(chan struct{}, 1)}
+}
+
+// Notification is one message sent to the desktop.
+type Notification struct {
+	TaskID  string
+	Summary string
+	Body    string
+}
+
+// Check compares the tasks with the previous check and notifies each new
+// transition. It returns the store's error (and then changes nothing); a
+// missing session bus or notification server is logged once, not returned.
+func (n *Notifier) Check(ctx context.Context) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	start := n.opts.Now().Truncate(time.Millisecond)
+	tasks, err := n.store.ListTasks(ctx, store.Filter{
+		Statuses: []task.Status{task.StatusPending, task.StatusOngoing, task.StatusActions, task.StatusDone, task.StatusFailed},
+		Limit:    notifyLimit,
+	})
+	if err != nil {
+		return fmt.Errorf("check notifications: %w", err)
+	}
+	next := make(map[string]seenTask, len(tasks))
+	var out []Notification
+	for _, t := range tasks {
+		cur := seenTask{status: t.Status, questions: strings.Join(t.Questions, "\n")}
+		if t.FinishedAt != nil {
+			cur.finished = *t.FinishedAt
+		}
+		next[t.ID] = cur
+		if n.prev == nil {
+			continue
+		}
+		if msg, ok := n.transition(t, cur); ok {
+			out = append(out, msg)
+		}
+	}
+	n.prev, n.since = next, start
+	if len(out) == 0 || !n.opts.Enabled() {
+		return nil
+	}
+	// Oldest first, so the newest notification ends on top.
+	slices.Reverse(out)
+	for _, m := range out {
+		if !n.send(ctx, m) {
+			break
+		}
+	}
+	return nil
+}
+
+// transition returns the notification for t when it newly reached a
+// status worth one. A task seen by the previous check counts when its
+// status, finish time or questions changed (it cannot have left and come
+// back through archived or accepted: those are not listed). A task not seen
+// before counts only when it started (actions) or finished (done, failed)
+// after the previous check, so an imported or unarchived old task stays
+// quiet.
+func (n *Notifier) transition(t task.Task, cur seenTask) (Notification, bool) {
+	var at *time.Time
+	switch t.Status {
+	case task.StatusDone, task.StatusFailed:
+		at = t.FinishedAt
+	case task.StatusActions:
+		at = t.StartedAt
+	default:
+		return Notification{}, false
+	}
+	if old, seen := n.prev[t.ID]; seen {
+		return notificationFor(t), old != cur
+	}
+	if at == nil || at.Before(n.since) {
+		return Notification{}, false
+	}
+	return notificationFor(t), true
+}
+
+// notificationFor builds the text for a task in done, failed or actions.
+func notificationFor(t task.Task) Notification {
+	title := trimTitle(displayTitle(t))
+	m := Notification{TaskID: t.ID}
+	switch t.Status {
+	case task.StatusDone:
+		m.Summary, m.Body = "Task finished: "+title, "Ready for review."
+	case task.StatusFailed:
+		m.Summary, m.Body = "Task failed: "+title, firstLine(strings.TrimSpace(t.Error))
+		if m.Body == "" {
+			m.Body = "Open the task to see its log."
+		}
+	case task.StatusActions:
+		m.Summary, m.Body = "Task needs an answer: "+title, "The planner has questions."
+		if len(t.Questions) > 0 {
+			m.Body = firstLine(strings.TrimSpace(t.Questions[0]))
+		}
+	}
+	if r := []rune(m.Body); len(r) > 200 {
+		m.Body = string(r[:200]) + "…"
+	}
+	return m
+}
+
+// send delivers m; it reports false when the server cannot be reached, so
+// the rest of a batch is not tried.
+func (n *Notifier) send(ctx context.Context, m Notification) bool {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := n.connect(ctx); err != nil {
+		n.unavailable(err)
+		return false
+	}
+	body := m.Body
+	if n.markup {
+		body = html.EscapeString(body)
+	}
+	hints := map[string]dbus.Variant{
+		"desktop-entry": dbus.MakeVariant("boof-runner"),
+		"urgency":       dbus.MakeVariant(byte(1)),
+	}
+	var id uint32
+	err := n.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyName+".Notify", 0,
+		"Boof Runner", uint32(0), n.opts.AppIcon, m.Summary, body, []string{}, hints, int32(-1)).Store(&id)
+	if err != nil {
+		if !n.conn.Connected() {
+			n.conn.Close()
+			n.conn = nil
+		}
+		n.unavailable(err)
+		return false
+	}
+	n.warned = false
+	return true
+}
+
+// connect opens the private session-bus connection and reads the server's
+// capabilities once.
+func (n *Notifier) connect(ctx context.Context) error {
+	if n.conn != nil {
+		return nil
+	}
+	conn, err := dialSession(ctx)
+	if err != nil {
+		return err
+	}
+	var caps []string
+	if err := conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyName+".GetCapabilities", 0).Store(&caps); err != nil {
+		conn.Close()
+		return fmt.Errorf("notification server: %w", err)
+	}
+	n.conn, n.markup = conn, slices.Contains(caps, "body-markup")
+	return nil
+}
+
+func (n *Notifier) unavailable(err error) {
+	if n.warned {
+		return
+	}
+	n.warned = true
+	n.opts.Log.Warn("desktop notifications unavailable", "err", err)
+}
+
+// Hint asks the running loop (see Start) to check soon; it never blocks.
+func (n *Notifier) Hint() {
+	select {
+	case n.hint <- struct{}{}:
+	default:
+	}
+}
+
+// Start checks once now and then every interval and on each Hint, until
+// ctx ends or Close. Check errors are logged.
+func (n *Notifier) Start(ctx context.Context, interval time.Duration) {
+	ctx, cancel := context.WithCancel(ctx)
+	n.mu.Lock()
+	n.cancel = cancel
+	n.mu.Unlock()
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		var last string
+		for {
+			switch err := n.Check(ctx); {
+			case err == nil || ctx.Err() != nil:
+				last = ""
+			case err.Error() != last:
+				last = err.Error()
+				n.opts.Log.Warn("notifications", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			case <-n.hint:
+			}
+		}
+	}()
+}
+
+// Close stops the loop and closes the bus connection.
+func (n *Notifier) Close() {
+	n.mu.Lock()
+	cancel := n.cancel
+	n.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	n.wg.Wait()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.conn != nil {
+		n.conn.Close()
+		n.conn = nil
+	}
+}
+
+// errNoSessionBus is returned by dialSession when no address is known.
+var errNoSessionBus = errors.New("no session bus")
+
+// dialSession opens a private, authenticated connection to the session bus
+// named by DBUS_SESSION_BUS_ADDRESS (or the user's standard socket). It
+// never launches a bus. The connection outlives ctx (godbus would close a
+// connection bound to a context when it ends); ctx only bounds the dial.
+func dialSession(ctx context.Context) (*dbus.Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	conn, err := dbus.SessionBusPrivateNoAutoStartup()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errNoSessionBus, err)
+	}
+	if err := conn.Auth(nil); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("session bus auth: %w", err)
+	}
+	if err := conn.Hello(); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("session bus hello: %w", err)
+	}
+	return conn, nil
+}

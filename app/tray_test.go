@@ -1,0 +1,334 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/godbus/dbus/v5"
+)
+
+// testRun is the RunControl of the tests: the real settings file holds
+// runner.enabled and Stop goes through the runner's durable stop request.
+type testRun struct {
+	file *settings.File
+	st   *store.Store
+
+	mu      sync.Mutex
+	running []string
+}
+
+func (r *testRun) Enabled() bool {
+	s, err := r.file.Load()
+	return err == nil && s.Runner.Enabled
+}
+
+func (r *testRun) SetEnabled(on bool) error {
+	_, err := r.file.Set("runner.enabled", strconv.FormatBool(on))
+	return err
+}
+
+func (r *testRun) Running() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.running)
+}
+
+func (r *testRun) StopTask(id string) error {
+	return runner.Stop(context.Background(), r.st, id)
+}
+
+// testWindow stands in for the Wails window (which needs a display): it
+// records what it was asked.
+type testWindow struct {
+	mu      sync.Mutex
+	visible bool
+	calls   []string
+}
+
+func (w *testWindow) Show()         { w.record("show", true) }
+func (w *testWindow) Hide()         { w.record("hide", false) }
+func (w *testWindow) Quit()         { w.record("quit", w.Visible()) }
+func (w *testWindow) Visible() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.visible }
+
+func (w *testWindow) record(call string, visible bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.visible = visible
+	w.calls = append(w.calls, call)
+}
+
+func (w *testWindow) log() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.calls)
+}
+
+// squarePNG is a test icon whose size tells which one the tray shows.
+func squarePNG(t *testing.T, size int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// iconWidth reads the tray's IconPixmap as a tray host does.
+func iconWidth(t *testing.T, conn *dbus.Conn, sender string, item dbus.ObjectPath) int32 {
+	t.Helper()
+	v, err := conn.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.IconPixmap")
+	if err != nil {
+		t.Fatalf("get IconPixmap: %v", err)
+	}
+	var px []struct {
+		W, H int32
+		Pix  []byte
+	}
+	if err := dbus.Store([]any{v.Value()}, &px); err != nil || len(px) == 0 {
+		t.Fatalf("decode IconPixmap %v: %v", v, err)
+	}
+	if len(px[0].Pix) != int(px[0].W*px[0].H*4) {
+		t.Fatalf("pixmap %dx%d has %d bytes", px[0].W, px[0].H, len(px[0].Pix))
+	}
+	return px[0].W
+}
+
+func labels(items []menuEntry) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+// TestTray runs every tray scenario against one tray: the tray library
+// keeps global state, so a process has one tray.
+func TestTray(t *testing.T) {
+	addr := startSessionBus(t)
+	_, w := startWatcher(t, addr)
+	host := connectBus(t, addr)
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	settingsPath := filepath.Join(t.TempDir(), "settings.json")
+	run := &testRun{file: settings.NewFile(settingsPath, nil), st: st}
+	win := &testWindow{visible: true}
+	rec := &RecordingEmitter{}
+	var shutdowns []string
+	var shutMu sync.Mutex
+	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec,
+		Shutdown: func() {
+			shutMu.Lock()
+			defer shutMu.Unlock()
+			shutdowns = append(shutdowns, "shutdown with window calls "+strconv.Itoa(len(win.log())))
+		}})
+	const idle, running, attention = 16, 22, 24
+	tray, err := StartTray(desk, TrayOptions{Icons: TrayIcons{
+		Idle:      squarePNG(t, idle, color.RGBA{0, 128, 0, 255}),
+		Running:   squarePNG(t, running, color.RGBA{0, 0, 255, 255}),
+		Attention: squarePNG(t, attention, color.RGBA{255, 128, 0, 255}),
+	}, Interval: time.Hour}) // store changes reach the tray through Hint
+	if errors.Is(err, ErrTrayStarted) {
+		t.Skip("the tray library runs once per process (go test -count above 1)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			tray.Close()
+		}
+	})
+
+	var sender string
+	var item, menu dbus.ObjectPath
+	waitFor(t, "the item to register with the watcher", func() bool {
+		s, p, ok := w.registered()
+		sender, item = s, dbus.ObjectPath(p)
+		return ok
+	})
+	menu = menuPath(t, host, sender, item)
+	entries := func() []menuEntry { return readMenu(t, host, sender, menu) }
+	find := func(label string) menuEntry {
+		t.Helper()
+		for _, e := range entries() {
+			if e.Label == label {
+				return e
+			}
+		}
+		t.Fatalf("no menu item %q in %q", label, labels(entries()))
+		return menuEntry{}
+	}
+	click := func(label string) { t.Helper(); clickMenu(t, host, sender, menu, find(label).ID) }
+	waitLabel := func(label string) menuEntry {
+		t.Helper()
+		waitFor(t, "menu item "+label, func() bool { return slices.Contains(labels(entries()), label) })
+		tray.IconState() // waits for the refresh that changed the label to finish
+		return find(label)
+	}
+
+	t.Run("registers its item and menu", func(t *testing.T) {
+		if item != "/StatusNotifierItem" {
+			t.Fatalf("registered path %q", item)
+		}
+		title, err := host.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.Title")
+		if err != nil || title.Value() != "Boof Runner" {
+			t.Fatalf("Title %v %v", title, err)
+		}
+		want := []string{"Hide window", "New task…", "Pause runner", "Stop running task", "Review queue (0 waiting)", "Quit"}
+		waitFor(t, "the first refresh", func() bool { return slices.Equal(labels(entries()), want) })
+		if find("Stop running task").Enabled {
+			t.Fatal("Stop is enabled while idle")
+		}
+		if got := iconWidth(t, host, sender, item); got != idle || tray.IconState() != IconIdle {
+			t.Fatalf("icon %d (%s), want idle", got, tray.IconState())
+		}
+	})
+
+	t.Run("show and hide window", func(t *testing.T) {
+		click("Hide window")
+		waitLabel("Show window")
+		if win.Visible() {
+			t.Fatal("window still visible")
+		}
+	})
+
+	t.Run("new task shows the window and opens the form", func(t *testing.T) {
+		click("New task…")
+		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), EventUINewTask) })
+		if !win.Visible() {
+			t.Fatal("window not shown")
+		}
+		waitLabel("Hide window")
+	})
+
+	t.Run("pause and resume runner", func(t *testing.T) {
+		click("Pause runner")
+		waitLabel("Resume runner")
+		if enabledInFile(t, settingsPath) {
+			t.Fatal("settings file still has runner.enabled true")
+		}
+		click("Resume runner")
+		waitLabel("Pause runner")
+		if !enabledInFile(t, settingsPath) {
+			t.Fatal("settings file has runner.enabled false after resume")
+		}
+	})
+
+	var runningID string
+	t.Run("stop running task", func(t *testing.T) {
+		runningID = l.create("Refactor the parser")
+		l.claim(runningID)
+		tray.Hint()
+		stop := waitLabel("Stop “Refactor the parser”")
+		if !stop.Enabled {
+			t.Fatal("Stop is disabled while a task runs")
+		}
+		// IconState waits for the refresh in progress, which sets the icon.
+		if state := tray.IconState(); state != IconRunning {
+			t.Fatalf("icon state %s, want running", state)
+		}
+		if got := iconWidth(t, host, sender, item); got != running {
+			t.Fatalf("icon %d, want running", got)
+		}
+		click("Stop “Refactor the parser”")
+		waitFor(t, "a durable stop request", func() bool {
+			ok, err := st.StopRequested(context.Background(), runningID)
+			return err == nil && ok
+		})
+	})
+
+	t.Run("review queue and attention", func(t *testing.T) {
+		l.to(runningID, task.StatusDone, "")
+		tray.Hint()
+		waitLabel("Review queue (1 waiting)")
+		if find("Stop running task").Enabled {
+			t.Fatal("Stop is enabled after the task finished")
+		}
+		if state := tray.IconState(); state != IconIdle {
+			t.Fatalf("icon state %s, want idle", state)
+		}
+		if got := iconWidth(t, host, sender, item); got != idle {
+			t.Fatalf("icon %d, want idle", got)
+		}
+		asking := l.create("Pick a database")
+		l.claim(asking)
+		l.ask(asking, "Which one?")
+		tray.Hint()
+		waitFor(t, "the attention icon", func() bool { return tray.IconState() == IconAttention })
+		if got := iconWidth(t, host, sender, item); got != attention {
+			t.Fatalf("icon %d, want attention", got)
+		}
+		click("Review queue (1 waiting)")
+		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), EventUIShowReview) })
+	})
+
+	t.Run("quit stops running steps first", func(t *testing.T) {
+		before := len(win.log())
+		click("Quit")
+		waitFor(t, "the window to quit", func() bool { return slices.Contains(win.log(), "quit") })
+		shutMu.Lock()
+		got := slices.Clone(shutdowns)
+		shutMu.Unlock()
+		if want := []string{"shutdown with window calls " + strconv.Itoa(before)}; !slices.Equal(got, want) {
+			t.Fatalf("shutdowns %q, want %q (before the quit)", got, want)
+		}
+		// Wails asks OnBeforeClose after Quit: it must not hide to the tray.
+		if desk.BeforeClose(context.Background()) {
+			t.Fatal("BeforeClose prevented the quit")
+		}
+		shutMu.Lock()
+		defer shutMu.Unlock()
+		if len(shutdowns) != 1 {
+			t.Fatalf("shutdown ran %d times", len(shutdowns))
+		}
+	})
+
+	t.Run("close takes the item off the bus", func(t *testing.T) {
+		tray.Close()
+		closed = true
+		var has bool
+		if err := host.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, sender).Store(&has); err != nil || has {
+			t.Fatalf("tray still on the bus: %v %v", has, err)
+		}
+	})
+}
+
+func enabledInFile(t *testing.T, path string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runner struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"runner"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || doc.Runner.Enabled == nil {
+		t.Fatalf("settings file %s: %v", b, err)
+	}
+	return *doc.Runner.Enabled
+}
