@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/store"
 )
@@ -22,6 +24,7 @@ func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, 
 			}
 		}
 	}
+	roles := &execRoles{}
 	return pipeline.Hooks{
 		OnOutput: func(taskID string, _ int64, chunk []byte) { live.Write(taskID, chunk) },
 		OnLog: func(taskID string, _ int64, level, text string) {
@@ -37,17 +40,59 @@ func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, 
 			}
 			live.Add(taskID, it)
 		},
+		OnEvent: func(taskID string, execID int64, e agent.Event) {
+			it := FeedItem{Role: roles.get(execID), Text: e.Text, Tool: e.Tool, CallID: e.CallID, IsError: e.IsError}
+			switch e.Kind {
+			case agent.EventText:
+				it.Kind = "text"
+			case agent.EventToolCall:
+				it.Kind = "tool_call"
+			case agent.EventToolResult:
+				it.Kind = "tool_result"
+			case agent.EventRetry:
+				it.Kind = "retry"
+				it.Text = fmt.Sprintf("The tool is retrying after API error %d (attempt %d of %d)", e.ErrorStatus, e.Attempt, e.MaxAttempts)
+			case agent.EventQuestion:
+				it.Kind, it.Text = "text", "Question: "+e.Text
+			default:
+				return // raw lines are in the terminal view; usage is in the status
+			}
+			live.Add(taskID, it)
+		},
 		OnStep: func(taskID string, e store.Execution, running bool) {
-			state := "finished"
 			if running {
-				state = "started"
+				roles.set(e.ID, string(e.Role))
+			} else {
+				roles.drop(e.ID)
 			}
-			text := fmt.Sprintf("%s %s (iteration %d, round %d, attempt %d) with %s", capitalize(string(e.Role)), state, e.Iteration, e.Round, e.Attempt, e.Tool)
-			if !running && e.Outcome != "" {
-				text += ": " + string(e.Outcome)
-			}
-			live.Add(taskID, FeedItem{Kind: "step", Role: string(e.Role), Text: text})
 			notify()
 		},
 	}
+}
+
+// execRoles remembers the role of each running execution for the feed.
+type execRoles struct {
+	mu sync.Mutex
+	m  map[int64]string
+}
+
+func (r *execRoles) set(id int64, role string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[int64]string{}
+	}
+	r.m[id] = role
+}
+
+func (r *execRoles) get(id int64) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m[id]
+}
+
+func (r *execRoles) drop(id int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.m, id)
 }

@@ -118,7 +118,7 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	for _, it := range snap.Feed {
 		kinds[it.Kind] = true
 	}
-	if !kinds["step"] || !kinds["verdict"] || !kinds["inject"] {
+	if !kinds["step"] || !kinds["verdict"] || !kinds["inject"] || !kinds["text"] || !kinds["tool_call"] {
 		t.Fatalf("feed kinds %v", kinds)
 	}
 	page, err := f.run.Transcript(a.ID, 0, 1<<20)

@@ -5,7 +5,7 @@ start_xvfb() {
 	fdfile=$(mktemp)
 	Xvfb -displayfd 1 -screen 0 "${XVFB_SIZE:-1280x800x24}" -nolisten tcp >"$fdfile" 2>/dev/null &
 	XVFB_PID=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		[ -s "$fdfile" ] && break
 		sleep 0.05
 	done
@@ -13,6 +13,12 @@ start_xvfb() {
 	export DISPLAY
 	rm -f "$fdfile"
 	[ "$DISPLAY" != ":" ] || { echo "xvfb: could not start Xvfb" >&2; return 1; }
+	for _ in $(seq 100); do # the server answers before anything connects
+		xdotool getdisplaygeometry >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "xvfb: Xvfb on $DISPLAY does not answer" >&2
+	return 1
 }
 
 stop_xvfb() {

@@ -54,6 +54,10 @@ type Hooks struct {
 	OnLog func(taskID string, execID int64, level, text string)
 	// OnOutput receives raw PTY chunks of a running step.
 	OnOutput func(taskID string, execID int64, chunk []byte)
+	// OnEvent receives the typed agent events of a running step (text,
+	// tool calls and results, retries, questions), scrubbed; when set, those
+	// events reach OnLog no more (they are still stored as log lines).
+	OnEvent func(taskID string, execID int64, e agent.Event)
 	// OnStep is called when a step starts (running=true) and ends.
 	OnStep func(taskID string, e store.Execution, running bool)
 }

@@ -183,14 +183,19 @@ func (r *run) logf(level, format string, args ...any) {
 }
 
 func (r *run) logExec(execID int64, level, text string) {
+	r.storeLog(execID, level, text)
+	if h := r.p.o.Hooks.OnLog; h != nil {
+		h(r.t.ID, execID, level, Scrub(text))
+	}
+}
+
+// storeLog writes one scrubbed log line to the store.
+func (r *run) storeLog(execID int64, level, text string) {
 	text = Scrub(text)
 	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 	defer cancel()
 	if err := r.st.AppendLog(ctx, r.t.ID, execID, level, text); err != nil {
 		r.p.o.Logger.Warn("pipeline: cannot store log line", "task", r.t.ID, "err", err)
-	}
-	if h := r.p.o.Hooks.OnLog; h != nil {
-		h(r.t.ID, execID, level, text)
 	}
 }
 

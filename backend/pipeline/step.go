@@ -333,6 +333,13 @@ func (r *run) onEvent(execID int64, e agent.Event) {
 	if text == "" {
 		return
 	}
+	// The typed event goes to the live feed; its log line only to the store.
+	if h := r.p.o.Hooks.OnEvent; h != nil {
+		e.Text = Scrub(e.Text)
+		h(r.t.ID, execID, e)
+		r.storeLog(execID, level, text)
+		return
+	}
 	r.logExec(execID, level, text)
 }
 

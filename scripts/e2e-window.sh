@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# e2e-window.sh BIN OUTDIR — the real window with the real backend and the
+# mock tool, under Xvfb: add a task from the UI and watch it run to done, open
+# it, then add a task that never finishes by itself and stop it from the UI
+# (Ctrl+. and the confirmation). Checks the store through the CLI and that no
+# agent process survives; saves screenshots to OUTDIR/window-*.png.
+set -euo pipefail
+bin=$(realpath "${1:-build/bin/boof-runner}")
+out=$(mkdir -p "${2:-out/screens}" && realpath "${2:-out/screens}")
+here=$(dirname "$0")
+# shellcheck source=scripts/xvfb.sh
+. "$here/xvfb.sh"
+
+tmp=$(mktemp -d)
+app_pid=""
+cleanup() {
+	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null
+	stop_xvfb
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "e2e-window: $*" >&2; import -window root "$out/window-failed.png" 2>/dev/null || true; tail -20 "$tmp/app.log" >&2; exit 1; }
+cli() { "$bin" "$@" --data-dir "$tmp/data"; }
+status_of() { cli show "$1" --json | sed -n 's/^  "status": "\(.*\)",$/\1/p'; }
+wait_status() { # ID STATUS SECONDS
+	local deadline=$((SECONDS + $3))
+	until [ "$(status_of "$1")" = "$2" ]; do
+		[ $SECONDS -lt "$deadline" ] || fail "task $1 is $(status_of "$1"), not $2, after $3 s"
+		sleep 0.25
+	done
+}
+newest_id() { cli list --json | sed -n 's/^    "id": "\(.*\)",$/\1/p' | head -n1; }
+# add_task PROMPT types PROMPT into the focused New task form and submits it,
+# retrying when a loaded X server dropped keys; prints the new task's id.
+add_task() {
+	local before id attempt
+	before=$(newest_id)
+	for attempt in 1 2 3; do
+		xdotool key ctrl+a BackSpace
+		xdotool type --delay 30 "$1"
+		sleep 0.3
+		xdotool key ctrl+Return
+		for _ in $(seq 40); do
+			id=$(newest_id)
+			if [ -n "$id" ] && [ "$id" != "$before" ]; then
+				if cli show "$id" --json | grep -qF "\"prompt\": \"$1\""; then echo "$id"; return 0; fi
+				cli delete "$id" >/dev/null # keys were dropped: a garbled prompt
+				break
+			fi
+			sleep 0.25
+		done
+		echo "e2e-window: typing attempt $attempt failed; retrying" >&2
+		xdotool key ctrl+n
+		sleep 0.5
+	done
+	return 1
+}
+
+repo="$tmp/repo"
+mkdir -p "$repo" && git -C "$repo" init -q -b main
+echo "hello" >"$repo/README" && git -C "$repo" add README
+git -C "$repo" -c user.name=E2E -c user.email=e2e@example.com commit -q -m init
+cli settings set workingDirectory "$repo" >/dev/null
+for role in planner refinement developer reviewer; do cli settings set "roles.$role" '{"tool":"mock"}' >/dev/null; done
+cli settings set stop.graceMs 1000 >/dev/null
+
+start_xvfb
+export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+dbus-run-session -- "$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
+app_pid=$!
+wid=$(wait_window "Boof Runner" 30) || fail "no window"
+for _ in $(seq 300); do grep -q "window: dom ready" "$tmp/app.log" && break; sleep 0.1; done
+sleep 1
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+
+# 1. A task added from the form runs through the whole pipeline to done.
+first=$(add_task "Add a greeting file") || fail "the form did not create the task"
+wait_status "$first" done 120
+sleep 1
+import -window root "$out/window-done.png"
+# Open it: the first row of the list.
+xdotool mousemove 200 207 click 1
+sleep 2
+import -window root "$out/window-task.png"
+cli show "$first" | grep -q "reviewer_report.*APPROVE" || fail "no approved reviewer report stored"
+
+# 2. A task whose developer waits forever is stopped from the UI.
+xdotool key ctrl+n
+sleep 0.5
+second=$(add_task "Refactor everything [[mock-await developer=9]]") || fail "the form did not create the second task"
+wait_status "$second" ongoing 60
+for _ in $(seq 120); do cli show "$second" | grep -q "developer" && break; sleep 0.25; done
+xdotool mousemove 200 207 click 1 # the running task, first row
+sleep 3
+import -window root "$out/window-running.png"
+xdotool key ctrl+period
+sleep 1
+import -window root "$out/window-stop-confirm.png"
+xdotool key Tab Return
+wait_status "$second" stopped 30
+sleep 1
+import -window root "$out/window-stopped.png"
+# Agent steps run inside the task's worktree: nothing may be left there.
+survivors=""
+for p in /proc/[0-9]*; do
+	case "$(readlink "$p/cwd" 2>/dev/null)" in "$repo/.boof-runner-worktrees/"*) survivors="$survivors ${p#/proc/}" ;; esac
+done
+[ -z "$survivors" ] || fail "agent processes survived the stop:$survivors"
+[ -d "$repo/.boof-runner-worktrees/$second" ] || fail "the stopped task's worktree was not kept"
+
+# 3. Quitting stops cleanly.
+kill "$app_pid"
+wait "$app_pid" 2>/dev/null || true
+app_pid=""
+echo "e2e-window: done → $first, stopped → $second; screenshots in $out/window-*.png"
