@@ -85,6 +85,8 @@ export interface Injection {
   text: string;
   delivery: InjectDelivery;
   applied: boolean;
+  /** The step it was (or will be) applied to. */
+  step?: string;
   created_at: string;
 }
 
@@ -151,6 +153,8 @@ export interface RunningInfo {
 export interface RunnerStatus {
   enabled: boolean;
   lock_held: boolean;
+  /** Why the lock is not held (e.g. which process owns the runner). */
+  lock_message?: string;
   running: RunningInfo[];
 }
 
@@ -190,6 +194,8 @@ export interface TranscriptPage {
 export interface InjectResult {
   injection_id: string;
   delivery: InjectDelivery;
+  /** A sentence for the user about where the prompt went, when the backend has one. */
+  message?: string;
 }
 
 // ---- commands ----------------------------------------------------------
