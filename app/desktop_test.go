@@ -1,0 +1,155 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func TestTrayHostAvailable(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+t.TempDir()+"/no-bus")
+	if TrayHostAvailable(context.Background()) {
+		t.Fatal("host found without a session bus")
+	}
+	addr := startSessionBus(t)
+	if TrayHostAvailable(context.Background()) {
+		t.Fatal("host found on a bus without a watcher")
+	}
+	conn, _ := startWatcher(t, addr)
+	if !TrayHostAvailable(context.Background()) {
+		t.Fatal("watcher not found")
+	}
+	conn.Close()
+	waitFor(t, "the watcher to leave the bus", func() bool { return !TrayHostAvailable(context.Background()) })
+}
+
+func TestDesktopBeforeClose(t *testing.T) {
+	addr := startSessionBus(t)
+	st := newTestStore(t)
+	newDesk := func(closeToTray bool) (*Desktop, *testWindow, *atomic.Int32) {
+		win := &testWindow{visible: true}
+		var shutdowns atomic.Int32
+		run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st}
+		d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win,
+			Shutdown:    func() { shutdowns.Add(1) },
+			CloseToTray: func() bool { return closeToTray }})
+		return d, win, &shutdowns
+	}
+
+	t.Run("no tray host: the app quits after stopping its steps", func(t *testing.T) {
+		d, win, shut := newDesk(true)
+		if d.BeforeClose(context.Background()) || shut.Load() != 1 || !win.Visible() {
+			t.Fatalf("prevented or no shutdown: shutdowns %d, window %v", shut.Load(), win.log())
+		}
+	})
+
+	watcherConn, _ := startWatcher(t, addr)
+	t.Run("setting on and a tray host: hide instead of quit", func(t *testing.T) {
+		d, win, shut := newDesk(true)
+		if !d.BeforeClose(context.Background()) {
+			t.Fatal("close not prevented")
+		}
+		if win.Visible() || shut.Load() != 0 {
+			t.Fatalf("window %v, shutdowns %d", win.log(), shut.Load())
+		}
+		// Quit from the tray is never turned into a hide.
+		d.Quit()
+		if d.BeforeClose(context.Background()) {
+			t.Fatal("close prevented after Quit")
+		}
+		if shut.Load() != 1 || !slices.Equal(win.log(), []string{"hide", "quit"}) {
+			t.Fatalf("shutdowns %d, window %v", shut.Load(), win.log())
+		}
+	})
+
+	t.Run("setting off: quit", func(t *testing.T) {
+		d, win, shut := newDesk(false)
+		if d.BeforeClose(context.Background()) || shut.Load() != 1 || len(win.log()) != 0 {
+			t.Fatalf("shutdowns %d, window %v", shut.Load(), win.log())
+		}
+		// A second close (Wails asks again after Quit) shuts down only once.
+		d.BeforeClose(context.Background())
+		if shut.Load() != 1 {
+			t.Fatalf("shutdown ran %d times", shut.Load())
+		}
+	})
+	watcherConn.Close()
+}
+
+func TestDesktopTrayState(t *testing.T) {
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	a, b := l.create("alpha"), l.create("")
+	l.claim(a)
+	l.claim(b)
+	done := l.create("finished one")
+	l.claim(done)
+	l.to(done, task.StatusDone, "")
+	asking := l.create("asks")
+	l.claim(asking)
+	l.ask(asking, "Which?")
+
+	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st, running: []string{b}}
+	win := &testWindow{visible: false}
+	var logs bytes.Buffer
+	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	got := d.TrayState()
+	// The task this process runs comes first; an untitled task shows its prompt.
+	want := TrayState{WindowVisible: false, RunnerEnabled: true, RunningID: b, RunningTitle: "do", OtherRunning: 1, Review: 1, Attention: 1}
+	if got != want {
+		t.Fatalf("state\n%+v\nwant\n%+v", got, want)
+	}
+
+	st.Close()
+	for range 2 {
+		if got := d.TrayState(); got.Review != 0 || got.RunningID != b || got.RunningTitle != b {
+			t.Fatalf("state with a closed store %+v", got)
+		}
+	}
+	if c := strings.Count(logs.String(), "tray: read tasks"); c != 1 {
+		t.Fatalf("store error logged %d times:\n%s", c, logs.String())
+	}
+}
+
+func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	pending := l.create("waiting")
+	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st}
+	rec := &RecordingEmitter{}
+	var logs bytes.Buffer
+	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: &testWindow{}, Emitter: rec, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+
+	d.StopTask(pending)
+	if ok, err := st.StopRequested(context.Background(), pending); err != nil || ok {
+		t.Fatalf("stop request stored for a pending task: %v %v", ok, err)
+	}
+	if !strings.Contains(logs.String(), "tray: stop task") || len(rec.Names()) != 0 {
+		t.Fatalf("log %q, events %v", logs.String(), rec.Names())
+	}
+	d.SetRunnerEnabled(false)
+	if run.Enabled() || !slices.Equal(rec.Names(), []string{EventRunnerStatus}) {
+		t.Fatalf("runner enabled %v, events %v", run.Enabled(), rec.Names())
+	}
+}
+
+func TestWailsWindowBeforeStartup(t *testing.T) {
+	w := NewWailsWindow(true)
+	w.Hide()
+	if w.Visible() {
+		t.Fatal("visible after Hide")
+	}
+	w.Show()
+	if !w.Visible() {
+		t.Fatal("hidden after Show")
+	}
+	w.Quit() // no Wails context yet: nothing to quit, and no crash
+}
