@@ -6,11 +6,13 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -152,4 +154,42 @@ func TestWailsWindowBeforeStartup(t *testing.T) {
 		t.Fatal("hidden after Show")
 	}
 	w.Quit() // no Wails context yet: nothing to quit, and no crash
+}
+
+// seedQueue fills a store with a realistic backlog: n tasks, most of them
+// done and waiting for review, some pending, a few asking, one running.
+func seedQueue(b *testing.B, n int) (*testRun, lifecycle) {
+	b.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "boof.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	l := lifecycle{b, st}
+	for i := range n {
+		id := l.create("task " + strconv.Itoa(i))
+		switch {
+		case i%10 < 8:
+			l.claim(id)
+			l.to(id, task.StatusDone, "")
+		case i%10 == 8 && i%20 == 8:
+			l.claim(id)
+			l.ask(id, "Which one?")
+		}
+	}
+	l.claim(l.create("running now"))
+	return &testRun{file: settings.NewFile(filepath.Join(b.TempDir(), "settings.json"), nil), st: st}, l
+}
+
+// BenchmarkDesktopTrayState is the cost of one tray refresh's read over a
+// 1,000-task store (the tray does one every 2 s and on each hint).
+func BenchmarkDesktopTrayState(b *testing.B) {
+	run, _ := seedQueue(b, 1000)
+	d := NewDesktop(DesktopDeps{Store: run.st, Run: run, Window: &testWindow{}})
+	b.ResetTimer()
+	for b.Loop() {
+		if st := d.TrayState(); st.RunningID == "" {
+			b.Fatal("no running task")
+		}
+	}
 }

@@ -73,7 +73,7 @@ func startNotifyServer(t *testing.T, addr string, caps ...string) *notifyServer 
 
 // lifecycle drives real store tasks through the statuses the runner sets.
 type lifecycle struct {
-	t  *testing.T
+	t  testing.TB
 	st *store.Store
 }
 
@@ -247,5 +247,19 @@ func TestNotifierWithoutSessionBus(t *testing.T) {
 	check(t, n)
 	if !strings.Contains(logs.String(), "desktop notifications unavailable") {
 		t.Fatalf("no log line: %q", logs.String())
+	}
+}
+
+// BenchmarkNotifierCheck is the cost of one transition check over a
+// 1,000-task store with nothing to announce (the steady state).
+func BenchmarkNotifierCheck(b *testing.B) {
+	run, _ := seedQueue(b, 1000)
+	n := NewNotifier(run.st, NotifierOptions{})
+	defer n.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		if err := n.Check(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
