@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/procstat"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -29,6 +30,8 @@ type RunningInfo struct {
 	Tool          string     `json:"tool"`
 	Model         string     `json:"model"`
 	Usage         task.Usage `json:"usage"`
+	// Resources is the memory and CPU of the step's process tree.
+	Resources procstat.Stats `json:"resources"`
 }
 
 // RunnerStatus is the queue's state. LockHeld is false when another process
@@ -111,6 +114,9 @@ func (r *RunService) Status() (RunnerStatus, error) {
 			e := exs[len(exs)-1]
 			info.Role, info.Round, info.Iteration = e.Role, e.Round, e.Iteration
 			info.Tool, info.Model, info.StepStartedAt = e.Tool, e.Model, e.StartedAt
+			if e.EndedAt == nil {
+				info.Resources = procstat.Tree(ctx, append([]int{e.PID}, e.PIDs...))
+			}
 		}
 		st.Running = append(st.Running, info)
 	}

@@ -129,6 +129,10 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	// A developer that never gets its messages is stopped from the UI.
 	b, _ := f.tasks.Create(NewTaskInput{Prompt: "Never finishes\n[[mock-await developer=9]]"})
 	f.waitRole(t, b.ID, task.RoleDeveloper)
+	waitFor(t, "the step's process tree to be measured", func() bool {
+		st, _ := f.run.Status()
+		return len(st.Running) == 1 && st.Running[0].Resources.Processes > 0 && st.Running[0].Resources.RSSBytes > 0
+	})
 	exs, _ := f.st.Executions(context.Background(), b.ID)
 	dev := exs[len(exs)-1]
 	if err := f.run.Stop(b.ID); err != nil {
