@@ -59,6 +59,7 @@ test-e2e:
 
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens
+	scripts/e2e-window.sh $(BIN) $(OUT)/screens
 
 clean:
 	rm -rf build/bin frontend/dist frontend/dist-fake $(OUT)
