@@ -320,3 +320,21 @@ func (w *WailsWindow) Quit() {
 		runtime.Quit(ctx)
 	}
 }
+
+// HintEmitter passes every event to Next and, for the events that say state
+// changed (tasks:changed, runner:status), calls each of On: give it the
+// tray's and the notifier's Hint, which never block.
+type HintEmitter struct {
+	Next Emitter
+	On   []func()
+}
+
+// Emit forwards the event, then calls the hints.
+func (h HintEmitter) Emit(name string, payload ...any) {
+	h.Next.Emit(name, payload...)
+	if name == EventTasksChanged || name == EventRunnerStatus {
+		for _, f := range h.On {
+			f()
+		}
+	}
+}

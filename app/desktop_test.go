@@ -193,3 +193,15 @@ func BenchmarkDesktopTrayState(b *testing.B) {
 		}
 	}
 }
+
+func TestHintEmitter(t *testing.T) {
+	rec := &RecordingEmitter{}
+	var hints atomic.Int32
+	h := HintEmitter{Next: rec, On: []func(){func() { hints.Add(1) }}}
+	h.Emit(EventTasksChanged)
+	h.Emit(EventTaskOutputPrefix+"x", 1)
+	h.Emit(EventRunnerStatus)
+	if hints.Load() != 2 || len(rec.Names()) != 3 {
+		t.Fatalf("hints %d, events %v", hints.Load(), rec.Names())
+	}
+}

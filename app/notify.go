@@ -245,7 +245,7 @@ func (n *Notifier) Hint() {
 }
 
 // Start checks once now and then every interval and on each Hint, until
-// ctx ends or Close. Check errors are logged.
+// ctx ends or Close. Check errors are logged. Call it at most once.
 func (n *Notifier) Start(ctx context.Context, interval time.Duration) {
 	ctx, cancel := context.WithCancel(ctx)
 	n.mu.Lock()
@@ -292,8 +292,10 @@ func (n *Notifier) Close() {
 	}
 }
 
-// errNoSessionBus is returned by dialSession when no address is known.
-var errNoSessionBus = errors.New("no session bus")
+// ErrNoSessionBus is matched by the error for a session bus that cannot be
+// reached (StartTray); notifications and TrayHostAvailable treat it as "no
+// desktop", not as a failure.
+var ErrNoSessionBus = errors.New("no session bus")
 
 // dialSession opens a private, authenticated connection to the session bus
 // named by DBUS_SESSION_BUS_ADDRESS (or the user's standard socket). It
@@ -305,7 +307,7 @@ func dialSession(ctx context.Context) (*dbus.Conn, error) {
 	}
 	conn, err := dbus.SessionBusPrivateNoAutoStartup()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errNoSessionBus, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoSessionBus, err)
 	}
 	if err := conn.Auth(nil); err != nil {
 		conn.Close()

@@ -73,13 +73,14 @@ const (
 // com.canonical.dbusmenu menu on the session bus). The library keeps global
 // state: start at most one Tray per process.
 type Tray struct {
-	c      TrayControls
-	opts   TrayOptions
-	end    func()
-	hint   chan struct{}
-	clicks chan int
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	c         TrayControls
+	opts      TrayOptions
+	end       func()
+	hint      chan struct{}
+	clicks    chan int
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	items    [itemCount]*systray.MenuItem
@@ -98,7 +99,7 @@ var trayStarted atomic.Bool
 
 // StartTray exports the tray icon and menu on the session bus and serves
 // clicks, periodic refreshes and hints until Close. It returns an error
-// wrapping errNoSessionBus (and starts nothing) when no session bus can be
+// wrapping ErrNoSessionBus (and starts nothing) when no session bus can be
 // reached, and ErrTrayStarted when a tray was started before in this
 // process. A missing tray host is not an error: the item registers when one
 // appears.
@@ -284,12 +285,14 @@ func (t *Tray) IconState() string {
 	return t.lastIcon
 }
 
-// Close stops serving and removes the tray icon from the bus. The tray
-// library cannot start again in the same process.
+// Close stops serving and removes the tray icon from the bus; later calls
+// do nothing. The tray library cannot start again in the same process.
 func (t *Tray) Close() {
-	t.cancel()
-	t.wg.Wait()
-	t.end()
+	t.closeOnce.Do(func() {
+		t.cancel()
+		t.wg.Wait()
+		t.end()
+	})
 }
 
 func choose(cond bool, yes, no string) string {

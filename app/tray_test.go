@@ -332,3 +332,11 @@ func enabledInFile(t *testing.T, path string) bool {
 	}
 	return *doc.Runner.Enabled
 }
+
+func TestStartTrayWithoutSessionBus(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+t.TempDir()+"/no-bus")
+	tray, err := StartTray(NewDesktop(DesktopDeps{Store: newTestStore(t), Run: &testRun{}, Window: &testWindow{}}), TrayOptions{})
+	if !errors.Is(err, ErrNoSessionBus) || tray != nil {
+		t.Fatalf("got %v, %v; want ErrNoSessionBus", tray, err)
+	}
+}
