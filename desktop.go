@@ -23,6 +23,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -98,7 +99,18 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 			host.Runner.Wake()
 		}
 	}
-	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g)})
+	removeBranches := func(ctx context.Context, t task.Task) error {
+		if t.Repo == "" {
+			return nil
+		}
+		bs, err := rev.TaskBranches(ctx, t.Repo, t.ID)
+		if err != nil {
+			return err
+		}
+		_, err = rev.DeleteBranches(ctx, t.Repo, t.ID, bs)
+		return err
+	}
+	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g), RemoveBranches: removeBranches})
 	commands := app.NewCommandService(st, emit, a.Context)
 	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
 	reviewSvc := app.NewReviewService(st, wt, rev, emit, a.Context)

@@ -119,3 +119,28 @@ func TestRejectRefusesMovedBranchAndBadStatus(t *testing.T) {
 	}
 	before.same(t, f.repo)
 }
+
+func TestDeleteBranchesNeedsTheCurrentList(t *testing.T) {
+	t.Parallel()
+	f := rejectFixture(t)
+	s := newService(t)
+	if err := os.RemoveAll(f.wt); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := s.TaskBranches(ctx(t), f.repo, "T1")
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("branches %v %v", bs, err)
+	}
+	before := snap(t, f.repo)
+	if _, err := s.DeleteBranches(ctx(t), f.repo, "T1", bs[:1]); !errors.Is(err, ErrNotConfirmed) {
+		t.Fatalf("half-confirmed delete: %v", err)
+	}
+	before.same(t, f.repo)
+	deleted, err := s.DeleteBranches(ctx(t), f.repo, "T1", bs)
+	if err != nil || len(deleted) != 2 {
+		t.Fatalf("delete: %v %v", deleted, err)
+	}
+	if after, _ := s.TaskBranches(ctx(t), f.repo, "T1"); len(after) != 0 {
+		t.Fatalf("left %v", after)
+	}
+}
