@@ -13,14 +13,14 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// RunControl is the runner as the tray sees it. The app's run service
-// implements it.
+// RunControl is the runner as the tray sees it; *RunService implements it.
 type RunControl interface {
 	// Enabled reports whether the runner takes tasks from the queue.
 	Enabled() bool
-	// SetEnabled pauses (false) or resumes (true) the queue and saves the
-	// setting; it returns the error that kept the setting from being saved.
-	SetEnabled(on bool) error
+	// SetEnabled pauses (false) or resumes (true) the queue, saves the
+	// setting and tells the UI (runner:status); it returns the error that
+	// kept the setting from being saved.
+	SetEnabled(on bool) (RunnerStatus, error)
 	// Running returns the ids of the tasks running now in this process.
 	Running() []string
 	// StopTask durably asks the runner to stop an ongoing task (its work is
@@ -78,7 +78,10 @@ type Desktop struct {
 	lastErr string // last logged store error text, so a failing store logs once
 }
 
-var _ TrayControls = (*Desktop)(nil)
+var (
+	_ TrayControls = (*Desktop)(nil)
+	_ RunControl   = (*RunService)(nil)
+)
 
 // trayStateLimit bounds the rows read for the tray's counts.
 const trayStateLimit = 5000
@@ -188,11 +191,9 @@ func (d *Desktop) ShowReview() {
 
 // SetRunnerEnabled pauses or resumes the runner; a failure is logged.
 func (d *Desktop) SetRunnerEnabled(on bool) {
-	if err := d.d.Run.SetEnabled(on); err != nil {
+	if _, err := d.d.Run.SetEnabled(on); err != nil {
 		d.d.Log.Error("tray: set runner enabled", "on", on, "err", err)
-		return
 	}
-	d.d.Emitter.Emit(EventRunnerStatus)
 }
 
 // StopTask asks the runner to stop the task; a failure is logged.
@@ -249,13 +250,10 @@ func TrayHostAvailable(ctx context.Context) bool {
 // watcherName is the well-known name of the tray host.
 const watcherName = "org.kde.StatusNotifierWatcher"
 
-// displayTitle is a task's title, else the start of its prompt, else its id.
+// displayTitle is a task's DisplayTitle, else its id.
 func displayTitle(t task.Task) string {
-	if s := strings.TrimSpace(t.Title); s != "" {
+	if s := strings.TrimSpace(t.DisplayTitle()); s != "" {
 		return s
-	}
-	if s := strings.TrimSpace(firstLine(strings.TrimSpace(t.Prompt))); s != "" {
-		return trimTitle(s)
 	}
 	return t.ID
 }

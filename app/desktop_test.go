@@ -138,8 +138,14 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 		t.Fatalf("log %q, events %v", logs.String(), rec.Names())
 	}
 	d.SetRunnerEnabled(false)
-	if run.Enabled() || !slices.Equal(rec.Names(), []string{EventRunnerStatus}) {
-		t.Fatalf("runner enabled %v, events %v", run.Enabled(), rec.Names())
+	if run.Enabled() || strings.Contains(logs.String(), "set runner enabled") {
+		t.Fatalf("runner enabled %v; log %q", run.Enabled(), logs.String())
+	}
+	// A settings file that cannot be written: logged, nothing else happens.
+	run.file = settings.NewFile(filepath.Join(t.TempDir(), "missing", "dir", "settings.json"), nil)
+	d.SetRunnerEnabled(false)
+	if !strings.Contains(logs.String(), "tray: set runner enabled") {
+		t.Fatalf("failure not logged: %q", logs.String())
 	}
 }
 

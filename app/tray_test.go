@@ -38,9 +38,9 @@ func (r *testRun) Enabled() bool {
 	return err == nil && s.Runner.Enabled
 }
 
-func (r *testRun) SetEnabled(on bool) error {
+func (r *testRun) SetEnabled(on bool) (RunnerStatus, error) {
 	_, err := r.file.Set("runner.enabled", strconv.FormatBool(on))
-	return err
+	return RunnerStatus{Enabled: on}, err
 }
 
 func (r *testRun) Running() []string {
