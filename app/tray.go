@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,7 +54,6 @@ type TrayOptions struct {
 	Icons TrayIcons
 	// Interval is how often the tray refreshes on its own; zero means 2 s.
 	Interval time.Duration
-	Log      *slog.Logger
 }
 
 // The menu items, in menu order.
@@ -116,9 +114,6 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 	}
 	if opts.Interval <= 0 {
 		opts.Interval = 2 * time.Second
-	}
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	t := &Tray{c: c, opts: opts, hint: make(chan struct{}, 1), clicks: make(chan int, 16)}
 	ready := make(chan struct{})
