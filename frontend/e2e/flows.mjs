@@ -226,6 +226,11 @@ export const flows = {
       await page.keyboard.press('j');
       await page.locator('.phead code', { hasText: 'file_1.go' }).waitFor();
       await shot('review');
+      await page.getByRole('tab', { name: 'Leftovers' }).click();
+      await page.getByText('3 files').waitFor();
+      await page.getByRole('tab', { name: 'Commits' }).click();
+      await page.getByRole('list', { name: 'Commits' }).getByText('Add a test for the path rewrite').waitFor();
+      await shot('review-commits');
     },
   },
 };

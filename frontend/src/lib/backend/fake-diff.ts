@@ -2,7 +2,7 @@ import type { DiffSummary, FilePatch, DiffFile } from './types';
 
 /** A generated diff; task ids containing "big" get 5,000 files. */
 export function fakeDiff(taskId: string): DiffSummary {
-  const n = taskId.includes('big') ? 5000 : 24;
+  const n = taskId.endsWith('-leftovers') ? 3 : taskId.includes('big') ? 5000 : 24;
   const files: DiffFile[] = [];
   for (let i = 0; i < n; i++) {
     const change = i % 11 === 3 ? 'added' : i % 13 === 5 ? 'deleted' : i % 17 === 7 ? 'renamed' : 'modified';

@@ -4,6 +4,7 @@ import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fak
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
+import { reviewHandlers } from './fake-review';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
 
@@ -347,8 +348,21 @@ export class FakeBackend implements Backend {
       return usageFor(r, [...this.tasks.keys()]);
     },
 
+    ...reviewHandlers(this),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
     'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),
+    'ReviewService.LeftoversSummary': (id) => ({ ...fakeDiff(`${this.diffKey(id)}-leftovers`), task_id: id }),
+    'ReviewService.LeftoversFilePatch': (id, path, force) => fakePatch(`${this.diffKey(id)}-leftovers`, path, force),
+    'ReviewService.Commits': (id, leftovers) => {
+      this.diffKey(id);
+      const at = this.stamp();
+      return leftovers
+        ? [{ sha: 'c0ffee1', subject: 'boof-runner: leftovers of ' + id, author: 'Boof Runner', date: at }]
+        : [
+            { sha: '9b8e771', subject: 'Rename the module path in every package', author: 'developer agent', date: at },
+            { sha: '5d1c2a0', subject: 'Add a test for the path rewrite', author: 'developer agent', date: at },
+          ];
+    },
   };
 
   private diffKey(id: string): string {

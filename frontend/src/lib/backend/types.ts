@@ -299,6 +299,13 @@ export interface DiffSummary {
   files: DiffFile[];
 }
 
+export interface CommitInfo {
+  sha: string;
+  subject: string;
+  author: string;
+  date: string;
+}
+
 export interface FilePatch {
   path: string;
   patch: string;
@@ -349,6 +356,9 @@ export interface Api {
 
   'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
   'ReviewService.FilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
+  'ReviewService.LeftoversSummary': (taskId: string) => Promise<DiffSummary>;
+  'ReviewService.LeftoversFilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
+  'ReviewService.Commits': (taskId: string, leftovers: boolean) => Promise<CommitInfo[]>;
 }
 
 export type Method = keyof Api;

@@ -1,31 +1,36 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
-import type { DiffSummary, FilePatch } from '../backend/types';
+import type { CommitInfo, DiffSummary, FilePatch } from '../backend/types';
+import type { ChangeRequest } from '../backend/review-api';
+import { buildChangeRequest, choiceKey, parseHunks, patchLines, type Hunk, type HunkChoice } from './hunks';
 
-export interface PatchLine {
-  n: number;
-  kind: 'add' | 'del' | 'hunk' | 'meta' | 'ctx';
-  text: string;
-}
+export { patchLines, parseHunks, type PatchLine, type Hunk } from './hunks';
 
-/** Splits a unified patch into typed lines for colouring. */
-export function patchLines(patch: string): PatchLine[] {
-  const lines = patch.endsWith('\n') ? patch.slice(0, -1).split('\n') : patch.split('\n');
-  return lines.map((text, n) => ({
-    n,
-    text,
-    kind: text.startsWith('@@') ? 'hunk' : text.startsWith('+++') || text.startsWith('---') ? 'meta' : text.startsWith('+') ? 'add' : text.startsWith('-') ? 'del' : 'ctx',
-  }));
-}
+export type ReviewTab = 'changes' | 'leftovers' | 'commits';
 
 /** Review of one task: the file list from the summary, each file's patch on demand (small cache). */
 export class ReviewStore {
+  tab = $state<ReviewTab>('changes');
   summary = $state.raw<DiffSummary | null>(null);
+  commits = $state.raw<CommitInfo[]>([]);
   selected = $state<string | null>(null);
   patch = $state.raw<FilePatch | null>(null);
   error = $state('');
   loadingPatch = $state(false);
   totals = $derived(this.summary?.files.reduce((a, f) => ({ add: a.add + f.additions, del: a.del + f.deletions }), { add: 0, del: 0 }) ?? { add: 0, del: 0 });
+  /** Lines and hunks of the shown patch (empty for binary or too-large files). */
+  lines = $derived(this.patch && !this.patch.binary && !this.patch.too_large ? patchLines(this.patch.patch) : []);
+  hunks = $derived(parseHunks(this.lines));
+  /** The hunk n/p moved to. */
+  hunk = $state(0);
+  /** Per-hunk comments and drops of the changes tab, by choiceKey(file, hunk). */
+  choices = $state<Record<string, HunkChoice>>({});
+  general = $state('');
+  /** The request being built: what "Send" would send. */
+  request: ChangeRequest = $derived(buildChangeRequest(this.general, Object.values(this.choices)));
+  busy = $state(false);
+  /** Result of the last decision, shown to the user. */
+  notice = $state('');
   private cache = new Map<string, FilePatch>();
   private seq = 0;
 
@@ -34,13 +39,34 @@ export class ReviewStore {
     readonly taskId: string,
   ) {}
 
+  /** Switches between the task branch, its leftovers branch and the commit list. */
+  async show(tab: ReviewTab): Promise<void> {
+    this.tab = tab;
+    this.cache.clear();
+    this.patch = null;
+    this.selected = null;
+    if (tab === 'commits') {
+      try {
+        this.commits = (await this.backend.invoke('ReviewService.Commits', this.taskId, false)) ?? [];
+        this.error = '';
+      } catch (e) {
+        this.error = `Could not list the commits: ${errorMessage(e)}`;
+      }
+      return;
+    }
+    await this.load();
+  }
+
   async load(): Promise<void> {
     try {
-      this.summary = await this.backend.invoke('ReviewService.Summary', this.taskId);
+      this.summary =
+        this.tab === 'leftovers' ? await this.backend.invoke('ReviewService.LeftoversSummary', this.taskId) : await this.backend.invoke('ReviewService.Summary', this.taskId);
+      this.summary = { ...this.summary, files: this.summary.files ?? [] };
       this.error = '';
       if (this.summary.files.length) await this.select(this.summary.files[0].path);
     } catch (e) {
-      this.error = `Could not load the changes: ${errorMessage(e)}`;
+      this.summary = null;
+      this.error = `Could not load the ${this.tab === 'leftovers' ? 'leftovers' : 'changes'}: ${errorMessage(e)}`;
     }
   }
 
@@ -50,15 +76,22 @@ export class ReviewStore {
     const hit = this.cache.get(key);
     if (hit) {
       this.patch = hit;
+      this.hunk = 0;
       return;
     }
     const my = ++this.seq;
     this.loadingPatch = true;
     try {
-      const p = await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
+      const p =
+        this.tab === 'leftovers'
+          ? await this.backend.invoke('ReviewService.LeftoversFilePatch', this.taskId, path, force)
+          : await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
       if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(key, p);
-      if (my === this.seq) this.patch = p;
+      if (my === this.seq) {
+        this.patch = p;
+        this.hunk = 0;
+      }
       this.error = '';
     } catch (e) {
       if (my === this.seq) this.error = `Could not load ${path}: ${errorMessage(e)}`;
@@ -76,3 +109,17 @@ export class ReviewStore {
     if (next && next.path !== this.selected) void this.select(next.path);
   }
 }
+
+/** Choices on hunks and the decisions that need no dialog state. */
+export interface ReviewStore {
+  choice(h: Hunk): HunkChoice | undefined;
+}
+
+Object.assign(ReviewStore.prototype, {});
+
+/** Moves the current hunk by `delta` within the shown file; returns the new hunk, if any. */
+ReviewStore.prototype.stepHunk = function (this: ReviewStore, delta: number): Hunk | undefined {
+  if (!this.hunks.length) return undefined;
+  this.hunk = Math.max(0, Math.min(this.hunks.length - 1, this.hunk + delta));
+  return this.hunks[this.hunk];
+};

@@ -48,3 +48,18 @@ describe('ReviewStore', () => {
     expect(s.error).toMatch(/has no branch yet/);
   });
 });
+
+describe('ReviewStore tabs', () => {
+  it('switches to leftovers and commits', async () => {
+    const b = new FakeBackend();
+    const s = new ReviewStore(b, byTitle(b, 'Rename the module path'));
+    await s.load();
+    await s.show('leftovers');
+    expect(s.summary!.files).toHaveLength(3);
+    expect(b.calls.at(-1)!.method).toBe('ReviewService.LeftoversFilePatch');
+    await s.show('commits');
+    expect(s.commits.map((c) => c.sha)).toEqual(['9b8e771', '5d1c2a0']);
+    await s.show('changes');
+    expect(s.summary!.files).toHaveLength(5000);
+  });
+});

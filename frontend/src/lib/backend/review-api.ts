@@ -1,0 +1,77 @@
+// Types of ReviewService's accept and decision methods (issue 9), added to
+// the Api interface by module augmentation so ./types stays untouched.
+
+export type AcceptStrategy = 'merge' | 'squash' | 'rebase';
+
+/** What the accept dialog sends to PlanAccept and Accept. */
+export interface AcceptInput {
+  /** Target branch; "" = the default (the task's base branch or the branch checked out in the repo). */
+  target: string;
+  strategy: AcceptStrategy;
+  /** Commit message for merge and squash ("" = the task's). */
+  message: string;
+  include_leftovers: boolean;
+  /** The target commit the dry run showed; Accept refuses when the target moved. */
+  expect_target: string;
+}
+
+/** The dry run of an accept. Conflicts and dirty files come back in the plan, not as errors. */
+export interface AcceptPlan {
+  strategy: AcceptStrategy;
+  target_ref: string;
+  target_sha: string;
+  task_ref: string;
+  task_head: string;
+  leftovers?: string;
+  head: string;
+  /** Commits not yet on the target, oldest first. */
+  commits: string[];
+  tree?: string;
+  fast_forward: boolean;
+  /** Directory where the target is checked out; absent when it is checked out nowhere. */
+  checkout?: string;
+  dirty?: string[];
+  conflicts?: string[];
+}
+
+/** What an accept did. */
+export interface AcceptRecord {
+  strategy: AcceptStrategy;
+  target: string;
+  old_sha: string;
+  new_sha: string;
+  task_head: string;
+  leftovers?: string;
+  checkout?: string;
+  at: string;
+}
+
+/** A remark on a hunk (line = its first line in the new version, 0 = the whole file). */
+export interface ReviewComment {
+  file: string;
+  line: number;
+  hunk: string;
+  text: string;
+}
+
+/** A hunk the developer is asked to revert exactly. */
+export interface ReviewDrop {
+  file: string;
+  hunk: string;
+}
+
+export interface ChangeRequest {
+  general: string;
+  comments: ReviewComment[];
+  drops: ReviewDrop[];
+}
+
+declare module './types' {
+  interface Api {
+    'ReviewService.PlanAccept': (taskId: string, input: AcceptInput) => Promise<AcceptPlan>;
+    'ReviewService.Accept': (taskId: string, input: AcceptInput) => Promise<AcceptRecord>;
+    'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
+    'ReviewService.Reject': (taskId: string) => Promise<void>;
+    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<void>;
+  }
+}
