@@ -108,18 +108,80 @@ export class ReviewStore {
     const next = files[Math.max(0, Math.min(files.length - 1, i + delta))];
     if (next && next.path !== this.selected) void this.select(next.path);
   }
+  /** Moves the current hunk by `delta` within the shown file; returns it. */
+  stepHunk(delta: number): Hunk | undefined {
+    if (!this.hunks.length) return undefined;
+    this.hunk = Math.max(0, Math.min(this.hunks.length - 1, this.hunk + delta));
+    return this.hunks[this.hunk];
+  }
+
+  /** The user's choice on hunk `h` of the shown file, if any. */
+  choice(h: Hunk): HunkChoice | undefined {
+    return this.patch ? this.choices[choiceKey(this.patch.path, h.index)] : undefined;
+  }
+
+  private edit(h: Hunk, change: Partial<HunkChoice>): void {
+    if (!this.patch) return;
+    const file = this.patch.path;
+    const key = choiceKey(file, h.index);
+    const next = { ...(this.choices[key] ?? { file, hunk: h.index, line: h.newStart, text: h.text, comment: '', drop: false }), ...change };
+    if (!next.comment.trim() && !next.drop) delete this.choices[key];
+    else this.choices[key] = next;
+  }
+
+  /** Sets the comment on hunk `h` of the shown file ("" removes it). */
+  comment(h: Hunk, text: string): void {
+    this.edit(h, { comment: text });
+  }
+
+  /** Marks or unmarks hunk `h` of the shown file to be dropped. */
+  toggleDrop(h: Hunk): void {
+    this.edit(h, { drop: !this.choice(h)?.drop });
+  }
+
+  /** Sends the comments and dropped hunks back to the developer; true when sent. */
+  async requestChanges(): Promise<boolean> {
+    const req = this.request;
+    if (!req.general && !req.comments.length && !req.drops.length) {
+      this.error = 'Write a comment or mark a hunk to drop first.';
+      return false;
+    }
+    return this.decide('ReviewService.RequestChanges', req, () => {
+      this.choices = {};
+      this.general = '';
+      return `Changes requested (${req.comments.length} comments, ${req.drops.length} hunks to drop): the task is back in the queue.`;
+    });
+  }
+
+  /** Rejects the task; its branches are kept. */
+  async reject(): Promise<boolean> {
+    return this.decide('ReviewService.Reject', undefined, () => 'Rejected. The task branch and its leftovers are kept.');
+  }
+
+  /** Undoes the accept of an accepted task. */
+  async undoAccept(): Promise<boolean> {
+    return this.decide('ReviewService.UndoAccept', undefined, () => 'Accept undone: the target branch is back where it was; the task is done again.');
+  }
+
+  private async decide(
+    method: 'ReviewService.RequestChanges' | 'ReviewService.Reject' | 'ReviewService.UndoAccept',
+    req: ChangeRequest | undefined,
+    done: () => string,
+  ): Promise<boolean> {
+    if (this.busy) return false;
+    this.busy = true;
+    try {
+      if (method === 'ReviewService.RequestChanges') await this.backend.invoke(method, this.taskId, req!);
+      else await this.backend.invoke(method, this.taskId);
+      this.notice = done();
+      this.error = '';
+      return true;
+    } catch (e) {
+      this.error = errorMessage(e);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
 }
 
-/** Choices on hunks and the decisions that need no dialog state. */
-export interface ReviewStore {
-  choice(h: Hunk): HunkChoice | undefined;
-}
-
-Object.assign(ReviewStore.prototype, {});
-
-/** Moves the current hunk by `delta` within the shown file; returns the new hunk, if any. */
-ReviewStore.prototype.stepHunk = function (this: ReviewStore, delta: number): Hunk | undefined {
-  if (!this.hunks.length) return undefined;
-  this.hunk = Math.max(0, Math.min(this.hunks.length - 1, this.hunk + delta));
-  return this.hunks[this.hunk];
-};

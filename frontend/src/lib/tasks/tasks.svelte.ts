@@ -27,8 +27,20 @@ export class TaskStore {
   constructor(private readonly backend: Backend) {}
 
   /** Subscribes to change hints; returns the unsubscribe function. */
+  /** Subscribes to change hints (a burst of hints costs one reload); returns the unsubscribe function. */
   subscribe(): () => void {
-    return this.backend.listen(EVENTS.tasksChanged, () => void this.load());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = this.backend.listen(EVENTS.tasksChanged, () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void this.load();
+      }, 25);
+    });
+    return () => {
+      clearTimeout(timer);
+      off();
+    };
   }
 
   /** Reloads the list; a slower earlier answer never overwrites a newer one. */

@@ -25,6 +25,17 @@ describe('TaskStore', () => {
     expect(b.listenerCount('tasks:changed')).toBe(0);
   });
 
+  it('coalesces a burst of change hints into one reload', async () => {
+    const b = new FakeBackend();
+    const s = new TaskStore(b);
+    const off = s.subscribe();
+    for (let i = 0; i < 50; i++) b.emit('tasks:changed');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(b.calls.filter((c) => c.method === 'TaskService.List')).toHaveLength(1);
+    expect(s.tasks.length).toBe(10);
+    off();
+  });
+
   it('turns a rejected create into a readable error and adds nothing', async () => {
     const b = new FakeBackend({ seed: false });
     const s = new TaskStore(b);
