@@ -79,6 +79,7 @@ var commands = map[string]command{
 	"delete":      {"delete a task (never an ongoing one; git branches are kept): delete ID", runDelete},
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
 	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
+	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
 }
 
 // Commands returns the subcommand names, sorted.

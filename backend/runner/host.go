@@ -79,14 +79,7 @@ func OpenHost(o HostOptions) (*Host, error) {
 	h := &Host{Lock: lock, Settings: settings.NewFile(o.Paths.Settings(), Installed), log: o.Logger}
 	set := h.current()
 	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
-	tools := []agent.Tool{mock.New(mock.Options{Command: o.MockCommand, Runner: h.Procs, StateDir: filepath.Join(o.Paths.Root, "mock-state")})}
-	cl := set.Tools[settings.ToolClaude]
-	tools = append(tools, claude.New(claude.Options{Path: cl.Path, Runner: h.Procs, Env: set.EnvList(settings.ToolClaude), MidRunInput: MidRunInput(settings.ToolClaude)}))
-	cx := set.Tools[settings.ToolCodex]
-	if c, err := codex.New(codex.Config{Runner: h.Procs, Bin: cx.Path, Env: set.EnvList(settings.ToolCodex)}); err == nil {
-		tools = append(tools, c)
-	}
-	h.Tools = agent.NewRegistry(tools...)
+	h.Tools = Tools(set, h.Procs, o.MockCommand, o.Paths)
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Store:         o.Store,
 		Tools:         h.Tools,
@@ -99,6 +92,21 @@ func OpenHost(o HostOptions) (*Host, error) {
 	h.Runner = New(Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger})
 	return h, nil
+}
+
+// Tools builds the agent tool registry the way the runner uses it: the mock
+// (run as mockCommand), claude-code with mid-run input and codex, with the
+// paths and environment of settings. Doctor and the Settings screen use the
+// same registry for health checks.
+func Tools(set settings.Settings, procs *proc.Runner, mockCommand []string, paths dataroot.Paths) *agent.Registry {
+	tools := []agent.Tool{mock.New(mock.Options{Command: mockCommand, Runner: procs, StateDir: filepath.Join(paths.Root, "mock-state")})}
+	cl := set.Tools[settings.ToolClaude]
+	tools = append(tools, claude.New(claude.Options{Path: cl.Path, Runner: procs, Env: set.EnvList(settings.ToolClaude), MidRunInput: MidRunInput(settings.ToolClaude)}))
+	cx := set.Tools[settings.ToolCodex]
+	if c, err := codex.New(codex.Config{Runner: procs, Bin: cx.Path, Env: set.EnvList(settings.ToolCodex)}); err == nil {
+		tools = append(tools, c)
+	}
+	return agent.NewRegistry(tools...)
 }
 
 // current loads the settings; a bad file gives the defaults and one warning.

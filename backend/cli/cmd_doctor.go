@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+)
+
+// runDoctor checks every agent tool in parallel (within 20 s): installed,
+// version, authenticated (a smoke prompt answered), reachable, or the error.
+// It exits 1 when no tool a role uses is healthy.
+func runDoctor(ctx context.Context, c *call) error {
+	fs := c.newFlags()
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parse(fs, c.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	st, paths, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	st.Close()
+	set, lerr := settings.NewFile(paths.Settings(), runner.Installed).Load()
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for the mock agent: %w", err)
+	}
+	procs := proc.NewRunner(proc.RunnerOptions{Logger: slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelError})), NoSubreaper: true})
+	defer procs.Shutdown(time.Second)
+	reg := runner.Tools(set, procs, []string{exe, "__mock-agent"}, paths)
+	var tools []agent.Tool
+	for _, n := range reg.Names() {
+		if t, err := reg.Get(n); err == nil {
+			tools = append(tools, t)
+		}
+	}
+	model := func(tool string) string {
+		for _, r := range []settings.ToolRef{set.Roles.Developer, set.Roles.Planner, set.Roles.Reviewer} {
+			if r.Tool == tool {
+				return r.Model
+			}
+		}
+		return ""
+	}
+	hs := agent.CheckHealth(ctx, tools, model, 20*time.Second)
+	if *asJSON {
+		return writeJSON(c.io.Stdout, hs)
+	}
+	if lerr != nil {
+		fmt.Fprintf(c.io.Stdout, "settings: %s (using defaults)\n\n", oneLine(lerr.Error()))
+	}
+	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tINSTALLED\tVERSION\tAUTHENTICATED\tERROR")
+	used := map[string]bool{}
+	for _, r := range []settings.ToolRef{set.Roles.Planner, set.Roles.Refinement, set.Roles.Developer, set.Roles.Reviewer} {
+		used[r.Tool] = true
+	}
+	if set.Roles.Observer != nil {
+		used[set.Roles.Observer.Tool] = true
+	}
+	bad := 0
+	for _, h := range hs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.Tool, yesNo(h.Installed), dash(h.Version), yesNo(h.Authenticated), oneLine(h.Error))
+		if used[h.Tool] && !h.Authenticated {
+			bad++
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(c.io.Stdout, "\nroles use: %s\n", roleSummary(set))
+	if bad > 0 {
+		return fmt.Errorf("%d tool(s) the roles use are not ready", bad)
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func roleSummary(s settings.Settings) string {
+	out := fmt.Sprintf("planner=%s refinement=%s developer=%s reviewer=%s", s.Roles.Planner.Tool, s.Roles.Refinement.Tool, s.Roles.Developer.Tool, s.Roles.Reviewer.Tool)
+	if s.Roles.Observer != nil {
+		out += " observer=" + s.Roles.Observer.Tool
+	} else {
+		out += " observer=(none)"
+	}
+	return out
+}
