@@ -16,7 +16,7 @@ run: build
 	./$(BIN) $(ARGS)
 
 build: deps frontend
-	go build -tags $(GO_TAGS) -trimpath -ldflags "-s -w" -o $(BIN) .
+	go build -tags $(GO_TAGS) -ldflags "-s -w" -o $(BIN) .
 
 deps: deps-apt deps-npm
 
