@@ -16,7 +16,12 @@ func userError(err error) error {
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return errors.New("That task no longer exists.")
+		// "task \"x\": not found", "command \"y\": not found": say what is missing.
+		what, _, _ := strings.Cut(err.Error(), ":")
+		if strings.HasPrefix(what, "task ") {
+			return errors.New("That task no longer exists.")
+		}
+		return errors.New(capitalize(what) + " does not exist.")
 	case errors.Is(err, task.ErrIllegalTransition):
 		var te *task.TransitionError
 		if errors.As(err, &te) {

@@ -146,3 +146,11 @@ func TestCommandService(t *testing.T) {
 		t.Fatalf("after delete: %+v", list)
 	}
 }
+
+func TestUserErrorNamesWhatIsMissing(t *testing.T) {
+	st := newTestStore(t)
+	svc := NewCommandService(st, &RecordingEmitter{}, context.Background)
+	if err := svc.Delete("nope"); err == nil || err.Error() != `Command "nope" does not exist.` {
+		t.Fatalf("got %v", err)
+	}
+}
