@@ -46,7 +46,19 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	defer st.Close()
 
 	a := app.New(st, log)
-	emit := a.Emitter()
+	// Every hint also refreshes the tray and the notifier (set up below).
+	var tray *app.Tray
+	var notifier *app.Notifier
+	hint := func() {
+		if tray != nil {
+			tray.Hint()
+		}
+		if notifier != nil {
+			notifier.Hint()
+		}
+	}
+	a.OnChange(hint)
+	emit := app.HintEmitter{Next: a.Emitter(), On: []func(){hint}}
 	live := app.NewLiveOutput(emit, pipeline.Scrub, time.Now, 0)
 	defer live.Close()
 
@@ -115,6 +127,11 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
 	reviewSvc := app.NewReviewService(st, wt, rev, emit, a.Context)
 
+	uiSettings := func() settings.UI {
+		s, _ := sf.Load()
+		return s.UI
+	}
+	win := app.NewWailsWindow(true)
 	var wg sync.WaitGroup
 	runCtx, stopRunner := context.WithCancel(ctx)
 	startRunner := func() {
@@ -143,6 +160,17 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	}
 	defer shutdown()
 
+	desk := app.NewDesktop(app.DesktopDeps{Store: st, Run: runSvc, Window: win, Emitter: emit, Shutdown: shutdown,
+		CloseToTray: func() bool { return uiSettings().CloseToTray }, Context: a.Context, Log: log})
+	notifier = app.NewNotifier(st, app.NotifierOptions{Enabled: func() bool { return uiSettings().Notifications }, Log: log})
+	defer notifier.Close()
+	if tray, err = app.StartTray(desk, app.TrayOptions{Icons: trayIcons}); err != nil {
+		log.Info("no system tray", "err", err)
+		tray = nil
+	} else {
+		defer tray.Close()
+	}
+
 	return wails.Run(&options.App{
 		Title:            "Boof Runner",
 		Width:            1280,
@@ -153,6 +181,8 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup: func(c context.Context) {
 			a.Startup(c)
+			win.Attach(c)
+			notifier.Start(a.Context(), 2*time.Second)
 			startRunner()
 			go runSvc.WatchStatus(a.Context(), 500*time.Millisecond)
 			go func() { // SIGINT/SIGTERM: quit through Wails so OnShutdown stops every step
@@ -163,7 +193,8 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 				}
 			}()
 		},
-		OnDomReady: a.DomReady,
+		OnDomReady:    a.DomReady,
+		OnBeforeClose: desk.BeforeClose,
 		OnShutdown: func(c context.Context) {
 			shutdown()
 			a.Shutdown(c)

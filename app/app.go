@@ -20,6 +20,16 @@ type App struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	wailsCtx context.Context
+	hints    []func()
+}
+
+// OnChange adds a function called whenever the database changed (this or
+// another process): the tray and the notifier refresh on it. Call it before
+// Startup.
+func (a *App) OnChange(f func()) {
+	a.mu.Lock()
+	a.hints = append(a.hints, f)
+	a.mu.Unlock()
 }
 
 // New builds the App around an open store.
@@ -53,7 +63,16 @@ func (a *App) Startup(wailsCtx context.Context) {
 	a.mu.Unlock()
 	a.emitter.Attach(wailsCtx)
 	// Changes by other processes (the CLI, a headless runner) reach the UI as a hint.
-	if err := a.store.Watch(a.Context(), 500*time.Millisecond, func() { a.emitter.Emit(EventTasksChanged) }); err != nil {
+	a.mu.Lock()
+	hints := append([]func(){}, a.hints...)
+	a.mu.Unlock()
+	changed := func() {
+		a.emitter.Emit(EventTasksChanged)
+		for _, f := range hints {
+			f()
+		}
+	}
+	if err := a.store.Watch(a.Context(), 500*time.Millisecond, changed); err != nil {
 		a.log.Error("watch database", "err", err)
 	}
 }
