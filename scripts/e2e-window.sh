@@ -14,7 +14,7 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 app_pid=""
 cleanup() {
-	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null
+	if [ -n "$app_pid" ]; then kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null || true; fi
 	stop_xvfb
 	rm -rf "$tmp"
 }
@@ -109,7 +109,15 @@ done
 [ -z "$survivors" ] || fail "agent processes survived the stop:$survivors"
 [ -d "$repo/.boof-runner-worktrees/$second" ] || fail "the stopped task's worktree was not kept"
 
-# 3. Quitting stops cleanly.
+# 3. Every screen renders against the real backend.
+for n in 2 3 4 5; do
+	xdotool key "ctrl+$n"
+	sleep 2
+	import -window root "$out/window-screen-$n.png"
+done
+grep -q "level=ERROR" "$tmp/app.log" && fail "the app logged an error"
+
+# 4. Quitting stops cleanly.
 kill "$app_pid"
 wait "$app_pid" 2>/dev/null || true
 app_pid=""

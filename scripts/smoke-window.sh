@@ -13,7 +13,7 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 app_pid=""
 cleanup() {
-	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null
+	if [ -n "$app_pid" ]; then kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null || true; fi
 	stop_xvfb
 	rm -rf "$tmp"
 }

@@ -22,7 +22,7 @@ start_xvfb() {
 }
 
 stop_xvfb() {
-	[ -n "${XVFB_PID:-}" ] && kill "$XVFB_PID" 2>/dev/null && wait "$XVFB_PID" 2>/dev/null
+	if [ -n "${XVFB_PID:-}" ]; then kill "$XVFB_PID" 2>/dev/null; wait "$XVFB_PID" 2>/dev/null || true; fi
 	return 0
 }
 
