@@ -31,10 +31,12 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: deps-npm
 	cd frontend && npm run build
 
-# The README's test command. Order: system deps, npm ci, component tests,
+# The README's test command. Order: system deps (and the Wails tool, checked
+# with wails doctor), npm ci, component tests,
 # production front-end build, go vet, go test -race (every package, slow and
 # real-CLI suites included), the browser test, the real-window smoke test.
 test: deps-apt
+	go tool wails doctor >/dev/null || { go tool wails doctor; exit 1; }
 	cd frontend && npm ci --no-audit --no-fund
 	$(MAKE) test-frontend
 	$(MAKE) frontend
