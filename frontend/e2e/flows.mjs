@@ -135,6 +135,21 @@ export const flows = {
       await page.locator('.groups li', { hasText: 'Parse codex usage lines (v2)' }).waitFor({ state: 'detached' });
     },
   },
+  'export-import': {
+    async run(page, { shot }) {
+      await page.locator('[data-group="done"] + ul li .main', { hasText: 'Refactor settings loader' }).click();
+      await page.getByRole('article', { name: 'Task' }).getByRole('button', { name: 'Export' }).click();
+      const md = await page.getByRole('textbox', { name: 'Exported markdown' }).inputValue();
+      assert(md.includes('## Prompt') && md.includes('Split settings.go'), 'export has the prompt');
+      await shot('export');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.getByLabel('Import task').setInputFiles({ name: 'task.md', mimeType: 'text/markdown', buffer: Buffer.from(md.replace('title: Refactor settings loader', 'title: Imported copy')) });
+      await page.getByRole('article', { name: 'Task' }).getByRole('heading', { name: 'Imported copy' }).waitFor();
+      await page.locator('[data-group="pending"] + ul li', { hasText: 'Imported copy' }).waitFor();
+      await page.getByLabel('Import task').setInputFiles({ name: 'bad.md', mimeType: 'text/markdown', buffer: Buffer.from('hello') });
+      await page.getByRole('alert').filter({ hasText: 'Not a task file' }).waitFor();
+    },
+  },
   answer: {
     async run(page, { shot }) {
       await nav(page, /Actions/).click();

@@ -70,9 +70,11 @@ export class AcceptStore {
       this.error = '';
       return true;
     } catch (e) {
-      this.error = errorMessage(e);
+      // Show why, with the fresh dry run under it (e.g. the target moved on).
+      const why = errorMessage(e);
       this.busy = false;
       await this.refresh();
+      this.error = why;
       return false;
     } finally {
       this.busy = false;

@@ -63,3 +63,74 @@ describe('ReviewStore tabs', () => {
     expect(s.summary!.files).toHaveLength(5000);
   });
 });
+
+describe('ReviewStore decisions', () => {
+  const TWO_HUNKS = '--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -20 +20,2 @@\n c\n+d\n';
+
+  it('moves between hunks with n/p within the file', async () => {
+    const b = new FakeBackend();
+    const s = new ReviewStore(b, byTitle(b, 'Refactor settings loader'));
+    await s.load();
+    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
+    expect(s.hunks.map((h) => h.newStart)).toEqual([1, 20]);
+    expect(s.stepHunk(1)!.index).toBe(1);
+    expect(s.stepHunk(1)!.index).toBe(1);
+    expect(s.stepHunk(-5)!.index).toBe(0);
+    s.patch = { path: 'y.bin', patch: '', binary: true, too_large: false, bytes: 9 };
+    expect(s.stepHunk(1)).toBeUndefined();
+  });
+
+  it('builds the request from hunk comments and drops and sends it', async () => {
+    const b = new FakeBackend();
+    const id = byTitle(b, 'Refactor settings loader');
+    const s = new ReviewStore(b, id);
+    await s.load();
+    const first = s.summary!.files[0].path;
+    const [h] = s.hunks;
+    s.comment(h, 'Keep the old name as an alias');
+    s.toggleDrop(h);
+    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
+    s.toggleDrop(s.hunks[1]);
+    s.comment(s.hunks[0], 'typed then cleared');
+    s.comment(s.hunks[0], '  ');
+    s.general = ' Good start ';
+    expect(s.request).toEqual({
+      general: 'Good start',
+      comments: [{ file: first, line: h.newStart, hunk: h.text, text: 'Keep the old name as an alias' }],
+      drops: [
+        { file: first, hunk: h.text },
+        { file: 'x.go', hunk: '@@ -20 +20,2 @@\n c\n+d\n' },
+      ],
+    });
+    expect(Object.keys(s.choices)).toHaveLength(2);
+    const want = JSON.parse(JSON.stringify(s.request));
+    expect(await s.requestChanges()).toBe(true);
+    const sent = b.calls.find((c) => c.method === 'ReviewService.RequestChanges')!;
+    expect(sent.args).toEqual([id, want]);
+    expect(b.tasks.get(id)!.status).toBe('pending');
+    expect(b.tasks.get(id)!.prompt).toContain('## Human review');
+    expect(s.choices).toEqual({});
+    expect(s.notice).toMatch(/1 comments, 2 hunks to drop/);
+  });
+
+  it('refuses an empty request without calling the backend', async () => {
+    const b = new FakeBackend();
+    const s = new ReviewStore(b, byTitle(b, 'Refactor settings loader'));
+    await s.load();
+    expect(await s.requestChanges()).toBe(false);
+    expect(s.error).toMatch(/Write a comment/);
+    expect(b.calls.some((c) => c.method === 'ReviewService.RequestChanges')).toBe(false);
+  });
+
+  it('rejects a done task, keeping its branch, and not a failed one', async () => {
+    const b = new FakeBackend();
+    const id = byTitle(b, 'Refactor settings loader');
+    const s = new ReviewStore(b, id);
+    expect(await s.reject()).toBe(true);
+    expect(b.tasks.get(id)!.status).toBe('rejected');
+    expect(b.tasks.get(id)!.branch).toBeTruthy();
+    const f = new ReviewStore(b, byTitle(b, 'Parse codex usage lines'));
+    expect(await f.reject()).toBe(false);
+    expect(f.error).toMatch(/only a done task/);
+  });
+});

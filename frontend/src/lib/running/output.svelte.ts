@@ -67,7 +67,7 @@ export class OutputStore {
     readonly taskId: string,
     opts: OutputOptions = {},
   ) {
-    this.maxFeed = opts.maxFeed ?? 5000;
+    this.maxFeed = opts.maxFeed ?? 2000;
     this.schedule = opts.schedule ?? ((cb) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(cb) : setTimeout(cb, 16)));
     this.minInterval = opts.minInterval ?? 1000 / 60;
     this.now = opts.now ?? (() => performance.now());
