@@ -31,6 +31,7 @@ starts=()
 rss=""
 for run in 1 2 3 4 5; do
 	log="$tmp/app$run.log"
+	: >"$log"
 	t0=$(now_ms)
 	"$bin" --data-dir "$tmp/data" >"$log" 2>&1 &
 	pid=$!
