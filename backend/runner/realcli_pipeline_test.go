@@ -106,8 +106,13 @@ type pipelineModel struct {
 
 // serve installs the responder: script picks the reply of each request
 // that carries a role; other requests (the CLI's own side calls) get "ok".
-func (m *pipelineModel) serve(srv *fakemodel.Server, script func(c modelCall) fakemodel.Reply) {
+func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c modelCall) fakemodel.Reply) {
 	m.turns = map[agent.Role]int{}
+	t.Cleanup(func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		t.Logf("model requests (api role tool-result turn): %v", m.calls)
+	})
 	srv.SetResponder(func(r fakemodel.Request) fakemodel.Reply {
 		c := classify(r)
 		m.mu.Lock()
@@ -321,7 +326,8 @@ func (p pipelineRun) requireSessions(t *testing.T) map[int64]string {
 	return ids
 }
 
-// procsUnder lists live (non-zombie) processes whose cwd is dir or below.
+// procsUnder lists live (non-zombie) processes whose cwd is dir or below,
+// including directories removed since.
 func procsUnder(dir string) []string {
 	ents, _ := os.ReadDir("/proc")
 	var out []string
@@ -330,6 +336,8 @@ func procsUnder(dir string) []string {
 			continue
 		}
 		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		// A process left in a removed worktree has a cwd "<dir> (deleted)".
+		cwd = strings.TrimSuffix(cwd, " (deleted)")
 		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
 			continue
 		}
@@ -352,7 +360,7 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 	bin := realBin(t, "BOOF_CLAUDE_BIN", "Claude Code")
 	srv := fakemodel.Start(t)
 	var model pipelineModel
-	model.serve(srv, func(c modelCall) fakemodel.Reply {
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
 		case agent.RoleDeveloper:
 			return developerReply(c)
@@ -411,7 +419,7 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 	cx := realBin(t, "BOOF_CODEX_BIN", "codex")
 	srv := fakemodel.Start(t)
 	var model pipelineModel
-	model.serve(srv, func(c modelCall) fakemodel.Reply {
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
 		case agent.RoleDeveloper:
 			return developerReply(c)
@@ -476,7 +484,7 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	bin := realBin(t, "BOOF_CLAUDE_BIN", "Claude Code")
 	srv := fakemodel.Start(t)
 	var model pipelineModel
-	model.serve(srv, func(c modelCall) fakemodel.Reply {
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
 		case agent.RoleDeveloper:
 			return developerReply(c)
