@@ -1,4 +1,5 @@
 import { assert } from './harness.mjs';
+import { reviewFlows } from './review.mjs';
 
 const queueRows = (page) => page.locator('[data-group="pending"] + ul > li');
 const queueTitles = (page) => queueRows(page).locator('.title').allInnerTexts();
@@ -227,6 +228,7 @@ export const flows = {
       await usage.getByRole('alert').filter({ hasText: 'start date is after' }).waitFor();
     },
   },
+  ...reviewFlows,
   review: {
     async run(page, { shot }) {
       await nav(page, 'Review').click();

@@ -64,7 +64,7 @@ describe('AcceptStore dry run', () => {
       listen: (e, h) => b.listen(e, h),
       invoke: ((m: string, ...a: unknown[]) => {
         const p = (b.invoke as (m: string, ...a: unknown[]) => Promise<unknown>)(m, ...a);
-        return held.length === 0 ? new Promise((r) => held.push(() => r(p))) : p;
+        return held.length === 0 ? new Promise<unknown>((r) => held.push(() => r(p))) : p;
       }) as Backend['invoke'],
     };
     const s = new AcceptStore(slow, id);
