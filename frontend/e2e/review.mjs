@@ -13,6 +13,7 @@ const status = (page, title) => page.evaluate((t) => [...window.__fake.tasks.val
 
 export const reviewFlows = {
   'review-accept-conflict': {
+    schemes: ['light', 'dark'],
     async run(page, { shot }) {
       await open(page, 'Refactor settings loader');
       await page.getByRole('button', { name: 'Accept…' }).click();
@@ -97,6 +98,61 @@ export const reviewFlows = {
       await page.getByText('Read-only: the task is failed.').waitFor();
       assert((await page.getByRole('button', { name: 'Accept…' }).count()) === 0, 'no accept on a failed task');
       assert((await page.getByRole('button', { name: 'Drop this hunk' }).count()) === 0, 'no hunk choices on a failed task');
+    },
+  },
+  'review-reject': {
+    async run(page, { shot }) {
+      await open(page, 'Refactor settings loader');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      const dlg = page.getByRole('dialog', { name: 'Reject this task?' });
+      await dlg.getByText('are kept').waitFor();
+      await shot('review-reject');
+      await dlg.getByRole('button', { name: 'Cancel' }).click();
+      assert((await status(page, 'Refactor settings loader')) === 'done', 'cancel changes nothing');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      await dlg.getByRole('button', { name: 'Reject', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Rejected' }).waitFor();
+      assert((await status(page, 'Refactor settings loader')) === 'rejected', 'task rejected');
+      const branch = await page.evaluate(() => [...window.__fake.tasks.values()].find((x) => x.title === 'Refactor settings loader').branch);
+      assert(!!branch, 'branch kept');
+      await page.getByText('Read-only: the task is rejected.').waitFor();
+    },
+  },
+  // Prints figures (no thresholds): 5,000-file review open to file list and first patch, and per-file step.
+  'review-timing': {
+    async run(page) {
+      await nav(page, 'Review').click();
+      // Measured inside the page: from the change event to the first list row and the first patch line.
+      const [list, first] = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const sel = document.querySelector('select[aria-label="Task to review"]');
+            sel.value = [...sel.options].find((o) => o.textContent.startsWith('Rename the module path')).value;
+            const t0 = performance.now();
+            sel.dispatchEvent(new Event('change', { bubbles: true }));
+            let list = 0;
+            const check = () => {
+              if (!list && document.querySelector('[aria-label="Changed files"] [role=listitem]')) list = performance.now() - t0;
+              if (list && (document.querySelector('[aria-label="Patch"]')?.textContent ?? '').includes('package module')) resolve([list, performance.now() - t0]);
+              else setTimeout(check, 0);
+            };
+            check();
+          }),
+      );
+      await page.getByRole('list', { name: 'Changed files' }).getByRole('button').first().focus();
+      const steps = 20;
+      const perFile = await page.evaluate(async (n) => {
+        const start = performance.now();
+        for (let i = 1; i <= n; i++) {
+          document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true }));
+          await new Promise((resolve) => {
+            const check = () => (document.querySelector('.phead code')?.textContent?.endsWith(`file_${i}.go`) ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+        }
+        return (performance.now() - start) / n;
+      }, steps);
+      console.log(`     figures: 5,000-file review: file list ${list.toFixed(0)} ms, first patch ${first.toFixed(0)} ms, next file ${perFile.toFixed(1)} ms/file over ${steps}`);
     },
   },
 };

@@ -134,3 +134,18 @@ describe('ReviewStore decisions', () => {
     expect(f.error).toMatch(/only a done task/);
   });
 });
+
+describe('ReviewStore undo accept', () => {
+  it('undoes the accept of an accepted task', async () => {
+    const b = new FakeBackend();
+    const id = byTitle(b, 'Refactor settings loader');
+    const s = new ReviewStore(b, id);
+    expect(await s.undoAccept()).toBe(false);
+    expect(s.error).toMatch(/has no accept to undo/);
+    await b.invoke('ReviewService.Accept', id, { target: '', strategy: 'rebase', message: '', include_leftovers: false, expect_target: '' });
+    expect(b.tasks.get(id)!.status).toBe('accepted');
+    expect(await s.undoAccept()).toBe(true);
+    expect(b.tasks.get(id)!.status).toBe('done');
+    expect(s.notice).toMatch(/Accept undone/);
+  });
+});
