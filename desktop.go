@@ -125,7 +125,7 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g), RemoveBranches: removeBranches})
 	commands := app.NewCommandService(st, emit, a.Context)
 	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
-	reviewSvc := app.NewReviewService(st, wt, rev, emit, a.Context)
+	reviewSvc := app.NewReviewService(g, st, wt, rev, emit, a.Context)
 
 	uiSettings := func() settings.UI {
 		s, _ := sf.Load()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -16,6 +17,7 @@ const patchInlineLimit = 512 << 10
 
 // ReviewService is the diff review of a task and the decision on it.
 type ReviewService struct {
+	git   *gitx.Git
 	store *store.Store
 	diff  *worktree.Manager
 	rev   *review.Service
@@ -24,8 +26,8 @@ type ReviewService struct {
 }
 
 // NewReviewService builds the service.
-func NewReviewService(s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context) *ReviewService {
-	return &ReviewService{store: s, diff: diff, rev: rev, emit: emit, ctx: ctx}
+func NewReviewService(g *gitx.Git, s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context) *ReviewService {
+	return &ReviewService{git: g, store: s, diff: diff, rev: rev, emit: emit, ctx: ctx}
 }
 
 // DiffFile is one changed file of a task.
@@ -81,6 +83,9 @@ func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool
 		return DiffSummary{}, nil, userError(err)
 	}
 	sum := DiffSummary{TaskID: taskID, Base: base, Head: head, Files: make([]DiffFile, 0, len(fcs))}
+	if sha, err := r.git.ResolveCommit(ctx, t.Repo, head); err == nil {
+		sum.Head = sha // show the commit, not the ref name
+	}
 	for _, f := range fcs {
 		sum.Files = append(sum.Files, DiffFile{Path: f.Path, OldPath: f.OldPath, Change: changeName(f.Status),
 			Additions: f.Added, Deletions: f.Removed, Binary: f.Binary})

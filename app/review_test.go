@@ -63,13 +63,13 @@ func TestReviewServiceSummaryPatchAcceptUndo(t *testing.T) {
 	tk, repo := doneTask(t, st)
 	g := gitx.New()
 	rec := &RecordingEmitter{}
-	svc := NewReviewService(st, worktree.NewManager(g, time.Now), review.New(g, time.Now), rec, context.Background)
+	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now), rec, context.Background)
 
 	sum, err := svc.Summary(tk.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sum.Files) != 2 || sum.Base != tk.BaseSHA {
+	if len(sum.Files) != 2 || sum.Base != tk.BaseSHA || sum.Head != git(t, repo, "rev-parse", "boof-runner/"+tk.ID) {
 		t.Fatalf("summary %+v", sum)
 	}
 	byPath := map[string]DiffFile{}

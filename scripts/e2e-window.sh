@@ -84,6 +84,12 @@ xdotool mousemove 200 207 click 1
 sleep 2
 import -window root "$out/window-task.png"
 cli show "$first" | grep -q "reviewer_report.*APPROVE" || fail "no approved reviewer report stored"
+# Its review: the editor's "Review changes" button (second in the action row).
+xdotool mousemove 648 98 click 1
+sleep 3
+import -window root "$out/window-review.png"
+xdotool key ctrl+1
+sleep 1
 
 # 2. A task whose developer waits forever is stopped from the UI.
 xdotool key ctrl+n
