@@ -27,8 +27,25 @@ tree_rss() {
 	ps -o rss= -p "$(IFS=,; echo "${pids[*]}")" | awk '{s+=$1} END {print s}'
 }
 
+# tree_pss PID prints the summed proportional set size (KiB): shared library
+# pages are divided among the processes that map them instead of counted in each.
+tree_pss() {
+	local pids=("$1") i=0 kids s=0 p
+	while [ $i -lt ${#pids[@]} ]; do
+		kids=$(pgrep -P "${pids[$i]}" || true)
+		for k in $kids; do pids+=("$k"); done
+		i=$((i + 1))
+	done
+	for p in "${pids[@]}"; do
+		p=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+		s=$((s + ${p:-0}))
+	done
+	echo "$s"
+}
+
 starts=()
 rss=""
+pss=""
 for run in 1 2 3 4 5; do
 	log="$tmp/app$run.log"
 	: >"$log"
@@ -43,11 +60,12 @@ for run in 1 2 3 4 5; do
 	if [ $run -eq 5 ]; then
 		sleep 5
 		rss=$(tree_rss "$pid")
+		pss=$(tree_pss "$pid")
 	fi
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 done
 echo "cold start to DOM ready (ms): ${starts[*]} -> median $(printf '%s\n' "${starts[@]}" | median)"
-echo "idle RSS of the process tree after 5 s: $((rss / 1024)) MiB"
+echo "idle RSS of the process tree after 5 s: $((rss / 1024)) MiB (PSS, shared pages counted once: $((pss / 1024)) MiB)"
 echo "stripped binary size: $(($(stat -c %s "$bin") / 1024 / 1024)) MiB ($(stat -c %s "$bin") bytes)"
 adds=()
 for i in $(seq 20); do
