@@ -248,6 +248,9 @@ export const flows = {
       await page.getByRole('tab', { name: 'Commits' }).click();
       await page.getByRole('list', { name: 'Commits' }).getByText('Add a test for the path rewrite').waitFor();
       await shot('review-commits');
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await page.getByRole('list', { name: 'Observer and reviewer reports' }).getByRole('listitem').first().waitFor();
+      await shot('review-reports');
     },
   },
 };

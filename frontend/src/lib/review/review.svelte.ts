@@ -1,18 +1,20 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
-import type { CommitInfo, DiffSummary, FilePatch } from '../backend/types';
+import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
 import type { ChangeRequest } from '../backend/review-api';
 import { buildChangeRequest, choiceKey, parseHunks, patchLines, type Hunk, type HunkChoice } from './hunks';
 
 export { patchLines, parseHunks, type PatchLine, type Hunk } from './hunks';
 
-export type ReviewTab = 'changes' | 'leftovers' | 'commits';
+export type ReviewTab = 'changes' | 'leftovers' | 'commits' | 'reports';
 
 /** Review of one task: the file list from the summary, each file's patch on demand (small cache). */
 export class ReviewStore {
   tab = $state<ReviewTab>('changes');
   summary = $state.raw<DiffSummary | null>(null);
   commits = $state.raw<CommitInfo[]>([]);
+  /** The observer and reviewer reports with their verdicts, newest iteration first. */
+  reports = $state.raw<Report[]>([]);
   selected = $state<string | null>(null);
   patch = $state.raw<FilePatch | null>(null);
   error = $state('');
@@ -45,6 +47,18 @@ export class ReviewStore {
     this.cache.clear();
     this.patch = null;
     this.selected = null;
+    if (tab === 'reports') {
+      try {
+        const d = await this.backend.invoke('TaskService.Get', this.taskId);
+        this.reports = (d.reports ?? [])
+          .filter((r) => r.role === 'observer' || r.role === 'reviewer')
+          .sort((a, b) => b.iteration - a.iteration || a.created_at.localeCompare(b.created_at));
+        this.error = '';
+      } catch (e) {
+        this.error = `Could not load the reports: ${errorMessage(e)}`;
+      }
+      return;
+    }
     if (tab === 'commits') {
       try {
         this.commits = (await this.backend.invoke('ReviewService.Commits', this.taskId, false)) ?? [];

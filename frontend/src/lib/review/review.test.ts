@@ -62,6 +62,22 @@ describe('ReviewStore tabs', () => {
     await s.show('changes');
     expect(s.summary!.files).toHaveLength(5000);
   });
+
+  it('shows only observer and reviewer reports with their verdicts', async () => {
+    const b = new FakeBackend();
+    let id = '';
+    for (const t of b.tasks.values()) {
+      const d = await b.invoke('TaskService.Get', t.id);
+      if (d.reports.some((r) => r.role === 'reviewer') && d.reports.some((r) => r.role !== 'reviewer' && r.role !== 'observer')) id = t.id;
+    }
+    expect(id).not.toBe('');
+    const s = new ReviewStore(b, id);
+    await s.show('reports');
+    expect(s.reports.length).toBeGreaterThan(0);
+    expect(s.reports.every((r) => r.role === 'observer' || r.role === 'reviewer')).toBe(true);
+    for (let i = 1; i < s.reports.length; i++) expect(s.reports[i - 1].iteration).toBeGreaterThanOrEqual(s.reports[i].iteration);
+    expect(s.error).toBe('');
+  });
 });
 
 describe('ReviewStore decisions', () => {
