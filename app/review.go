@@ -108,17 +108,29 @@ func (r *ReviewService) LeftoversSummary(taskID string) (DiffSummary, error) {
 // FilePatch returns one file's patch; a patch over the inline limit comes
 // back too_large (with its size) unless force.
 func (r *ReviewService) FilePatch(taskID, path string, force bool) (FilePatch, error) {
-	return r.filePatch(taskID, path, force, false)
+	return r.FilePatchWith(taskID, path, PatchRequest{Force: force})
 }
 
 // LeftoversFilePatch is FilePatch on the leftovers branch.
 func (r *ReviewService) LeftoversFilePatch(taskID, path string, force bool) (FilePatch, error) {
-	return r.filePatch(taskID, path, force, true)
+	return r.FilePatchWith(taskID, path, PatchRequest{Force: force, Leftovers: true})
 }
 
-func (r *ReviewService) filePatch(taskID, path string, force, leftovers bool) (FilePatch, error) {
+// PatchRequest says which patch of a file FilePatchWith returns.
+type PatchRequest struct {
+	// Force returns a patch over the inline limit in full ("show anyway").
+	Force bool `json:"force"`
+	// IgnoreWhitespace hides whitespace-only changes (git diff -w).
+	IgnoreWhitespace bool `json:"ignore_whitespace"`
+	// Leftovers takes the file from the leftovers branch.
+	Leftovers bool `json:"leftovers"`
+}
+
+// FilePatchWith returns one file's patch with options.
+func (r *ReviewService) FilePatchWith(taskID, path string, o PatchRequest) (FilePatch, error) {
 	ctx := r.ctx()
-	sum, fcs, err := r.files(ctx, taskID, leftovers)
+	force := o.Force
+	sum, fcs, err := r.files(ctx, taskID, o.Leftovers)
 	if err != nil {
 		return FilePatch{}, err
 	}
@@ -133,7 +145,7 @@ func (r *ReviewService) filePatch(taskID, path string, force, leftovers bool) (F
 		if err != nil {
 			return FilePatch{}, userError(err)
 		}
-		p, err := r.diff.ChangePatch(ctx, t.Repo, sum.Base, sum.Head, f)
+		p, err := r.diff.ChangePatchWith(ctx, t.Repo, sum.Base, sum.Head, f, worktree.PatchOptions{IgnoreWhitespace: o.IgnoreWhitespace})
 		if err != nil {
 			return FilePatch{}, userError(err)
 		}

@@ -94,6 +94,9 @@ func TestReviewServiceSummaryPatchAcceptUndo(t *testing.T) {
 	if err != nil || !strings.Contains(small.Patch, "+world") {
 		t.Fatalf("README patch %q %v", small.Patch, err)
 	}
+	if ws, err := svc.FilePatchWith(tk.ID, "README", PatchRequest{IgnoreWhitespace: true}); err != nil || !strings.Contains(ws.Patch, "+world") {
+		t.Fatalf("README patch ignoring whitespace %q %v", ws.Patch, err)
+	}
 	if _, err := svc.FilePatch(tk.ID, "nope", false); err == nil {
 		t.Fatal("unknown path accepted")
 	}

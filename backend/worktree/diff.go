@@ -97,19 +97,34 @@ func (m *Manager) Files(ctx context.Context, repo, base, head string) ([]FileCha
 // ChangePatch to see it as a rename. An empty, absolute or escaping path
 // gives ErrBadPath; other errors as for Summary.
 func (m *Manager) FilePatch(ctx context.Context, repo, base, head, path string) (string, error) {
-	return m.patch(ctx, repo, base, head, path)
+	return m.patch(ctx, repo, base, head, nil, path)
 }
 
 // ChangePatch returns the unified patch of one entry of Files, including
 // its rename or copy source. Errors as for FilePatch.
 func (m *Manager) ChangePatch(ctx context.Context, repo, base, head string, f FileChange) (string, error) {
-	if f.OldPath != "" && f.OldPath != f.Path {
-		return m.patch(ctx, repo, base, head, f.OldPath, f.Path)
-	}
-	return m.patch(ctx, repo, base, head, f.Path)
+	return m.ChangePatchWith(ctx, repo, base, head, f, PatchOptions{})
 }
 
-func (m *Manager) patch(ctx context.Context, repo, base, head string, paths ...string) (string, error) {
+// PatchOptions change how a patch is computed.
+type PatchOptions struct {
+	// IgnoreWhitespace ignores whitespace when comparing lines (git diff -w).
+	IgnoreWhitespace bool
+}
+
+// ChangePatchWith is ChangePatch with options.
+func (m *Manager) ChangePatchWith(ctx context.Context, repo, base, head string, f FileChange, o PatchOptions) (string, error) {
+	var extra []string
+	if o.IgnoreWhitespace {
+		extra = append(extra, "-w")
+	}
+	if f.OldPath != "" && f.OldPath != f.Path {
+		return m.patch(ctx, repo, base, head, extra, f.OldPath, f.Path)
+	}
+	return m.patch(ctx, repo, base, head, extra, f.Path)
+}
+
+func (m *Manager) patch(ctx context.Context, repo, base, head string, extra []string, paths ...string) (string, error) {
 	for _, p := range paths {
 		if err := checkPath(p); err != nil {
 			return "", fmt.Errorf("file patch: %w", err)
@@ -119,7 +134,7 @@ func (m *Manager) patch(ctx context.Context, repo, base, head string, paths ...s
 	if err != nil {
 		return "", fmt.Errorf("file patch: %w", err)
 	}
-	args := append(append([]string{}, diffArgs...), "--src-prefix=a/", "--dst-prefix=b/")
+	args := append(append(append([]string{}, diffArgs...), extra...), "--src-prefix=a/", "--dst-prefix=b/")
 	args = append(append(append(args, revs...), "--"), paths...)
 	out, err := m.git.RunEnv(ctx, repo, []string{"GIT_LITERAL_PATHSPECS=1"}, args...)
 	if err != nil {

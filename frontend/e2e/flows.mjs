@@ -242,6 +242,9 @@ export const flows = {
       await files.getByRole('button').first().focus();
       await page.keyboard.press('j');
       await page.locator('.phead code', { hasText: 'file_1.go' }).waitFor();
+      await page.getByLabel('Ignore whitespace').check();
+      await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
+      await page.getByLabel('Ignore whitespace').uncheck();
       await shot('review');
       await page.getByRole('tab', { name: 'Leftovers' }).click();
       await page.getByText('3 files').waitFor();

@@ -351,6 +351,7 @@ export class FakeBackend implements Backend {
     ...reviewHandlers(this),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
     'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),
+    'ReviewService.FilePatchWith': (id, path, o) => fakePatch(o.leftovers ? `${this.diffKey(id)}-leftovers` : this.diffKey(id), path, o.force),
     'ReviewService.LeftoversSummary': (id) => ({ ...fakeDiff(`${this.diffKey(id)}-leftovers`), task_id: id }),
     'ReviewService.LeftoversFilePatch': (id, path, force) => fakePatch(`${this.diffKey(id)}-leftovers`, path, force),
     'ReviewService.Commits': (id, leftovers) => {

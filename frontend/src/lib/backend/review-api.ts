@@ -1,3 +1,4 @@
+import type { FilePatch } from './types';
 // Types of ReviewService's accept and decision methods (issue 9), added to
 // the Api interface by module augmentation so ./types stays untouched.
 
@@ -66,6 +67,14 @@ export interface ChangeRequest {
   drops: ReviewDrop[];
 }
 
+/** Which patch of a file FilePatchWith returns. */
+export interface PatchRequest {
+  force: boolean;
+  /** Hide whitespace-only changes (git diff -w). */
+  ignore_whitespace: boolean;
+  leftovers: boolean;
+}
+
 declare module './types' {
   interface Api {
     'ReviewService.PlanAccept': (taskId: string, input: AcceptInput) => Promise<AcceptPlan>;
@@ -73,5 +82,6 @@ declare module './types' {
     'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
     'ReviewService.Reject': (taskId: string) => Promise<void>;
     'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<void>;
+    'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
   }
 }

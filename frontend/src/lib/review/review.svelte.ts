@@ -31,6 +31,8 @@ export class ReviewStore {
   /** The request being built: what "Send" would send. */
   request: ChangeRequest = $derived(buildChangeRequest(this.general, Object.values(this.choices)));
   busy = $state(false);
+  /** Hide whitespace-only changes in the shown patches. */
+  ignoreWhitespace = $state(false);
   /** Result of the last decision, shown to the user. */
   notice = $state('');
   private cache = new Map<string, FilePatch>();
@@ -86,7 +88,7 @@ export class ReviewStore {
 
   async select(path: string, force = false): Promise<void> {
     this.selected = path;
-    const key = `${force ? '!' : ''}${path}`;
+    const key = `${force ? '!' : ''}${this.ignoreWhitespace ? 'w:' : ''}${path}`;
     const hit = this.cache.get(key);
     if (hit) {
       this.patch = hit;
@@ -96,8 +98,9 @@ export class ReviewStore {
     const my = ++this.seq;
     this.loadingPatch = true;
     try {
-      const p =
-        this.tab === 'leftovers'
+      const p = this.ignoreWhitespace
+        ? await this.backend.invoke('ReviewService.FilePatchWith', this.taskId, path, { force, ignore_whitespace: true, leftovers: this.tab === 'leftovers' })
+        : this.tab === 'leftovers'
           ? await this.backend.invoke('ReviewService.LeftoversFilePatch', this.taskId, path, force)
           : await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
       if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
@@ -112,6 +115,12 @@ export class ReviewStore {
     } finally {
       if (my === this.seq) this.loadingPatch = false;
     }
+  }
+
+  /** Turns hiding whitespace-only changes on or off and reloads the shown file. */
+  async setIgnoreWhitespace(on: boolean): Promise<void> {
+    this.ignoreWhitespace = on;
+    if (this.selected) await this.select(this.selected);
   }
 
   /** Moves the selection by `delta` files (keyboard navigation). */

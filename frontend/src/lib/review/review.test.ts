@@ -63,6 +63,20 @@ describe('ReviewStore tabs', () => {
     expect(s.summary!.files).toHaveLength(5000);
   });
 
+  it('reloads the shown file without whitespace-only changes when asked', async () => {
+    const b = new FakeBackend();
+    const s = new ReviewStore(b, byTitle(b, 'Rename the module path'));
+    await s.load();
+    const path = s.selected!;
+    await s.setIgnoreWhitespace(true);
+    const call = b.calls.at(-1)!;
+    expect(call.method).toBe('ReviewService.FilePatchWith');
+    expect(call.args).toEqual([s.taskId, path, { force: false, ignore_whitespace: true, leftovers: false }]);
+    expect(s.patch!.path).toBe(path);
+    await s.setIgnoreWhitespace(false);
+    expect(b.calls.at(-1)!.method).toBe('ReviewService.FilePatchWith'); // the plain patch came from the cache
+  });
+
   it('shows only observer and reviewer reports with their verdicts', async () => {
     const b = new FakeBackend();
     let id = '';
