@@ -246,6 +246,11 @@ export const flows = {
       await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
       await page.getByLabel('Ignore whitespace').uncheck();
       await shot('review');
+      await page.getByRole('checkbox', { name: 'Side by side' }).check();
+      const side = page.getByRole('list', { name: 'Patch side by side' });
+      await side.getByText('package module').first().waitFor();
+      await shot('review-side-by-side');
+      await page.getByRole('checkbox', { name: 'Side by side' }).uncheck();
       await page.getByRole('tab', { name: 'Leftovers' }).click();
       await page.getByText('3 files').waitFor();
       await page.getByRole('tab', { name: 'Commits' }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChangeRequest, parseHunks, patchLines, type HunkChoice } from './hunks';
+import { buildChangeRequest, parseHunks, patchLines, sideBySide, type HunkChoice } from './hunks';
 
 const PATCH = [
   'diff --git a/x.go b/x.go',
@@ -59,5 +59,18 @@ describe('buildChangeRequest', () => {
 
   it('is empty when nothing was chosen', () => {
     expect(buildChangeRequest(' ', [])).toEqual({ general: '', comments: [], drops: [] });
+  });
+});
+
+describe('sideBySide', () => {
+  it('pairs removed and added runs and keeps context on both sides', () => {
+    const rows = sideBySide(patchLines('--- a/x\n+++ b/x\n@@ -1,4 +1,4 @@\n keep\n-old1\n-old2\n+new1\n same\n+extra\n'));
+    expect(rows.map((r) => r.kind)).toEqual(['meta', 'meta', 'hunk', 'pair', 'pair', 'pair', 'pair', 'pair']);
+    expect(rows[3]).toMatchObject({ left: { kind: 'ctx', text: 'keep' }, right: { kind: 'ctx', text: 'keep' } });
+    expect(rows[4]).toMatchObject({ left: { kind: 'del', text: 'old1' }, right: { kind: 'add', text: 'new1' } });
+    expect(rows[5].left).toEqual({ kind: 'del', text: 'old2' });
+    expect(rows[5].right).toBeUndefined();
+    expect(rows[7].left).toBeUndefined();
+    expect(rows[7].right).toEqual({ kind: 'add', text: 'extra' });
   });
 });

@@ -84,3 +84,56 @@ export function buildChangeRequest(general: string, choices: Iterable<HunkChoice
   }
   return { general: general.trim(), comments, drops };
 }
+
+/** One row of the side-by-side view: the old line on the left, the new on the right. */
+export interface SideRow {
+  n: number;
+  kind: 'hunk' | 'meta' | 'pair';
+  /** The whole line for hunk and meta rows. */
+  text?: string;
+  left?: { kind: 'del' | 'ctx'; text: string };
+  right?: { kind: 'add' | 'ctx'; text: string };
+}
+
+/**
+ * Pairs the lines of a unified patch for a side-by-side view: context lines
+ * stand on both sides; a run of removed lines is paired with the run of added
+ * lines that follows it, line by line, the longer run leaving blanks.
+ */
+export function sideBySide(lines: PatchLine[]): SideRow[] {
+  const rows: SideRow[] = [];
+  let dels: PatchLine[] = [];
+  let adds: PatchLine[] = [];
+  const flush = () => {
+    for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
+      const d = dels[i];
+      const a = adds[i];
+      rows.push({
+        n: (d ?? a)!.n,
+        kind: 'pair',
+        left: d ? { kind: 'del', text: d.text.slice(1) } : undefined,
+        right: a ? { kind: 'add', text: a.text.slice(1) } : undefined,
+      });
+    }
+    dels = [];
+    adds = [];
+  };
+  for (const l of lines) {
+    if (l.kind === 'del') {
+      if (adds.length) flush();
+      dels.push(l);
+    } else if (l.kind === 'add') {
+      adds.push(l);
+    } else {
+      flush();
+      if (l.kind === 'ctx') {
+        const text = l.text.slice(1);
+        rows.push({ n: l.n, kind: 'pair', left: { kind: 'ctx', text }, right: { kind: 'ctx', text } });
+      } else {
+        rows.push({ n: l.n, kind: l.kind, text: l.text });
+      }
+    }
+  }
+  flush();
+  return rows;
+}

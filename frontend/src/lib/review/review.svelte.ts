@@ -2,9 +2,9 @@ import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
 import type { ChangeRequest } from '../backend/review-api';
-import { buildChangeRequest, choiceKey, parseHunks, patchLines, type Hunk, type HunkChoice } from './hunks';
+import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
 
-export { patchLines, parseHunks, type PatchLine, type Hunk } from './hunks';
+export { patchLines, parseHunks, type PatchLine, type Hunk, type SideRow } from './hunks';
 
 export type ReviewTab = 'changes' | 'leftovers' | 'commits' | 'reports';
 
@@ -31,6 +31,10 @@ export class ReviewStore {
   /** The request being built: what "Send" would send. */
   request: ChangeRequest = $derived(buildChangeRequest(this.general, Object.values(this.choices)));
   busy = $state(false);
+  /** Show the patch side by side instead of unified. */
+  sideBySide = $state(false);
+  /** Rows of the side-by-side view of the shown patch. */
+  sideRows = $derived(this.sideBySide ? sideBySide(this.lines) : []);
   /** Hide whitespace-only changes in the shown patches. */
   ignoreWhitespace = $state(false);
   /** Result of the last decision, shown to the user. */
