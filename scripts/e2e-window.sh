@@ -14,7 +14,8 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 app_pid=""
 cleanup() {
-	if [ -n "$app_pid" ]; then kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null || true; fi
+	if [ -n "$app_pid" ]; then stop_app "$app_pid" || true; fi
+	stop_bus
 	stop_xvfb
 	rm -rf "$tmp"
 }
@@ -67,7 +68,8 @@ cli settings set stop.graceMs 1000 >/dev/null
 start_xvfb
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-dbus-run-session -- "$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
+start_bus
+"$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 wid=$(wait_window "Boof Runner" 30) || fail "no window"
 for _ in $(seq 300); do grep -q "window: dom ready" "$tmp/app.log" && break; sleep 0.1; done
@@ -123,8 +125,11 @@ for n in 2 3 4 5; do
 done
 grep -q "level=ERROR" "$tmp/app.log" && fail "the app logged an error"
 
-# 4. Quitting stops cleanly.
-kill "$app_pid"
-wait "$app_pid" 2>/dev/null || true
+# 4. SIGTERM quits the app cleanly, within the grace, leaving no process.
+stop_app "$app_pid" || fail "the app did not quit within 20 s of SIGTERM"
 app_pid=""
+for p in /proc/[0-9]*; do
+	case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in *dbus-daemon* | *at-spi*) ;; # the session bus's own helpers
+	*"$tmp/"*) fail "process ${p#/proc/} survived the app: $(tr '\0' ' ' <"$p/cmdline")" ;; esac
+done
 echo "e2e-window: done → $first, stopped → $second; screenshots in $out/window-*.png"

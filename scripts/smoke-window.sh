@@ -13,7 +13,8 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 app_pid=""
 cleanup() {
-	if [ -n "$app_pid" ]; then kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null || true; fi
+	if [ -n "$app_pid" ]; then stop_app "$app_pid" || true; fi
+	stop_bus
 	stop_xvfb
 	rm -rf "$tmp"
 }
@@ -22,7 +23,8 @@ start_xvfb
 
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-dbus-run-session -- "$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
+start_bus
+"$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 
 wid=$(wait_window "Boof Runner" 30) || { echo "smoke: no Boof Runner window within 30 s" >&2; cat "$tmp/app.log" >&2; exit 1; }

@@ -36,3 +36,32 @@ wait_window() {
 	done
 	return 1
 }
+
+# start_bus starts a private session bus for the app (the tray and
+# notifications talk DBus) and exports its address; stop_bus ends it.
+start_bus() {
+	local out
+	out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+	DBUS_SESSION_BUS_ADDRESS=$(printf '%s\n' "$out" | sed -n 1p)
+	BUS_PID=$(printf '%s\n' "$out" | sed -n 2p)
+	export DBUS_SESSION_BUS_ADDRESS
+}
+
+stop_bus() {
+	if [ -n "${BUS_PID:-}" ]; then kill "$BUS_PID" 2>/dev/null || true; fi
+	return 0
+}
+
+# stop_app PID sends SIGTERM and waits up to 20 s for the app to quit; it
+# returns 1 (after a SIGKILL) when the app did not quit by itself.
+stop_app() {
+	local pid=$1 i
+	kill "$pid" 2>/dev/null || return 0
+	for i in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	return 1
+}
