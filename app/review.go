@@ -289,3 +289,39 @@ func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) er
 	r.emit.Emit(EventTasksChanged)
 	return nil
 }
+
+// TaskBranches lists the task's branches (task branch, leftovers) with the
+// commits only they hold, for the reject dialog's "delete branches" choice.
+func (r *ReviewService) TaskBranches(taskID string) ([]review.Branch, error) {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	bs, err := r.rev.TaskBranches(ctx, t.Repo, taskID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	if bs == nil {
+		bs = []review.Branch{}
+	}
+	return bs, nil
+}
+
+// RejectDeletingBranches rejects the task and deletes its branches; confirm
+// must be exactly what TaskBranches listed (a branch that moved or appeared
+// since refuses the whole reject, changing nothing).
+func (r *ReviewService) RejectDeletingBranches(taskID string, confirm []review.Branch) (review.RejectRecord, error) {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return review.RejectRecord{}, userError(err)
+	}
+	rec, err := r.rev.Reject(ctx, review.RejectRequest{Repo: t.Repo, TaskID: taskID, Status: t.Status, DeleteBranches: true, Confirm: confirm},
+		review.StoreRecorder{Store: r.store})
+	if err != nil {
+		return review.RejectRecord{}, userError(err)
+	}
+	r.emit.Emit(EventTasksChanged)
+	return rec, nil
+}

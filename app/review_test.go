@@ -130,3 +130,30 @@ func TestReviewServiceSummaryPatchAcceptUndo(t *testing.T) {
 		t.Fatalf("status after undo %s", got.Status)
 	}
 }
+
+func TestReviewServiceRejectDeletingBranches(t *testing.T) {
+	st := newTestStore(t)
+	tk, repo := doneTask(t, st)
+	g := gitx.New()
+	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now), &RecordingEmitter{}, context.Background)
+	bs, err := svc.TaskBranches(tk.ID)
+	if err != nil || len(bs) != 1 || bs[0].Name != "boof-runner/"+tk.ID || bs[0].Unique != 1 {
+		t.Fatalf("branches %+v %v", bs, err)
+	}
+	if _, err := svc.RejectDeletingBranches(tk.ID, nil); err == nil {
+		t.Fatal("an unconfirmed deletion was accepted")
+	}
+	if got, _ := st.GetTask(context.Background(), tk.ID); got.Status != task.StatusDone {
+		t.Fatalf("a refused reject changed the status to %s", got.Status)
+	}
+	rec, err := svc.RejectDeletingBranches(tk.ID, bs)
+	if err != nil || len(rec.Deleted) != 1 {
+		t.Fatalf("reject: %+v %v", rec, err)
+	}
+	if out := git(t, repo, "branch", "--list", "boof-runner/*"); out != "" {
+		t.Fatalf("branches left: %q", out)
+	}
+	if got, _ := st.GetTask(context.Background(), tk.ID); got.Status != task.StatusRejected {
+		t.Fatalf("status %s", got.Status)
+	}
+}

@@ -118,6 +118,19 @@ export const reviewFlows = {
       await page.getByText('Read-only: the task is rejected.').waitFor();
     },
   },
+  'review-reject-delete-branches': {
+    async run(page, { shot }) {
+      await open(page, 'Rename the module path');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      const dlg = page.getByRole('dialog', { name: 'Reject this task?' });
+      await dlg.getByRole('checkbox', { name: /Also delete the task's branches/ }).check();
+      await dlg.getByText('--leftovers').waitFor();
+      await shot('review-reject-delete');
+      await dlg.getByRole('button', { name: 'Reject and delete' }).click();
+      await page.getByRole('status').filter({ hasText: 'Deleted' }).waitFor();
+      assert((await status(page, 'Rename the module path')) === 'rejected', 'task rejected');
+    },
+  },
   // Prints figures (no thresholds): 5,000-file review open to file list and first patch, and per-file step.
   'review-timing': {
     async run(page) {

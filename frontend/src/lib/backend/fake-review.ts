@@ -4,7 +4,7 @@
 //   release/1.4  checked out nowhere; merging any task into it conflicts
 //   wip          checked out in /home/me/project-wip with uncommitted changes
 import type { TaskDetail } from './types';
-import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest } from './review-api';
+import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest, TaskBranch } from './review-api';
 
 /** What the fake review needs from FakeBackend. */
 export interface ReviewHost {
@@ -180,5 +180,25 @@ export function reviewHandlers(host: ReviewHost) {
       setStatus(host, t, 'rejected', `rejected; branches kept: ${t.branch}`);
     },
     'ReviewService.RequestChanges': (id: string, c: ChangeRequest) => requestChanges(host, id, c),
+    'ReviewService.TaskBranches': (id: string) => fakeTaskBranches(task(host, id)),
+    'ReviewService.RejectDeletingBranches': (id: string, confirm: TaskBranch[]) => {
+      const t = task(host, id);
+      mustBeDone(t, 'rejected');
+      const have = fakeTaskBranches(t);
+      if (JSON.stringify(have) !== JSON.stringify(confirm ?? [])) {
+        throw new Error(`not confirmed: would delete ${have.map((b) => b.name).join(', ')}`);
+      }
+      setStatus(host, t, 'rejected', `rejected; branches deleted: ${have.map((b) => b.name).join(', ')}`);
+      return { deleted: have, at: new Date().toISOString() };
+    },
   };
+}
+
+/** The fake task's branches: the task branch and its leftovers. */
+function fakeTaskBranches(t: TaskDetail): TaskBranch[] {
+  if (!t.branch) return [];
+  return [
+    { name: t.branch, sha: '9b8e7710', unique: 2 },
+    { name: `${t.branch}--leftovers`, sha: '4c1d2e30', unique: 1 },
+  ];
 }

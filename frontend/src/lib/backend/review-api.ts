@@ -67,6 +67,14 @@ export interface ChangeRequest {
   drops: ReviewDrop[];
 }
 
+/** A task branch that a reject may delete, with the commits only it holds. */
+export interface TaskBranch {
+  name: string;
+  sha: string;
+  unique: number;
+  worktree?: string;
+}
+
 /** Which patch of a file FilePatchWith returns. */
 export interface PatchRequest {
   force: boolean;
@@ -83,5 +91,7 @@ declare module './types' {
     'ReviewService.Reject': (taskId: string) => Promise<void>;
     'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<void>;
     'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
+    'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
+    'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;
   }
 }

@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
-import type { ChangeRequest } from '../backend/review-api';
+import type { ChangeRequest, TaskBranch } from '../backend/review-api';
 import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
 
 export { patchLines, parseHunks, type PatchLine, type Hunk, type SideRow } from './hunks';
@@ -183,6 +183,33 @@ export class ReviewStore {
   /** Rejects the task; its branches are kept. */
   async reject(): Promise<boolean> {
     return this.decide('ReviewService.Reject', undefined, () => 'Rejected. The task branch and its leftovers are kept.');
+  }
+
+  /** Lists the task's branches for the reject dialog's "delete branches" choice. */
+  async taskBranches(): Promise<TaskBranch[]> {
+    try {
+      return (await this.backend.invoke('ReviewService.TaskBranches', this.taskId)) ?? [];
+    } catch (e) {
+      this.error = `Could not list the task's branches: ${errorMessage(e)}`;
+      return [];
+    }
+  }
+
+  /** Rejects the task and deletes exactly the branches the user confirmed. */
+  async rejectDeletingBranches(confirm: TaskBranch[]): Promise<boolean> {
+    if (this.busy) return false;
+    this.busy = true;
+    try {
+      const rec = await this.backend.invoke('ReviewService.RejectDeletingBranches', this.taskId, confirm);
+      this.notice = `Rejected. Deleted ${rec.deleted.map((b) => b.name).join(' and ')}.`;
+      this.error = '';
+      return true;
+    } catch (e) {
+      this.error = `Could not reject: ${errorMessage(e)}`;
+      return false;
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Undoes the accept of an accepted task. */

@@ -152,6 +152,20 @@ describe('ReviewStore decisions', () => {
     expect(b.calls.some((c) => c.method === 'ReviewService.RequestChanges')).toBe(false);
   });
 
+  it('rejects deleting exactly the confirmed branches', async () => {
+    const b = new FakeBackend();
+    const id = byTitle(b, 'Rename the module path');
+    const s = new ReviewStore(b, id);
+    const branches = await s.taskBranches();
+    expect(branches.map((x) => x.name)).toEqual([b.tasks.get(id)!.branch, `${b.tasks.get(id)!.branch}--leftovers`]);
+    expect(await s.rejectDeletingBranches(branches.slice(0, 1))).toBe(false);
+    expect(s.error).toContain('Not confirmed');
+    expect(b.tasks.get(id)!.status).toBe('done');
+    expect(await s.rejectDeletingBranches(branches)).toBe(true);
+    expect(b.tasks.get(id)!.status).toBe('rejected');
+    expect(s.notice).toContain('Deleted');
+  });
+
   it('rejects a done task, keeping its branch, and not a failed one', async () => {
     const b = new FakeBackend();
     const id = byTitle(b, 'Refactor settings loader');
