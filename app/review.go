@@ -9,6 +9,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -69,18 +70,20 @@ func changeName(s worktree.Status) string {
 	return "modified"
 }
 
-func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool) (DiffSummary, []worktree.FileChange, error) {
+// files loads the task and its changed files (task branch against its base,
+// or the leftovers branch against the task branch).
+func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool) (task.Task, DiffSummary, []worktree.FileChange, error) {
 	t, err := r.store.GetTask(ctx, taskID)
 	if err != nil {
-		return DiffSummary{}, nil, userError(err)
+		return t, DiffSummary{}, nil, userError(err)
 	}
 	base, head, err := r.rev.DiffRange(ctx, t, leftovers)
 	if err != nil {
-		return DiffSummary{}, nil, userError(err)
+		return t, DiffSummary{}, nil, userError(err)
 	}
 	fcs, err := r.diff.Files(ctx, t.Repo, base, head)
 	if err != nil {
-		return DiffSummary{}, nil, userError(err)
+		return t, DiffSummary{}, nil, userError(err)
 	}
 	sum := DiffSummary{TaskID: taskID, Base: base, Head: head, Files: make([]DiffFile, 0, len(fcs))}
 	if sha, err := r.git.ResolveCommit(ctx, t.Repo, head); err == nil {
@@ -90,18 +93,18 @@ func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool
 		sum.Files = append(sum.Files, DiffFile{Path: f.Path, OldPath: f.OldPath, Change: changeName(f.Status),
 			Additions: f.Added, Deletions: f.Removed, Binary: f.Binary})
 	}
-	return sum, fcs, nil
+	return t, sum, fcs, nil
 }
 
 // Summary lists the task branch's changed files against its base.
 func (r *ReviewService) Summary(taskID string) (DiffSummary, error) {
-	sum, _, err := r.files(r.ctx(), taskID, false)
+	_, sum, _, err := r.files(r.ctx(), taskID, false)
 	return sum, err
 }
 
 // LeftoversSummary lists what the leftovers branch adds on top of the task branch.
 func (r *ReviewService) LeftoversSummary(taskID string) (DiffSummary, error) {
-	sum, _, err := r.files(r.ctx(), taskID, true)
+	_, sum, _, err := r.files(r.ctx(), taskID, true)
 	return sum, err
 }
 
@@ -130,7 +133,7 @@ type PatchRequest struct {
 func (r *ReviewService) FilePatchWith(taskID, path string, o PatchRequest) (FilePatch, error) {
 	ctx := r.ctx()
 	force := o.Force
-	sum, fcs, err := r.files(ctx, taskID, o.Leftovers)
+	t, sum, fcs, err := r.files(ctx, taskID, o.Leftovers)
 	if err != nil {
 		return FilePatch{}, err
 	}
@@ -140,10 +143,6 @@ func (r *ReviewService) FilePatchWith(taskID, path string, o PatchRequest) (File
 		}
 		if f.Binary {
 			return FilePatch{Path: f.Path, Binary: true}, nil
-		}
-		t, err := r.store.GetTask(ctx, taskID)
-		if err != nil {
-			return FilePatch{}, userError(err)
 		}
 		p, err := r.diff.ChangePatchWith(ctx, t.Repo, sum.Base, sum.Head, f, worktree.PatchOptions{IgnoreWhitespace: o.IgnoreWhitespace})
 		if err != nil {

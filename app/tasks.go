@@ -57,7 +57,7 @@ type ListFilter struct {
 
 // List returns tasks, newest activity first.
 func (s *TaskService) List(f ListFilter) ([]task.Task, error) {
-	sf := store.Filter{Search: f.Search, Limit: 5000}
+	sf := store.Filter{Search: f.Search, Label: f.Label, Limit: 5000}
 	if f.Status != "" {
 		st, err := task.ParseStatus(f.Status)
 		if err != nil {
@@ -75,19 +75,7 @@ func (s *TaskService) List(f ListFilter) ([]task.Task, error) {
 	if err != nil {
 		return nil, userError(err)
 	}
-	if f.Label == "" {
-		return tasks, nil
-	}
-	out := []task.Task{}
-	for _, t := range tasks {
-		for _, l := range t.Labels {
-			if l == f.Label {
-				out = append(out, t)
-				break
-			}
-		}
-	}
-	return out, nil
+	return tasks, nil
 }
 
 // NewTaskInput is the New task form.

@@ -26,7 +26,7 @@ func runDiff(ctx context.Context, c *call) error {
 	}
 	defer rc.store.Close()
 	t := rc.task
-	base, head, err := diffRange(ctx, rc, *leftovers)
+	base, head, err := rc.svc.DiffRange(ctx, rc.task, *leftovers)
 	if err != nil {
 		return err
 	}
@@ -78,13 +78,6 @@ func runDiff(ctx context.Context, c *call) error {
 		return fmt.Errorf("diff: %w", err)
 	}
 	return nil
-}
-
-// diffRange returns the base and head of the task's diff, from its
-// branches (so it works after the worktree directory is gone): the base
-// recorded at the run, else the merge base with the default target.
-func diffRange(ctx context.Context, rc *reviewCall, leftovers bool) (string, string, error) {
-	return rc.svc.DiffRange(ctx, rc.task, leftovers)
 }
 
 // quoteIfOdd Go-quotes a path holding control characters or quotes.
