@@ -139,10 +139,12 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 				if json.Unmarshal(sc.Bytes(), &in) != nil {
 					in.Text = sc.Text()
 				}
+				// The event is written before the message counts as received,
+				// so the result line can never come before it.
+				w.event(agent.Event{Kind: agent.EventText, Text: "received: " + in.Text})
 				recvMu.Lock()
 				received = append(received, in.Text)
 				recvMu.Unlock()
-				w.event(agent.Event{Kind: agent.EventText, Text: "received: " + in.Text})
 				select {
 				case gotInput <- struct{}{}:
 				default:
