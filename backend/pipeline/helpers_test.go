@@ -73,7 +73,7 @@ func (r *recTool) Start(ctx context.Context, req agent.Request) (agent.Run, erro
 }
 
 // prompts returns the prompts sent to a role, in order.
-func (r *recTool) prompts(role agent.Role) []string {
+func (r *recTool) prompts(role task.Role) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -217,15 +216,15 @@ func (r *run) event(ctx context.Context, kind string, payload any) {
 
 // choice returns the tool and model of a role: the task's override, else
 // settings; ok is false for an observer nobody configured.
-func (r *run) choice(role agent.Role) (settings.ToolRef, bool) {
-	tr := task.Role(role)
-	if role == agent.RolePlannerAnswer {
+func (r *run) choice(role task.Role) (settings.ToolRef, bool) {
+	tr := role
+	if role == task.RolePlannerAnswer {
 		tr = task.RolePlanner
 	}
 	if c, ok := r.t.Tools[tr]; ok && c.Tool != "" {
 		return settings.ToolRef{Tool: c.Tool, Model: c.Model}, true
 	}
-	return r.set.Role(string(tr))
+	return r.set.Role(tr)
 }
 
 func (r *run) transcriptPath(name string, attempt int) string {

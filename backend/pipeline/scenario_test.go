@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -57,7 +56,7 @@ func TestPlannerQuestionsParkThenAnswerResumes(t *testing.T) {
 	if n := len(e.sections(tk.ID, task.SectionQuestions)); n != 1 {
 		t.Fatalf("questions sections %d", n)
 	}
-	if len(e.rec.prompts(agent.RoleRefinement)) != 0 {
+	if len(e.rec.prompts(task.RoleRefinement)) != 0 {
 		t.Fatal("refinement ran while the planner waited for answers")
 	}
 	if _, err := e.st.Answer(ctx, tk.ID, "Call it answer.md and keep the leftovers."); err != nil {
@@ -67,7 +66,7 @@ func TestPlannerQuestionsParkThenAnswerResumes(t *testing.T) {
 	if res.Status != task.StatusDone {
 		t.Fatalf("after answer: %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 	}
-	ps := e.rec.prompts(agent.RolePlanner)
+	ps := e.rec.prompts(task.RolePlanner)
 	if len(ps) != 2 || !strings.Contains(ps[1], HeadingAnswers) || !strings.Contains(ps[1], "Call it answer.md") ||
 		!strings.Contains(ps[1], "Which name should the mock file have?") {
 		t.Fatalf("resumed planner prompt lacks the answers:\n%s", ps[len(ps)-1])
@@ -95,7 +94,7 @@ func TestTransientThenSuccess(t *testing.T) {
 	if strings.Join(outcomes, ",") != "transient,succeeded" {
 		t.Fatalf("developer executions %v", outcomes)
 	}
-	devs := e.rec.prompts(agent.RoleDeveloper)
+	devs := e.rec.prompts(task.RoleDeveloper)
 	if len(devs) != 2 || strings.Contains(devs[0], HeadingInterrupted) || !strings.Contains(devs[1], HeadingInterrupted) {
 		t.Fatal("retried prompt lacks the previous-attempt-interrupted section")
 	}
@@ -160,7 +159,7 @@ func TestStopDuringBackoff(t *testing.T) {
 	if res.Status != task.StatusStopped {
 		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 	}
-	if len(e.rec.prompts(agent.RoleRefinement)) != 1 {
+	if len(e.rec.prompts(task.RoleRefinement)) != 1 {
 		t.Fatal("refinement retried after a stop during backoff")
 	}
 }
@@ -195,7 +194,7 @@ func TestInjectWhileDeveloperRuns(t *testing.T) {
 			if res.Status != task.StatusDone {
 				t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 			}
-			revs := e.rec.prompts(agent.RoleReviewer)
+			revs := e.rec.prompts(task.RoleReviewer)
 			if len(revs) != 1 || !strings.Contains(revs[0], HeadingInjected) || !strings.Contains(revs[0], "Also add a CHANGELOG entry.") {
 				t.Fatalf("reviewer prompt lacks the injected prompt")
 			}
@@ -231,7 +230,7 @@ func TestUnknownBaseFailsBeforeAnything(t *testing.T) {
 	if res.Status != task.StatusFailed || !strings.HasPrefix(res.Message, "unknown base ref 'no-such-branch'") {
 		t.Fatalf("status %s %q", res.Status, res.Message)
 	}
-	if e.branchExists(worktree.BranchName(tk.ID)) || len(e.rec.prompts(agent.RolePlanner)) != 0 {
+	if e.branchExists(worktree.BranchName(tk.ID)) || len(e.rec.prompts(task.RolePlanner)) != 0 {
 		t.Fatal("something ran or was created for an unknown base")
 	}
 	if len(e.openExecutions()) != 0 {

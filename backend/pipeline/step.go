@@ -18,7 +18,7 @@ import (
 
 // stepSpec is one step to run.
 type stepSpec struct {
-	role  agent.Role
+	role  task.Role
 	round int
 	in    PromptInput
 	// diff adds the prompt diff against the worktree base.
@@ -35,10 +35,10 @@ func (s stepSpec) name() string {
 
 // execRole is the role recorded on the execution row.
 func (s stepSpec) execRole() task.Role {
-	if s.role == agent.RolePlannerAnswer {
+	if s.role == task.RolePlannerAnswer {
 		return task.RolePlanner
 	}
-	return task.Role(s.role)
+	return s.role
 }
 
 // step runs a step with its transient-retry budget and returns the
@@ -217,7 +217,7 @@ func modelSuffix(m string) string {
 // attempt, or opens a new one.
 func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec, attempt int) (store.Execution, error) {
 	path := r.transcriptPath(s.name(), attempt)
-	if r.first != nil && s.role == agent.RolePlanner && attempt == 1 {
+	if r.first != nil && s.role == task.RolePlanner && attempt == 1 {
 		e := *r.first
 		r.first = nil
 		if e.TranscriptPath == "" {

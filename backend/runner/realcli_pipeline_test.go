@@ -23,7 +23,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -90,24 +89,24 @@ stream_max_retries = 0
 
 // modelCall is one model request as the scenario script sees it.
 type modelCall struct {
-	role       agent.Role // "" when no pipeline system prompt was found
-	api        string     // "claude" or "codex"
-	toolResult bool       // the request continues a turn after a tool call
-	turn       int        // 1-based count of this role's turn-opening requests
+	role       task.Role // "" when no pipeline system prompt was found
+	api        string    // "claude" or "codex"
+	toolResult bool      // the request continues a turn after a tool call
+	turn       int       // 1-based count of this role's turn-opening requests
 }
 
 // pipelineModel answers model requests by pipeline role, told apart by the
 // first line of the role's system prompt in the request.
 type pipelineModel struct {
 	mu    sync.Mutex
-	turns map[agent.Role]int
+	turns map[task.Role]int
 	calls []modelCall
 }
 
 // serve installs the responder: script picks the reply of each request
 // that carries a role; other requests (the CLI's own side calls) get "ok".
 func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c modelCall) fakemodel.Reply) {
-	m.turns = map[agent.Role]int{}
+	m.turns = map[task.Role]int{}
 	t.Cleanup(func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -130,15 +129,15 @@ func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c
 }
 
 // turnsOf returns how many turns of role the model saw.
-func (m *pipelineModel) turnsOf(role agent.Role) int {
+func (m *pipelineModel) turnsOf(role task.Role) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.turns[role]
 }
 
 // roleOrder lists planner-answer before planner: both start "You are the planner".
-var roleOrder = []agent.Role{agent.RolePlannerAnswer, agent.RolePlanner, agent.RoleRefinement,
-	agent.RoleDeveloper, agent.RoleObserver, agent.RoleReviewer}
+var roleOrder = []task.Role{task.RolePlannerAnswer, task.RolePlanner, task.RoleRefinement,
+	task.RoleDeveloper, task.RoleObserver, task.RoleReviewer}
 
 // classify finds the role and tool-result state of a recorded request.
 func classify(r fakemodel.Request) modelCall {
@@ -362,9 +361,9 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			return fakemodel.Reply{Text: "The greeting is there and committed.\n\nVERDICT: APPROVE", InputTokens: 150, OutputTokens: 25}
 		default:
 			return planReply(c)
@@ -406,7 +405,7 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 	if len(ids) != 4 || len(seen) != 4 {
 		t.Errorf("want 4 distinct claude sessions, got %v", ids)
 	}
-	for _, role := range []agent.Role{agent.RolePlanner, agent.RoleRefinement, agent.RoleDeveloper, agent.RoleReviewer} {
+	for _, role := range []task.Role{task.RolePlanner, task.RoleRefinement, task.RoleDeveloper, task.RoleReviewer} {
 		if n := model.turnsOf(role); n != 1 {
 			t.Errorf("model saw %d %s turns, want 1", n, role)
 		}
@@ -421,14 +420,14 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleObserver:
+		case task.RoleObserver:
 			if c.turn == 1 {
 				return fakemodel.Reply{Text: "- greeting.txt needs a second line.\n\nVERDICT: CHANGES_REQUESTED", InputTokens: 90, OutputTokens: 15}
 			}
 			return fakemodel.Reply{Text: "Fixed as asked.\n\nVERDICT: APPROVE", InputTokens: 90, OutputTokens: 15}
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			return fakemodel.Reply{Text: "Looks right.\n\nVERDICT: APPROVE"}
 		default:
 			return planReply(c)
@@ -463,7 +462,7 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 	// The fix round's prompt carried the observer's finding to codex.
 	var fixSeen bool
 	for _, r := range srv.ModelRequests("/v1/responses") {
-		if c := classify(r); c.role == agent.RoleDeveloper && strings.Contains(string(r.Body), "greeting.txt needs a second line") {
+		if c := classify(r); c.role == task.RoleDeveloper && strings.Contains(string(r.Body), "greeting.txt needs a second line") {
 			fixSeen = true
 		}
 	}
@@ -486,9 +485,9 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			if c.turn <= 2 {
 				return fakemodel.Reply{Status: 529}
 			}
@@ -519,7 +518,7 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	if rev := p.sections(t, task.SectionReviewerReport); len(rev) != 1 || rev[0].Verdict != string(task.VerdictApprove) {
 		t.Errorf("reviewer sections %+v", rev)
 	}
-	if n := model.turnsOf(agent.RoleReviewer); n != 3 {
+	if n := model.turnsOf(task.RoleReviewer); n != 3 {
 		t.Errorf("model saw %d reviewer turns, want 3", n)
 	}
 }

@@ -184,7 +184,7 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			}
 			return n
 		}
-		ref, _ := set.Role(settings.RolePlanner)
+		ref, _ := set.Role(task.RolePlanner)
 		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
 			ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
 		}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // File is settings.json in a data root. Loading never writes the file;
@@ -204,7 +206,7 @@ func (f *File) Save(s Settings) error {
 	raw = merge(raw, tree)
 	if s.Roles.Observer == nil {
 		if roles, ok := raw["roles"].(map[string]any); ok {
-			delete(roles, RoleObserver)
+			delete(roles, string(task.RoleObserver))
 		}
 	}
 	if _, err := f.effective(raw); err != nil {

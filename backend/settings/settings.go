@@ -6,6 +6,8 @@ package settings
 import (
 	"errors"
 	"fmt"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Tool names a role can be assigned to.
@@ -17,15 +19,6 @@ const (
 
 // KnownTools lists the tool names settings accept, in preference order.
 var KnownTools = []string{ToolClaude, ToolCodex, ToolMock}
-
-// Role names under "roles".
-const (
-	RolePlanner    = "planner"
-	RoleRefinement = "refinement"
-	RoleDeveloper  = "developer"
-	RoleObserver   = "observer"
-	RoleReviewer   = "reviewer"
-)
 
 // Defaults of the numeric and policy settings.
 const (
@@ -178,19 +171,19 @@ func Defaults(installed Probe) Settings {
 	}
 }
 
-// Role returns the assignment of a role name, ok false for an unset
-// observer or an unknown role.
-func (s Settings) Role(name string) (ToolRef, bool) {
-	switch name {
-	case RolePlanner:
+// Role returns the assignment of a role (the keys under "roles" are the
+// role names), ok false for an unset observer or a role with no key.
+func (s Settings) Role(r task.Role) (ToolRef, bool) {
+	switch r {
+	case task.RolePlanner:
 		return s.Roles.Planner, true
-	case RoleRefinement:
+	case task.RoleRefinement:
 		return s.Roles.Refinement, true
-	case RoleDeveloper:
+	case task.RoleDeveloper:
 		return s.Roles.Developer, true
-	case RoleReviewer:
+	case task.RoleReviewer:
 		return s.Roles.Reviewer, true
-	case RoleObserver:
+	case task.RoleObserver:
 		if s.Roles.Observer != nil {
 			return *s.Roles.Observer, true
 		}

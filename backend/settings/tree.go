@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // toTree turns a value into a generic JSON tree.
@@ -61,8 +63,8 @@ var schema = map[string]any{
 	"workingDirectory": nil,
 	"runner":           map[string]any{"enabled": nil, "concurrency": nil},
 	"roles": map[string]any{
-		RolePlanner: roleKeys, RoleRefinement: roleKeys, RoleDeveloper: roleKeys,
-		RoleObserver: roleKeys, RoleReviewer: roleKeys,
+		string(task.RolePlanner): roleKeys, string(task.RoleRefinement): roleKeys, string(task.RoleDeveloper): roleKeys,
+		string(task.RoleObserver): roleKeys, string(task.RoleReviewer): roleKeys,
 	},
 	"review":   map[string]any{"gate": nil, "maxFixRounds": nil, "maxInlineDiffBytes": nil},
 	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},

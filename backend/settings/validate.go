@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Limits enforced by Validate.
@@ -34,21 +36,21 @@ func (s Settings) Validate() error {
 		return bad("runner.concurrency", "%d must be between 1 and %d", c, MaxConcurrency)
 	}
 	roles := []struct {
-		name string
+		name task.Role
 		ref  *ToolRef
 	}{
-		{RolePlanner, &s.Roles.Planner}, {RoleRefinement, &s.Roles.Refinement},
-		{RoleDeveloper, &s.Roles.Developer}, {RoleObserver, s.Roles.Observer}, {RoleReviewer, &s.Roles.Reviewer},
+		{task.RolePlanner, &s.Roles.Planner}, {task.RoleRefinement, &s.Roles.Refinement},
+		{task.RoleDeveloper, &s.Roles.Developer}, {task.RoleObserver, s.Roles.Observer}, {task.RoleReviewer, &s.Roles.Reviewer},
 	}
 	for _, r := range roles {
 		if r.ref == nil {
 			continue
 		}
 		if !slices.Contains(KnownTools, r.ref.Tool) {
-			return bad("roles."+r.name+".tool", "%q is not one of %s", r.ref.Tool, strings.Join(KnownTools, ", "))
+			return bad("roles."+string(r.name)+".tool", "%q is not one of %s", r.ref.Tool, strings.Join(KnownTools, ", "))
 		}
 		if strings.ContainsAny(r.ref.Model, "\n\r\x00") {
-			return bad("roles."+r.name+".model", "contains a line break or NUL")
+			return bad("roles."+string(r.name)+".model", "contains a line break or NUL")
 		}
 	}
 	if n := s.Review.MaxFixRounds; n < 0 || n > MaxFixRoundsLimit {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // smokePrompt is the short prompt a health check sends.
@@ -111,7 +112,7 @@ func (c *Codex) smoke(ctx context.Context, model string) (agent.Result, error) {
 		return agent.Result{}, fmt.Errorf("%w: %w", errSmokeStart, err)
 	}
 	defer os.RemoveAll(dir)
-	run, err := c.start(ctx, agent.Request{Role: agent.RolePlanner, Prompt: smokePrompt, Model: model, Dir: dir,
+	run, err := c.start(ctx, agent.Request{Role: task.RolePlanner, Prompt: smokePrompt, Model: model, Dir: dir,
 		Grace: time.Second}, true)
 	if err != nil {
 		return agent.Result{}, fmt.Errorf("%w: %w", errSmokeStart, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // The real-CLI suite runs the real codex through this adapter and the PTY
@@ -85,7 +86,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 		fakemodel.Reply{Text: "Wrote hello.txt.\n\n## Questions for the user\n- Keep it?\n", InputTokens: 60, CacheReadTokens: 20, OutputTokens: 9},
 	)
 	system := "You are the \"developer\" role.\nLine two: = [not toml] \\ end"
-	run, rec := startStep(t, c, agent.Request{Role: agent.RoleDeveloper, Prompt: "Create hello.txt.", SystemPrompt: system, Dir: dir,
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Create hello.txt.", SystemPrompt: system, Dir: dir,
 		TranscriptPath: filepath.Join(t.TempDir(), "step.log"), IdleTimeout: time.Minute, MaxRuntime: 2 * time.Minute})
 	res, err := run.Wait()
 	if err != nil || res.Failed() {
@@ -117,7 +118,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 
 	// Resume the thread in the same directory: usage is this run's only.
 	srv.Enqueue(fakemodel.Reply{Text: "Kept it.", InputTokens: 200, CacheReadTokens: 100, OutputTokens: 4})
-	run, _ = startStep(t, c, agent.Request{Role: agent.RoleDeveloper, Prompt: "Yes, keep it.", Dir: dir, ResumeSession: res.SessionID,
+	run, _ = startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Yes, keep it.", Dir: dir, ResumeSession: res.SessionID,
 		MaxRuntime: 2 * time.Minute})
 	res2, err := run.Wait()
 	if err != nil || res2.Failed() || res2.Report != "Kept it." || res2.SessionID != res.SessionID {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // td is the absolute path of testdata/codex/<name>.
@@ -76,7 +77,7 @@ func runStep(t *testing.T, c *Codex, req agent.Request) (agent.Result, *recorder
 func TestRunSuccessReplaysRecording(t *testing.T) {
 	c := fakeTool(t, "FAKE_CODEX_STREAM="+td(t, "file_change/stream.jsonl"), "FAKE_CODEX_LAST="+td(t, "file_change/last.txt"))
 	transcript := filepath.Join(t.TempDir(), "logs", "step.log")
-	res, rec := runStep(t, c, agent.Request{Role: agent.RoleDeveloper, TranscriptPath: transcript})
+	res, rec := runStep(t, c, agent.Request{Role: task.RoleDeveloper, TranscriptPath: transcript})
 	if res.Failed() || res.ErrorText != "" || res.Transient {
 		t.Fatalf("failed: %+v", res)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Version is what `__mock-agent --version` prints.
@@ -48,7 +49,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		fmt.Fprintln(stdout, Version)
 		return 0
 	}
-	o.role = agent.Role(*role)
+	o.role = task.Role(*role)
 	if !knownRoles[o.role] || o.dir == "" || o.state == "" || *promptFile == "" {
 		return w.fail(2, "mock: need --role (a pipeline role), --dir, --state and --prompt-file")
 	}
@@ -65,7 +66,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 }
 
 type runOpts struct {
-	role                      agent.Role
+	role                      task.Role
 	dir, state, model, resume string
 	prompt                    string
 	input                     bool
@@ -174,7 +175,7 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		for _, q := range agent.ExtractQuestions(report) {
 			w.event(agent.Event{Kind: agent.EventQuestion, Text: q})
 		}
-	} else if o.role == agent.RoleObserver || o.role == agent.RoleReviewer {
+	} else if o.role == task.RoleObserver || o.role == task.RoleReviewer {
 		round, err := c.next("round-" + string(o.role))
 		if err != nil {
 			return w.fail(1, "mock: "+err.Error())
