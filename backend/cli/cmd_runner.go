@@ -9,6 +9,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
@@ -46,7 +47,7 @@ func runRunner(ctx context.Context, c *call) error {
 	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	h, err := runner.OpenHost(runner.HostOptions{
 		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: logger,
-		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level, text string) {
+		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()
 			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, text)

@@ -116,7 +116,7 @@ func (r *run) develop(ctx context.Context, base PromptInput, findings string, fr
 	in.Findings, in.FindingsRole = findings, from
 	round := r.devRound
 	if findings != "" {
-		r.logf("info", "%s requested changes: developer fix round %d", titleCase(string(from)), round)
+		r.logf(task.LevelInfo, "%s requested changes: developer fix round %d", titleCase(string(from)), round)
 	}
 	res, err := r.ask(ctx, stepSpec{role: task.RoleDeveloper, round: round, in: in, diff: findings != ""})
 	if err != nil {
@@ -142,7 +142,7 @@ func (r *run) review(ctx context.Context, role task.Role, base PromptInput) (tas
 	if err := r.section(ctx, kind, role, *round, string(v), res.Report); err != nil {
 		return "", "", err
 	}
-	r.logf("info", "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
+	r.logf(task.LevelInfo, "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
 	r.event(ctx, "verdict", map[string]any{"role": role, "round": *round, "iteration": r.iter, "verdict": v})
 	return v, res.Report, nil
 }
@@ -159,7 +159,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		if len(qs) == 0 || q >= maxQuestionRounds {
 			return res, nil
 		}
-		r.logf("info", "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
+		r.logf(task.LevelInfo, "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
 		r.event(ctx, "question_asked", map[string]any{"role": s.role, "questions": qs, "internal": true})
 		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
 			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, Questions: qs, Asker: s.role}
@@ -167,7 +167,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		if err != nil {
 			return ans, err
 		}
-		r.logf("info", "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
+		r.logf(task.LevelInfo, "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
 		r.event(ctx, "answered", map[string]any{"role": s.role, "internal": true})
 		if s.in.PlannerAnswers != "" {
 			s.in.PlannerAnswers += "\n\n"

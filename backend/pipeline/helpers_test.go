@@ -235,7 +235,7 @@ func (e *env) branchExists(name string) bool {
 	return err == nil
 }
 
-func (e *env) openExecutions() []store.Execution {
+func (e *env) openExecutions() []task.Execution {
 	e.t.Helper()
 	ex, err := e.st.OpenExecutions(context.Background())
 	if err != nil {

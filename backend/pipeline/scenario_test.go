@@ -16,7 +16,7 @@ import (
 )
 
 // waitOpenExec waits (bounded) until the task has an open execution of role with a pid.
-func (e *env) waitOpenExec(id string, role task.Role) store.Execution {
+func (e *env) waitOpenExec(id string, role task.Role) task.Execution {
 	e.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -28,10 +28,10 @@ func (e *env) waitOpenExec(id string, role task.Role) store.Execution {
 		time.Sleep(10 * time.Millisecond)
 	}
 	e.t.Fatalf("no open %s execution", role)
-	return store.Execution{}
+	return task.Execution{}
 }
 
-func (e *env) executions(id string) []store.Execution {
+func (e *env) executions(id string) []task.Execution {
 	e.t.Helper()
 	xs, err := e.st.Executions(context.Background(), id)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/boof-runner/boof-runner/backend/settings"
-	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // MidRunInput reports whether a tool, as OpenHost wires it, takes input
@@ -16,9 +16,9 @@ func MidRunInput(tool string) bool { return tool == settings.ToolMock || tool ==
 // ControlStore is what Stop and Inject need; *store.Store has it.
 type ControlStore interface {
 	RequestStop(ctx context.Context, taskID string) error
-	Inject(ctx context.Context, taskID, text string) (store.Injection, error)
-	OpenExecutions(ctx context.Context) ([]store.Execution, error)
-	AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error
+	Inject(ctx context.Context, taskID, text string) (task.Injection, error)
+	OpenExecutions(ctx context.Context) ([]task.Execution, error)
+	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 }
 
 // Stop durably asks the runner holding the task (in this or another
@@ -29,13 +29,13 @@ func Stop(ctx context.Context, st ControlStore, taskID string) error {
 	if err := st.RequestStop(ctx, taskID); err != nil {
 		return err
 	}
-	_ = st.AppendLog(ctx, taskID, 0, store.LevelWarn, "Stop requested")
+	_ = st.AppendLog(ctx, taskID, 0, task.LevelWarn, "Stop requested")
 	return nil
 }
 
 // InjectReport says how an injected prompt reaches the task.
 type InjectReport struct {
-	Injection store.Injection `json:"injection"`
+	Injection task.Injection `json:"injection"`
 	// Live is true when a step is running with a tool that takes mid-run
 	// input: the runner delivers the prompt into that session right away.
 	Live bool `json:"live"`
@@ -72,6 +72,6 @@ func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectRe
 	default:
 		rep.Message = "Injected prompt stored; it is included in the next step's prompt and every later one"
 	}
-	_ = st.AppendLog(ctx, taskID, 0, store.LevelInfo, rep.Message+": "+text)
+	_ = st.AppendLog(ctx, taskID, 0, task.LevelInfo, rep.Message+": "+text)
 	return rep, nil
 }

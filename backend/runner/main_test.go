@@ -156,7 +156,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-func (r *root) openExec(id string, role task.Role) (store.Execution, bool) {
+func (r *root) openExec(id string, role task.Role) (task.Execution, bool) {
 	xs, err := r.st.OpenExecutions(context.Background())
 	if err != nil {
 		r.t.Fatal(err)
@@ -166,7 +166,7 @@ func (r *root) openExec(id string, role task.Role) (store.Execution, bool) {
 			return x, true
 		}
 	}
-	return store.Execution{}, false
+	return task.Execution{}, false
 }
 
 func (r *root) logText(id string) string {

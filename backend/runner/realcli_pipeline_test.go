@@ -27,7 +27,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
-	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
@@ -282,13 +281,13 @@ func (p pipelineRun) sections(t *testing.T, kind task.SectionKind) []task.Sectio
 }
 
 // executions returns the task's executions of role.
-func (p pipelineRun) executions(t *testing.T, role task.Role) []store.Execution {
+func (p pipelineRun) executions(t *testing.T, role task.Role) []task.Execution {
 	t.Helper()
 	all, err := p.r.st.Executions(context.Background(), p.tk.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []store.Execution
+	var out []task.Execution
 	for _, x := range all {
 		if role == "" || x.Role == role {
 			out = append(out, x)
@@ -307,7 +306,7 @@ func (p pipelineRun) requireSessions(t *testing.T) map[int64]string {
 	t.Helper()
 	ids := map[int64]string{}
 	for _, x := range p.executions(t, "") {
-		if x.Outcome != store.OutcomeSucceeded {
+		if x.Outcome != task.OutcomeSucceeded {
 			continue
 		}
 		b, err := os.ReadFile(x.TranscriptPath)
@@ -393,7 +392,7 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 		t.Errorf("%d executions, want planner, refinement, developer, reviewer", len(xs))
 	}
 	for _, x := range xs {
-		if x.Tool != "claude-code" || x.Outcome != store.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
+		if x.Tool != "claude-code" || x.Outcome != task.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
 			t.Errorf("execution %s: tool %s outcome %s usage %+v", x.Role, x.Tool, x.Outcome, x.Usage)
 		}
 	}
@@ -444,7 +443,7 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 		t.Errorf("developer executions %+v, want rounds 0 and 1", devs)
 	}
 	for _, x := range append(devs, p.executions(t, task.RoleObserver)...) {
-		if x.Tool != "codex" || x.Outcome != store.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
+		if x.Tool != "codex" || x.Outcome != task.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
 			t.Errorf("execution %s round %d: tool %s outcome %s usage %+v", x.Role, x.Round, x.Tool, x.Outcome, x.Usage)
 		}
 	}
@@ -504,7 +503,7 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	if len(revs) != 3 {
 		t.Fatalf("%d reviewer executions, want 3 attempts", len(revs))
 	}
-	for i, want := range []store.ExecOutcome{store.OutcomeTransient, store.OutcomeTransient, store.OutcomeSucceeded} {
+	for i, want := range []task.ExecOutcome{task.OutcomeTransient, task.OutcomeTransient, task.OutcomeSucceeded} {
 		if revs[i].Attempt != i+1 || revs[i].Outcome != want {
 			t.Errorf("reviewer attempt %d: %+v, want outcome %s", i+1, revs[i], want)
 		}

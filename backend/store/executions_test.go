@@ -26,20 +26,20 @@ func TestExecutionLifecycleAndUsage(t *testing.T) {
 		t.Fatalf("open = %+v, %v", open, err)
 	}
 	// No cost reported: estimated from the price table (sonnet: $3 in, $15 out per Mtok).
-	if err := s.FinishExecution(ctx, first.ID, OutcomeSucceeded, 0, task.Usage{TokensIn: 1_000_000, TokensOut: 100_000}); err != nil {
+	if err := s.FinishExecution(ctx, first.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1_000_000, TokensOut: 100_000}); err != nil {
 		t.Fatal(err)
 	}
-	second, err := s.StartExecution(ctx, Execution{TaskID: tk.ID, Role: task.RoleDeveloper, Attempt: 2, Tool: "codex", Model: "gpt-5"})
+	second, err := s.StartExecution(ctx, task.Execution{TaskID: tk.ID, Role: task.RoleDeveloper, Attempt: 2, Tool: "codex", Model: "gpt-5"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishExecution(ctx, second.ID, OutcomeTransient, 1, task.Usage{TokensIn: 10, TokensOut: 5, CostUSD: 0.25}); err != nil {
+	if err := s.FinishExecution(ctx, second.ID, task.OutcomeTransient, 1, task.Usage{TokensIn: 10, TokensOut: 5, CostUSD: 0.25}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishExecution(ctx, second.ID, OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrExecutionClosed) {
+	if err := s.FinishExecution(ctx, second.ID, task.OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrExecutionClosed) {
 		t.Fatalf("finish twice: %v", err)
 	}
-	if err := s.FinishExecution(ctx, 9999, OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrNotFound) {
+	if err := s.FinishExecution(ctx, 9999, task.OutcomeFailed, 1, task.Usage{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("finish missing: %v", err)
 	}
 	if err := s.FinishExecution(ctx, second.ID, "exploded", 1, task.Usage{}); !errors.Is(err, task.ErrInvalid) {
@@ -52,7 +52,7 @@ func TestExecutionLifecycleAndUsage(t *testing.T) {
 		t.Fatalf("still open: %+v", open)
 	}
 	ex, _ := s.Executions(ctx, tk.ID)
-	if len(ex) != 2 || !ex[0].CostEstimated || math.Abs(ex[0].Usage.CostUSD-4.5) > 1e-9 || ex[1].CostEstimated || *ex[1].ExitCode != 1 || ex[1].Outcome != OutcomeTransient {
+	if len(ex) != 2 || !ex[0].CostEstimated || math.Abs(ex[0].Usage.CostUSD-4.5) > 1e-9 || ex[1].CostEstimated || *ex[1].ExitCode != 1 || ex[1].Outcome != task.OutcomeTransient {
 		t.Fatalf("executions = %+v", ex)
 	}
 	got, _ := s.GetTask(ctx, tk.ID)
