@@ -16,6 +16,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -69,7 +70,7 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	var runSvc *app.RunService
 	status := func() (app.RunnerStatus, error) { return runSvc.Status() }
 	host, err := runner.OpenHost(runner.HostOptions{
-		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: log,
+		Paths: paths, Store: st, MockCommand: []string{exe, mock.AgentCommand}, Logger: log,
 		Hooks: app.PipelineHooks(live, emit, status),
 	})
 	lockMsg := ""

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
@@ -51,7 +52,7 @@ func startHost(t *testing.T) *hostFixture {
 	}
 	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
 	f.live = NewLiveOutput(f.rec, pipeline.Scrub, time.Now, 0)
-	f.host, err = runner.OpenHost(runner.HostOptions{Paths: paths, Store: st, MockCommand: []string{os.Args[0], "__mock-agent"},
+	f.host, err = runner.OpenHost(runner.HostOptions{Paths: paths, Store: st, MockCommand: []string{os.Args[0], mock.AgentCommand},
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -39,7 +40,7 @@ func runDoctor(ctx context.Context, c *call) error {
 	}
 	procs := proc.NewRunner(proc.RunnerOptions{Logger: slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelError})), NoSubreaper: true})
 	defer procs.Shutdown(time.Second)
-	reg := runner.Tools(set, procs, []string{exe, "__mock-agent"}, paths)
+	reg := runner.Tools(set, procs, []string{exe, mock.AgentCommand}, paths)
 	var tools []agent.Tool
 	for _, n := range reg.Names() {
 		if t, err := reg.Get(n); err == nil {

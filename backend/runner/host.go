@@ -39,7 +39,7 @@ type HostOptions struct {
 	Paths dataroot.Paths
 	// Store is the open store of that data root.
 	Store *store.Store
-	// MockCommand runs the mock agent (the app binary and "__mock-agent").
+	// MockCommand runs the mock agent (the app binary and mock.AgentCommand).
 	MockCommand []string
 	// Hooks receive live output for the UI.
 	Hooks pipeline.Hooks
@@ -103,9 +103,7 @@ func Tools(set settings.Settings, procs *proc.Runner, mockCommand []string, path
 	cl := set.Tools[settings.ToolClaude]
 	tools = append(tools, claude.New(claude.Options{Path: cl.Path, Runner: procs, Env: set.EnvList(settings.ToolClaude), MidRunInput: MidRunInput(settings.ToolClaude)}))
 	cx := set.Tools[settings.ToolCodex]
-	if c, err := codex.New(codex.Config{Runner: procs, Bin: cx.Path, Env: set.EnvList(settings.ToolCodex)}); err == nil {
-		tools = append(tools, c)
-	}
+	tools = append(tools, codex.New(codex.Options{Runner: procs, Path: cx.Path, Env: set.EnvList(settings.ToolCodex)}))
 	return agent.NewRegistry(tools...)
 }
 

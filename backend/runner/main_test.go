@@ -23,12 +23,12 @@ import (
 )
 
 // cliEnv makes the re-run test binary act as the boof-runner CLI (a
-// headless runner process); "__mock-agent" as first argument makes it the
+// headless runner process); mock.AgentCommand as first argument makes it the
 // mock agent, as the real binary does.
 const cliEnv = "BOOF_RUNNER_TEST_CLI"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "__mock-agent" {
+	if len(os.Args) > 1 && os.Args[1] == mock.AgentCommand {
 		os.Exit(mock.Main(os.Args[2:], os.Stdin, os.Stdout))
 	}
 	if os.Getenv(cliEnv) == "1" {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
@@ -226,7 +227,7 @@ func runPipeline(t *testing.T, roles, tools map[string]any) pipelineRun {
 	})
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
 	h, err := runner.OpenHost(runner.HostOptions{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
-		MockCommand: []string{os.Args[0], "__mock-agent"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		MockCommand: []string{os.Args[0], mock.AgentCommand}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

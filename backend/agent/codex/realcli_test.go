@@ -41,29 +41,26 @@ func realBin(t testing.TB) string {
 
 // realTool returns the codex tool pointed at srvURL with a temp HOME and
 // CODEX_HOME; withKey sets the provider's key variable.
-func realTool(t testing.TB, srvURL string, withKey bool, overrides ...string) *Codex {
+func realTool(t testing.TB, srvURL string, withKey bool, overrides ...string) *Tool {
 	t.Helper()
 	bin := realBin(t)
 	_, env := codexHome(t)
 	if withKey {
 		env = append(env, "FAKE_KEY=sk-fake-key")
 	}
-	c, err := New(Config{
+	c := New(Options{
 		Runner:          newRunner(t),
-		Bin:             bin,
+		Path:            bin,
 		Env:             env,
 		ConfigOverrides: append(fakeProvider(srvURL), overrides...),
 		Getenv:          func(string) string { return "" },
 		TempDir:         t.TempDir(),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c
 }
 
 // startStep starts a real step and fails the test on error.
-func startStep(t *testing.T, c *Codex, req agent.Request) (agent.Run, *recorder) {
+func startStep(t *testing.T, c *Tool, req agent.Request) (agent.Run, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	req.OnEvent, req.OnOutput = rec.event, rec.chunk
@@ -226,7 +223,7 @@ func TestRealDeadServerEndedByWatchdog(t *testing.T) {
 
 func TestRealHealth(t *testing.T) {
 	srv := fakemodel.Start(t)
-	check := func(t *testing.T, c *Codex) agent.Health {
+	check := func(t *testing.T, c *Tool) agent.Health {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		return c.Health(ctx, "gpt-6.2-sol")
@@ -251,10 +248,7 @@ func TestRealHealth(t *testing.T) {
 	})
 	t.Run("not installed", func(t *testing.T) {
 		realBin(t)
-		c, err := New(Config{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := New(Options{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
 		if h := check(t, c); h.Installed || h.Error == "" {
 			t.Fatalf("health %+v", h)
 		}

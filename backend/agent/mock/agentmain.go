@@ -15,7 +15,11 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// Version is what `__mock-agent --version` prints.
+// AgentCommand is the app's hidden subcommand that runs the mock agent
+// program (Main): the mock tool runs `<app binary> __mock-agent ...`.
+const AgentCommand = "__mock-agent"
+
+// Version is what `<app binary> __mock-agent --version` prints.
 const Version = "mock-agent 1.0"
 
 // stallFor bounds a stalled run in case nobody stops it.
@@ -30,7 +34,7 @@ const TransientError = "API Error: 503 Service Unavailable (mock)"
 // and returns the exit code: 0 on success, 1 for a scripted or git failure,
 // 2 for bad arguments or bad markers.
 func Main(args []string, stdin io.Reader, stdout io.Writer) int {
-	fs := flag.NewFlagSet("__mock-agent", flag.ContinueOnError)
+	fs := flag.NewFlagSet(AgentCommand, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o runOpts
 	role := fs.String("role", "", "pipeline role")
