@@ -7,7 +7,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/boof-runner/boof-runner/backend/agent/mock"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -46,8 +46,8 @@ func runRunner(ctx context.Context, c *call) error {
 	}
 	var outMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := runner.OpenHost(runner.HostOptions{
-		Paths: paths, Store: st, MockCommand: []string{exe, mock.AgentCommand}, Logger: logger,
+	h, err := host.Open(host.Options{
+		Paths: paths, Store: st, Exe: exe, Logger: logger,
 		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()

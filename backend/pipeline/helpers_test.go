@@ -125,7 +125,7 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e.st = st
-	s := settings.Defaults(nil)
+	s := settings.Defaults(settings.Catalog{Names: []string{mock.Name}})
 	s.WorkingDirectory = e.repo
 	s.Retries.BackoffMs = []int64{30000, 120000}
 	s.Retries.IdleTimeoutMs = 20000

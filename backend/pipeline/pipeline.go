@@ -23,7 +23,7 @@ type Store interface {
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	StartExecution(ctx context.Context, e task.Execution) (task.Execution, error)
 	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error
-	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage) error
+	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
@@ -35,9 +35,11 @@ type Store interface {
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 }
 
-// Tools finds an agent tool by its settings name (agent.Registry).
+// Tools finds an agent tool by its settings name and prices the steps the
+// tool does not price itself (agent.Registry).
 type Tools interface {
 	Get(name string) (agent.Tool, error)
+	EstimateCost(tool, model string, u task.Usage) (float64, bool)
 }
 
 // Worktrees provisions, finishes and diffs task worktrees (worktree.Manager).

@@ -98,7 +98,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) {
 			o = task.OutcomeStopped
 		}
-		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{})
+		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{}, false)
 		r.first = nil
 	}
 	res := Result{Iteration: r.iter}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -279,5 +282,41 @@ func TestAppExitMidStepRecordsInterrupted(t *testing.T) {
 	}
 	if len(e.openExecutions()) != 0 {
 		t.Fatal("execution left open")
+	}
+}
+
+// A step whose tool reports no cost is priced from the tool's own price
+// table, and marked estimated; a model the table does not know stays unpriced.
+func TestCostEstimatedFromTheToolsPrices(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) {
+		for _, r := range []*settings.ToolRef{&s.Roles.Planner, &s.Roles.Refinement, &s.Roles.Developer, &s.Roles.Reviewer} {
+			r.Model = "mock-priced"
+		}
+	})
+	o := e.p.o
+	o.Tools = agent.Build([]agent.Adapter{{Name: e.rec.Name(), Prices: agent.Prices{"mock-priced": {In: 2, Out: 4}},
+		New: func(agent.Config) agent.Tool { return e.rec }}}, func(agent.Adapter) agent.Config { return agent.Config{} })
+	e.p = New(o)
+	tk := e.addTask("Priced work.", 1)
+	if res := e.claimRun(context.Background(), tk.ID); res.Status != task.StatusDone {
+		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	xs := e.executions(tk.ID)
+	total := 0.0
+	for i, x := range xs {
+		want := float64(x.Usage.TokensIn*2+x.Usage.TokensOut*4) / 1e6
+		switch {
+		case i == 0 && x.Model == "": // the claimed planner execution: no model, no price
+			if x.CostEstimated || x.Usage.CostUSD != 0 {
+				t.Errorf("unpriced execution %+v", x)
+			}
+		case !x.CostEstimated || x.Usage.TokensIn == 0 || math.Abs(x.Usage.CostUSD-want) > 1e-12:
+			t.Errorf("execution %d (%s, model %q): cost %v estimated %v, want %v", i, x.Role, x.Model, x.Usage.CostUSD, x.CostEstimated, want)
+		}
+		total += x.Usage.CostUSD
+	}
+	if got := e.get(tk.ID).Usage.CostUSD; len(xs) < 4 || total == 0 || math.Abs(got-total) > 1e-12 {
+		t.Fatalf("task cost %v, executions %d summing to %v", got, len(xs), total)
 	}
 }

@@ -240,7 +240,11 @@ func (r *run) closeExecution(e task.Execution, o task.ExecOutcome, exit int, u a
 	if u.CostKnown {
 		tu.CostUSD = u.CostUSD
 	}
-	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
+	estimated := false
+	if tu.CostUSD == 0 {
+		tu.CostUSD, estimated = r.p.o.Tools.EstimateCost(e.Tool, e.Model, tu)
+	}
+	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu, estimated); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
 		r.p.o.Logger.Warn("pipeline: cannot finish execution", "task", r.t.ID, "exec", e.ID, "err", err)
 	}
 }

@@ -4,14 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
-
-// MidRunInput reports whether a tool, as OpenHost wires it, takes input
-// while a step runs: the mock and claude-code (stream-json input) do; codex
-// runs one non-interactive turn.
-func MidRunInput(tool string) bool { return tool == settings.ToolMock || tool == settings.ToolClaude }
 
 // ControlStore is what Stop and Inject need; *store.Store has it.
 type ControlStore interface {
@@ -48,9 +42,11 @@ type InjectReport struct {
 // Inject stores a prompt for a task durably at once, writes it to the live
 // log, and reports whether it will be delivered into the running session
 // or included in the next step's prompt (it is included in every later
-// step's prompt either way). Errors are the store's (*store.StatusError,
-// ErrNotFound, task.ErrInvalid for empty or oversized text).
-func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectReport, error) {
+// step's prompt either way); midRun tells whether a tool takes input while
+// a step runs (host.MidRunInput). Errors are the store's
+// (*store.StatusError, ErrNotFound, task.ErrInvalid for empty or oversized
+// text).
+func Inject(ctx context.Context, st ControlStore, midRun func(tool string) bool, taskID, text string) (InjectReport, error) {
 	inj, err := st.Inject(ctx, taskID, text)
 	if err != nil {
 		return InjectReport{}, err
@@ -63,7 +59,7 @@ func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectRe
 			}
 		}
 	}
-	rep.Live = rep.Tool != "" && MidRunInput(rep.Tool)
+	rep.Live = rep.Tool != "" && midRun != nil && midRun(rep.Tool)
 	switch {
 	case rep.Live:
 		rep.Message = fmt.Sprintf("Injected prompt stored; the running step (%s) takes mid-run input, so it is delivered into the live session now and included in every later step's prompt", rep.Tool)

@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
-	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -226,8 +226,8 @@ func runPipeline(t *testing.T, roles, tools map[string]any) pipelineRun {
 		"stop":    map[string]any{"graceMs": 2000},
 	})
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
-	h, err := runner.OpenHost(runner.HostOptions{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
-		MockCommand: []string{os.Args[0], mock.AgentCommand}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
+		Exe: os.Args[0], Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,7 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 			}
 			rec.Survivors += len(alive)
 		}
-		keep(r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}))
+		keep(r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}, false))
 		msg := fmt.Sprintf("Recovery: closed the %s step left open by a process that exited", x.Role)
 		if len(alive) > 0 {
 			msg += fmt.Sprintf("; stopped %d surviving process(es)", len(alive))

@@ -26,7 +26,7 @@ type Store interface {
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
 	OpenExecutions(ctx context.Context) ([]task.Execution, error)
-	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage) error
+	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID, kind string, payload any) error

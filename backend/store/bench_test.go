@@ -153,7 +153,7 @@ func BenchmarkClaimFinish(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 10}); err != nil {
+		if err := s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 10}, false); err != nil {
 			b.Fatal(err)
 		}
 	}

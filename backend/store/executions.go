@@ -76,12 +76,12 @@ func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid
 
 // FinishExecution closes an open execution with its outcome, exit code and
 // usage, adds the usage to the task's totals and records a step_finished
-// event, all in one transaction. When usage.CostUSD is zero the cost is
-// estimated from the model price table (task.EstimateCost). It returns an
-// error wrapping task.ErrInvalid for an unknown outcome or negative token
-// counts, ErrNotFound for a missing execution and ErrExecutionClosed for one
-// already finished.
-func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage) error {
+// event, all in one transaction. costEstimated records that usage.CostUSD
+// came from the tool's price table (agent.Registry.EstimateCost), not from
+// the tool. It returns an error wrapping task.ErrInvalid for an unknown
+// outcome or negative token counts, ErrNotFound for a missing execution and
+// ErrExecutionClosed for one already finished.
+func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error {
 	if !outcome.Valid() {
 		return invalidf("unknown execution outcome %q", outcome)
 	}
@@ -99,15 +99,11 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.
 		if e.EndedAt != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, ErrExecutionClosed)
 		}
-		estimated := false
-		if usage.CostUSD == 0 {
-			usage.CostUSD, estimated = task.EstimateCost(e.Model, usage)
-		}
 		at := s.nowMs()
 		if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?,
 			tokens_in = ?, tokens_out = ?, cache_read = ?, cache_write = ?, cost_usd = ?, cost_estimated = ? WHERE id = ?`,
 			at, string(outcome), exitCode, usage.TokensIn, usage.TokensOut, usage.CacheRead, usage.CacheWrite,
-			usage.CostUSD, estimated, execID); err != nil {
+			usage.CostUSD, costEstimated, execID); err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,

@@ -48,7 +48,7 @@ func richTask(t *testing.T, s *store.Store) string {
 	must(err)
 	_, err = s.Answer(ctx, tk.ID, "The new one.")
 	must(err)
-	must(s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1000, TokensOut: 10}))
+	must(s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1000, TokensOut: 10}, false))
 	_, err = s.Claim(ctx, tk.ID, store.ClaimInfo{Role: task.RoleDeveloper})
 	must(err)
 	add := func(sec task.Section) {

@@ -118,6 +118,16 @@ func configArgs(overrides []string) []string {
 	return out
 }
 
+// Prices are the list prices of the OpenAI models codex runs, USD per
+// million tokens, matched as a prefix of the model name (see agent.Prices).
+var Prices = agent.Prices{
+	"gpt-5-codex": {In: 1.25, Out: 10, CacheRead: 0.125},
+	"gpt-5-mini":  {In: 0.25, Out: 2, CacheRead: 0.025},
+	"gpt-5":       {In: 1.25, Out: 10, CacheRead: 0.125},
+	"gpt-4.1":     {In: 2, Out: 8, CacheRead: 0.5},
+	"o4-mini":     {In: 1.1, Out: 4.4, CacheRead: 0.275},
+}
+
 // builtinModels are the listed models of the catalog of codex 0.171.0
 // ("codex debug models"), id and label, in its order; Models falls back
 // to them when codex cannot be asked.

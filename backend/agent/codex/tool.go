@@ -56,6 +56,24 @@ type Options struct {
 	TempDir string
 }
 
+// Adapter registers codex with the app. codex exec runs one
+// non-interactive turn, so it takes no mid-run input.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	Bin:          Bin,
+	Capabilities: capabilities,
+	PassEnv:      passEnv,
+	Prices:       Prices,
+	Configurable: true,
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
+	},
+}
+
+// capabilities: typed events, native resume and usage; codex exec takes no
+// input while it runs.
+var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
+
 // Tool is the codex adapter. It is safe for concurrent use.
 type Tool struct {
 	opts Options
@@ -89,9 +107,7 @@ func (c *Tool) Name() string { return Name }
 
 // Capabilities: typed events, native resume and usage; codex exec takes no
 // input while it runs.
-func (c *Tool) Capabilities() agent.Capabilities {
-	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
-}
+func (c *Tool) Capabilities() agent.Capabilities { return capabilities }
 
 // env returns the environment of a codex process: the pass-through
 // variables of the app, then Options.Env, then extra (later entries win).

@@ -50,6 +50,21 @@ type Options struct {
 	StateDir string
 }
 
+// Adapter registers the mock with the app. It is part of the app (its agent
+// program is the app binary's AgentCommand), so it is always installed, and
+// its one model costs nothing.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	Capabilities: capabilities,
+	Prices:       agent.Prices{"mock": {}},
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Command: []string{c.Exe, AgentCommand}, Runner: c.Runner, StateDir: c.StateDir})
+	},
+}
+
+// capabilities: typed events, mid-run input, resume and usage.
+var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true}
+
 // Tool is the mock agent tool.
 type Tool struct {
 	opts Options
@@ -69,9 +84,7 @@ func New(opts Options) *Tool {
 func (t *Tool) Name() string { return Name }
 
 // Capabilities: typed events, mid-run input, resume and usage.
-func (t *Tool) Capabilities() agent.Capabilities {
-	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true}
-}
+func (t *Tool) Capabilities() agent.Capabilities { return capabilities }
 
 // Models lists the mock's one model.
 func (t *Tool) Models(context.Context) []agent.Model {
