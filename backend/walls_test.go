@@ -25,28 +25,25 @@ type pkg struct {
 }
 
 func listPackages(t *testing.T, pattern string) []pkg {
+	return goList[pkg](t, "ImportPath,Imports,Deps", pattern)
+}
+
+// goList runs `go list -e -json=fields pattern` and decodes its packages.
+func goList[T any](t *testing.T, fields, pattern string) []T {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports,Deps", pattern)
-	out, err := cmd.StdoutPipe()
+	out, err := exec.Command("go", "list", "-e", "-json="+fields, pattern).Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("go list: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []pkg
-	dec := json.NewDecoder(out)
-	for {
-		var p pkg
+	var pkgs []T
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p T
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
 			t.Fatal(err)
 		}
 		pkgs = append(pkgs, p)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("go list: %v", err)
 	}
 	if len(pkgs) == 0 {
 		t.Fatal("go list found no packages")
@@ -151,21 +148,7 @@ type srcPkg struct {
 // listSources lists every package of the module with its non-test files,
 // those of every build tag included.
 func listSources(t *testing.T) []srcPkg {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-e", "-json=ImportPath,Dir,Imports,GoFiles,CgoFiles,IgnoredGoFiles", module+"/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	var pkgs []srcPkg
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p srcPkg
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		pkgs = append(pkgs, p)
-	}
+	pkgs := goList[srcPkg](t, "ImportPath,Dir,Imports,GoFiles,CgoFiles,IgnoredGoFiles", module+"/...")
 	if len(pkgs) < 10 {
 		t.Fatalf("go list found %d packages", len(pkgs))
 	}
