@@ -18,6 +18,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
@@ -68,8 +69,9 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	}
 	var runSvc *app.RunService
 	status := func() (app.RunnerStatus, error) { return runSvc.Status() }
-	host, err := runner.OpenHost(runner.HostOptions{
-		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: log,
+	sf := host.SettingsFile(paths)
+	host, err := host.Open(host.Options{
+		Paths: paths, Store: st, Exe: exe, Logger: log,
 		Hooks: app.PipelineHooks(live, emit, status),
 	})
 	lockMsg := ""
@@ -81,7 +83,6 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 	case err != nil:
 		return err
 	}
-	sf := settings.NewFile(paths.Settings(), runner.Installed)
 	var tools func() []agent.Tool
 	if host != nil {
 		sf = host.Settings

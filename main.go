@@ -20,7 +20,7 @@ func main() {
 }
 
 func run(args []string) int {
-	if len(args) > 0 && args[0] == "__mock-agent" {
+	if len(args) > 0 && args[0] == mock.AgentCommand {
 		// The deterministic offline agent, run by the mock tool as a real subprocess.
 		return mock.Main(args[1:], os.Stdin, os.Stdout)
 	}

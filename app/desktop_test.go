@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -39,7 +40,7 @@ func TestDesktopBeforeClose(t *testing.T) {
 	newDesk := func(closeToTray bool) (*Desktop, *testWindow, *atomic.Int32) {
 		win := &testWindow{visible: true}
 		var shutdowns atomic.Int32
-		run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st}
+		run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), st: st}
 		d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win,
 			Shutdown:    func() { shutdowns.Add(1) },
 			CloseToTray: func() bool { return closeToTray }})
@@ -99,7 +100,7 @@ func TestDesktopTrayState(t *testing.T) {
 	l.claim(asking)
 	l.ask(asking, "Which?")
 
-	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st, running: []string{b}}
+	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), st: st, running: []string{b}}
 	win := &testWindow{visible: false}
 	var logs bytes.Buffer
 	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Log: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -125,7 +126,7 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 	st := newTestStore(t)
 	l := lifecycle{t, st}
 	pending := l.create("waiting")
-	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st}
+	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), st: st}
 	rec := &RecordingEmitter{}
 	var logs bytes.Buffer
 	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: &testWindow{}, Emitter: rec, Log: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -142,7 +143,7 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 		t.Fatalf("runner enabled %v; log %q", run.Enabled(), logs.String())
 	}
 	// A settings file that cannot be written: logged, nothing else happens.
-	run.file = settings.NewFile(filepath.Join(t.TempDir(), "missing", "dir", "settings.json"), nil)
+	run.file = settings.NewFile(filepath.Join(t.TempDir(), "missing", "dir", "settings.json"), host.Catalog())
 	d.SetRunnerEnabled(false)
 	if !strings.Contains(logs.String(), "tray: set runner enabled") {
 		t.Fatalf("failure not logged: %q", logs.String())
@@ -184,7 +185,7 @@ func seedQueue(b *testing.B, n int) (*testRun, lifecycle) {
 		}
 	}
 	l.claim(l.create("running now"))
-	return &testRun{file: settings.NewFile(filepath.Join(b.TempDir(), "settings.json"), nil), st: st}, l
+	return &testRun{file: settings.NewFile(filepath.Join(b.TempDir(), "settings.json"), host.Catalog()), st: st}, l
 }
 
 // BenchmarkDesktopTrayState is the cost of one tray refresh's read over a

@@ -8,7 +8,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
-	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 var verdictLine = regexp.MustCompile(`^(Observer|Reviewer) verdict \(round \d+\): ([A-Z_]+)`)
@@ -27,10 +27,10 @@ func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, 
 	roles := &execRoles{}
 	return pipeline.Hooks{
 		OnOutput: func(taskID string, _ int64, chunk []byte) { live.Write(taskID, chunk) },
-		OnLog: func(taskID string, _ int64, level, text string) {
+		OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			it := FeedItem{Kind: "step", Text: text}
 			switch {
-			case level == store.LevelError:
+			case level == task.LevelError:
 				it.Kind = "error"
 			case strings.HasPrefix(text, "Transient failure"):
 				it.Kind = "retry"
@@ -59,7 +59,7 @@ func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, 
 			}
 			live.Add(taskID, it)
 		},
-		OnStep: func(taskID string, e store.Execution, running bool) {
+		OnStep: func(taskID string, e task.Execution, running bool) {
 			if running {
 				roles.set(e.ID, string(e.Role))
 			} else {

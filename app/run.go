@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/procstat"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -61,7 +62,7 @@ type TranscriptPage struct {
 // RunService is the runner and the running task as the UI sees them.
 type RunService struct {
 	store    *store.Store
-	host     *runner.Host // nil when another process holds the runner lock
+	host     *host.Host // nil when another process holds the runner lock
 	lockMsg  string
 	settings *settings.File
 	live     *LiveOutput
@@ -71,7 +72,7 @@ type RunService struct {
 
 // NewRunService builds the service; host is nil when this process does not
 // run the queue (lockMsg says why).
-func NewRunService(st *store.Store, host *runner.Host, lockMsg string, sf *settings.File, live *LiveOutput, emit Emitter, ctx func() context.Context) *RunService {
+func NewRunService(st *store.Store, host *host.Host, lockMsg string, sf *settings.File, live *LiveOutput, emit Emitter, ctx func() context.Context) *RunService {
 	return &RunService{store: st, host: host, lockMsg: lockMsg, settings: sf, live: live, emit: emit, ctx: ctx}
 }
 
@@ -166,7 +167,7 @@ func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
 	if strings.TrimSpace(text) == "" {
 		return InjectResult{}, errors.New("The prompt is empty.")
 	}
-	rep, err := runner.Inject(r.ctx(), r.store, taskID, text)
+	rep, err := runner.Inject(r.ctx(), r.store, host.MidRunInput, taskID, text)
 	if err != nil {
 		return InjectResult{}, userError(err)
 	}

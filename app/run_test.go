@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -19,7 +20,7 @@ import (
 // tool on a real git repository.
 type hostFixture struct {
 	st    *store.Store
-	host  *runner.Host
+	host  *host.Host
 	live  *LiveOutput
 	rec   *RecordingEmitter
 	tasks *TaskService
@@ -51,7 +52,7 @@ func startHost(t *testing.T) *hostFixture {
 	}
 	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
 	f.live = NewLiveOutput(f.rec, pipeline.Scrub, time.Now, 0)
-	f.host, err = runner.OpenHost(runner.HostOptions{Paths: paths, Store: st, MockCommand: []string{os.Args[0], "__mock-agent"},
+	f.host, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0],
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

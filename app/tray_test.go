@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -132,7 +133,7 @@ func TestTray(t *testing.T) {
 	st := newTestStore(t)
 	l := lifecycle{t, st}
 	settingsPath := filepath.Join(t.TempDir(), "settings.json")
-	run := &testRun{file: settings.NewFile(settingsPath, nil), st: st}
+	run := &testRun{file: settings.NewFile(settingsPath, settings.Catalog{Names: []string{mock.Name}}), st: st}
 	win := &testWindow{visible: true}
 	rec := &RecordingEmitter{}
 	var shutdowns []string

@@ -2,9 +2,18 @@
 package backend_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,28 +25,25 @@ type pkg struct {
 }
 
 func listPackages(t *testing.T, pattern string) []pkg {
+	return goList[pkg](t, "ImportPath,Imports,Deps", pattern)
+}
+
+// goList runs `go list -e -json=fields pattern` and decodes its packages.
+func goList[T any](t *testing.T, fields, pattern string) []T {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports,Deps", pattern)
-	out, err := cmd.StdoutPipe()
+	out, err := exec.Command("go", "list", "-e", "-json="+fields, pattern).Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("go list: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []pkg
-	dec := json.NewDecoder(out)
-	for {
-		var p pkg
+	var pkgs []T
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p T
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
 			t.Fatal(err)
 		}
 		pkgs = append(pkgs, p)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("go list: %v", err)
 	}
 	if len(pkgs) == 0 {
 		t.Fatal("go list found no packages")
@@ -100,5 +106,122 @@ func TestWallCheckCatchesUI(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the wall check did not see Wails in the root package's deps")
+	}
+}
+
+// The wall around the agent CLIs: only the adapters under backend/agent/
+// know a CLI by name. Everything else reaches them through agent.Tool, the
+// registry and the facts each agent.Adapter declares; backend/host is the
+// one composition root that imports the adapters and lists them. Two
+// exceptions, both deliberate: the root package (main) imports the mock
+// adapter to run its agent program (mock.Main, mock.AgentCommand), and
+// test files may name CLIs freely (settings and store tests use tool names
+// as data; the real-CLI suites run them).
+const agentDir = module + "/backend/agent"
+
+// cliAdapters are the adapter packages of real CLIs.
+var cliAdapters = []string{agentDir + "/claude", agentDir + "/codex"}
+
+// cliName matches a string that names an agent CLI.
+var cliName = regexp.MustCompile(`(?i)\b(claude|codex)\b`)
+
+// mayImportAdapter reports whether pkg may import adapter.
+func mayImportAdapter(pkg, adapter string) bool {
+	switch {
+	case pkg == module+"/backend/host", strings.HasPrefix(pkg, agentDir+"/"):
+		return true
+	case pkg == module:
+		return adapter == agentDir+"/mock"
+	}
+	return false
+}
+
+type srcPkg struct {
+	ImportPath     string
+	Dir            string
+	Imports        []string
+	GoFiles        []string
+	CgoFiles       []string
+	IgnoredGoFiles []string
+}
+
+// listSources lists every package of the module with its non-test files,
+// those of every build tag included.
+func listSources(t *testing.T) []srcPkg {
+	pkgs := goList[srcPkg](t, "ImportPath,Dir,Imports,GoFiles,CgoFiles,IgnoredGoFiles", module+"/...")
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+// cliLiterals returns the string literals of a package's non-test files
+// (import paths left out) that name a CLI, as "file:line: text".
+func cliLiterals(t *testing.T, p srcPkg) []string {
+	t.Helper()
+	var found []string
+	fset := token.NewFileSet()
+	for _, name := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				continue
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				if s, err := strconv.Unquote(lit.Value); err == nil && cliName.MatchString(s) {
+					found = append(found, fmt.Sprintf("%s:%d: %s", name, fset.Position(lit.Pos()).Line, lit.Value))
+				}
+				return true
+			})
+		}
+	}
+	return found
+}
+
+func TestOnlyTheAgentAdaptersNameACLI(t *testing.T) {
+	for _, p := range listSources(t) {
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, agentDir+"/") && imp != agentDir+"/fakemodel" && !mayImportAdapter(p.ImportPath, imp) {
+				t.Errorf("%s imports the adapter %s: only backend/host wires the adapters", p.ImportPath, imp)
+			}
+		}
+		if p.ImportPath == agentDir || strings.HasPrefix(p.ImportPath, agentDir+"/") {
+			continue
+		}
+		for _, l := range cliLiterals(t, p) {
+			t.Errorf("%s names a CLI in %s: CLI names belong to their adapter under backend/agent/", p.ImportPath, l)
+		}
+	}
+}
+
+// TestCLIWallCatchesNames proves both checks can fail: the claude adapter
+// names its CLI, host imports it, and app may not.
+func TestCLIWallCatchesNames(t *testing.T) {
+	var sawAdapterName, sawHostImport bool
+	for _, p := range listSources(t) {
+		switch p.ImportPath {
+		case cliAdapters[0]:
+			sawAdapterName = len(cliLiterals(t, p)) > 0
+		case module + "/backend/host":
+			sawHostImport = slices.Contains(p.Imports, cliAdapters[0]) && slices.Contains(p.Imports, cliAdapters[1])
+		}
+	}
+	if !sawAdapterName || !sawHostImport {
+		t.Fatalf("the CLI wall check is blind: adapter names seen %v, host imports seen %v", sawAdapterName, sawHostImport)
+	}
+	for _, a := range append(cliAdapters, agentDir+"/mock") {
+		if mayImportAdapter(module+"/app", a) || mayImportAdapter(module+"/backend/runner", a) {
+			t.Fatalf("%s would be allowed outside backend/host", a)
+		}
 	}
 }

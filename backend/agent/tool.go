@@ -9,25 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/proc"
-)
-
-// Role is a pipeline role a tool is asked to play.
-type Role string
-
-// The pipeline roles.
-const (
-	// RolePlanner writes the plan.
-	RolePlanner Role = "planner"
-	// RoleRefinement refines the plan.
-	RoleRefinement Role = "refinement"
-	// RoleDeveloper edits the worktree.
-	RoleDeveloper Role = "developer"
-	// RoleObserver checks the work and ends with a verdict.
-	RoleObserver Role = "observer"
-	// RoleReviewer gives the final review and ends with a verdict.
-	RoleReviewer Role = "reviewer"
-	// RolePlannerAnswer is the planner answering another role's question.
-	RolePlannerAnswer Role = "planner-answer"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Streaming granularities a tool can declare in Capabilities.Streaming.
@@ -112,7 +94,8 @@ type Event struct {
 
 // Request is one role prompt to run in a directory.
 type Request struct {
-	Role Role
+	// Role is the role the tool is asked to play.
+	Role task.Role
 	// Prompt is the assembled role prompt, sent as the user prompt.
 	Prompt string
 	// SystemPrompt is the role system prompt, appended to the tool's own.

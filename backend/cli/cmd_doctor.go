@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/proc"
-	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 )
 
@@ -32,20 +32,14 @@ func runDoctor(ctx context.Context, c *call) error {
 		return err
 	}
 	st.Close()
-	set, lerr := settings.NewFile(paths.Settings(), runner.Installed).Load()
+	set, lerr := host.SettingsFile(paths).Load()
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find own executable for the mock agent: %w", err)
 	}
 	procs := proc.NewRunner(proc.RunnerOptions{Logger: slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelError})), NoSubreaper: true})
 	defer procs.Shutdown(time.Second)
-	reg := runner.Tools(set, procs, []string{exe, "__mock-agent"}, paths)
-	var tools []agent.Tool
-	for _, n := range reg.Names() {
-		if t, err := reg.Get(n); err == nil {
-			tools = append(tools, t)
-		}
-	}
+	tools := host.Tools(set, procs, exe, paths).Tools()
 	model := func(tool string) string {
 		for _, r := range []settings.ToolRef{set.Roles.Developer, set.Roles.Planner, set.Roles.Reviewer} {
 			if r.Tool == tool {

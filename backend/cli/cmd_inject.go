@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/runner"
 )
 
@@ -31,7 +32,7 @@ func runInject(ctx context.Context, c *call) error {
 		return err
 	}
 	defer st.Close()
-	rep, err := runner.Inject(ctx, st, pos[0], text)
+	rep, err := runner.Inject(ctx, st, host.MidRunInput, pos[0], text)
 	if err != nil {
 		return err
 	}

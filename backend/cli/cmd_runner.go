@@ -7,8 +7,10 @@ import (
 	"os"
 	"sync"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
@@ -44,9 +46,9 @@ func runRunner(ctx context.Context, c *call) error {
 	}
 	var outMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := runner.OpenHost(runner.HostOptions{
-		Paths: paths, Store: st, MockCommand: []string{exe, "__mock-agent"}, Logger: logger,
-		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level, text string) {
+	h, err := host.Open(host.Options{
+		Paths: paths, Store: st, Exe: exe, Logger: logger,
+		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()
 			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, text)

@@ -6,8 +6,7 @@ import (
 	"os"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
-	"github.com/boof-runner/boof-runner/backend/runner"
-	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/host"
 )
 
 // runSettings reads or changes settings: `settings get [KEY]` or
@@ -33,7 +32,7 @@ func runSettings(_ context.Context, c *call) error {
 	if err := dataroot.Ensure(root); err != nil {
 		return err
 	}
-	f := settings.NewFile(dataroot.Paths{Root: root}.Settings(), runner.Installed)
+	f := host.SettingsFile(dataroot.Paths{Root: root})
 	switch pos[0] {
 	case "get":
 		if len(pos) > 2 {
@@ -49,7 +48,8 @@ func runSettings(_ context.Context, c *call) error {
 		}
 		fmt.Fprintln(c.io.Stdout, string(out))
 		if key == "" || key == "roles" {
-			fmt.Fprintf(c.io.Stderr, "roles without a setting use %s (claude-code if installed, else codex, else mock)\n", settings.DefaultTool(runner.Installed))
+			cat := f.Catalog()
+			fmt.Fprintf(c.io.Stderr, "roles without a setting use %s (%s)\n", cat.Default(), cat.Rule())
 		}
 		return nil
 	case "set":

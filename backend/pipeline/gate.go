@@ -20,7 +20,7 @@ func (r *run) iteration(ctx context.Context, secs []task.Section) error {
 		PrevIteration: prevFindings(secs, r.iter-1),
 	}
 	pin := base
-	res, err := r.step(ctx, stepSpec{role: agent.RolePlanner, in: pin})
+	res, err := r.step(ctx, stepSpec{role: task.RolePlanner, in: pin})
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (r *run) iteration(ctx context.Context, secs []task.Section) error {
 	}
 	rin := base
 	rin.Plan = res.Report
-	res, err = r.ask(ctx, stepSpec{role: agent.RoleRefinement, in: rin})
+	res, err = r.ask(ctx, stepSpec{role: task.RoleRefinement, in: rin})
 	if err != nil {
 		return err
 	}
@@ -49,11 +49,11 @@ func (r *run) iteration(ctx context.Context, secs []task.Section) error {
 
 // gate runs the observer (if configured) and the reviewer with the fix loop.
 func (r *run) gate(ctx context.Context, base PromptInput) error {
-	_, hasObserver := r.choice(agent.RoleObserver)
+	_, hasObserver := r.choice(task.RoleObserver)
 	enforce := r.set.Review.Gate
 	observe := func() error {
 		for {
-			v, report, err := r.review(ctx, agent.RoleObserver, base)
+			v, report, err := r.review(ctx, task.RoleObserver, base)
 			if err != nil || !enforce {
 				return err
 			}
@@ -62,14 +62,14 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 				return nil
 			case task.VerdictChangesRequested:
 				if r.obsBudget <= 0 {
-					return notApproved(agent.RoleObserver, v)
+					return notApproved(task.RoleObserver, v)
 				}
 				r.obsBudget--
-				if err := r.develop(ctx, base, report, agent.RoleObserver); err != nil {
+				if err := r.develop(ctx, base, report, task.RoleObserver); err != nil {
 					return err
 				}
 			default:
-				return notApproved(agent.RoleObserver, v)
+				return notApproved(task.RoleObserver, v)
 			}
 		}
 	}
@@ -80,7 +80,7 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 	}
 	revBudget := r.set.Review.MaxFixRounds
 	for {
-		v, report, err := r.review(ctx, agent.RoleReviewer, base)
+		v, report, err := r.review(ctx, task.RoleReviewer, base)
 		if err != nil || !enforce {
 			return err
 		}
@@ -89,10 +89,10 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 			return nil
 		case task.VerdictChangesRequested:
 			if revBudget <= 0 {
-				return notApproved(agent.RoleReviewer, v)
+				return notApproved(task.RoleReviewer, v)
 			}
 			revBudget--
-			if err := r.develop(ctx, base, report, agent.RoleReviewer); err != nil {
+			if err := r.develop(ctx, base, report, task.RoleReviewer); err != nil {
 				return err
 			}
 			if hasObserver {
@@ -101,24 +101,24 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 				}
 			}
 		default:
-			return notApproved(agent.RoleReviewer, v)
+			return notApproved(task.RoleReviewer, v)
 		}
 	}
 }
 
-func notApproved(role agent.Role, v task.Verdict) error {
+func notApproved(role task.Role, v task.Verdict) error {
 	return &failure{fmt.Sprintf("review not approved: %s %s", role, v)}
 }
 
 // develop runs a developer step; findings (with their author) make it a fix round.
-func (r *run) develop(ctx context.Context, base PromptInput, findings string, from agent.Role) error {
+func (r *run) develop(ctx context.Context, base PromptInput, findings string, from task.Role) error {
 	in := base
 	in.Findings, in.FindingsRole = findings, from
 	round := r.devRound
 	if findings != "" {
-		r.logf("info", "%s requested changes: developer fix round %d", titleCase(string(from)), round)
+		r.logf(task.LevelInfo, "%s requested changes: developer fix round %d", titleCase(string(from)), round)
 	}
-	res, err := r.ask(ctx, stepSpec{role: agent.RoleDeveloper, round: round, in: in, diff: findings != ""})
+	res, err := r.ask(ctx, stepSpec{role: task.RoleDeveloper, round: round, in: in, diff: findings != ""})
 	if err != nil {
 		return err
 	}
@@ -127,10 +127,10 @@ func (r *run) develop(ctx context.Context, base PromptInput, findings string, fr
 }
 
 // review runs an observer or reviewer round and records its verdict.
-func (r *run) review(ctx context.Context, role agent.Role, base PromptInput) (task.Verdict, string, error) {
+func (r *run) review(ctx context.Context, role task.Role, base PromptInput) (task.Verdict, string, error) {
 	round := &r.revRound
 	kind := task.SectionReviewerReport
-	if role == agent.RoleObserver {
+	if role == task.RoleObserver {
 		round, kind = &r.obsRound, task.SectionObserverReport
 	}
 	*round++
@@ -139,10 +139,10 @@ func (r *run) review(ctx context.Context, role agent.Role, base PromptInput) (ta
 		return "", "", err
 	}
 	v := task.ParseVerdict(res.Report)
-	if err := r.section(ctx, kind, task.Role(role), *round, string(v), res.Report); err != nil {
+	if err := r.section(ctx, kind, role, *round, string(v), res.Report); err != nil {
 		return "", "", err
 	}
-	r.logf("info", "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
+	r.logf(task.LevelInfo, "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
 	r.event(ctx, "verdict", map[string]any{"role": role, "round": *round, "iteration": r.iter, "verdict": v})
 	return v, res.Report, nil
 }
@@ -159,15 +159,15 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		if len(qs) == 0 || q >= maxQuestionRounds {
 			return res, nil
 		}
-		r.logf("info", "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
+		r.logf(task.LevelInfo, "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
 		r.event(ctx, "question_asked", map[string]any{"role": s.role, "questions": qs, "internal": true})
 		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
 			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, Questions: qs, Asker: s.role}
-		ans, err := r.step(ctx, stepSpec{role: agent.RolePlannerAnswer, in: ain})
+		ans, err := r.step(ctx, stepSpec{role: task.RolePlannerAnswer, in: ain})
 		if err != nil {
 			return ans, err
 		}
-		r.logf("info", "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
+		r.logf(task.LevelInfo, "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
 		r.event(ctx, "answered", map[string]any{"role": s.role, "internal": true})
 		if s.in.PlannerAnswers != "" {
 			s.in.PlannerAnswers += "\n\n"

@@ -73,7 +73,7 @@ func (r *recTool) Start(ctx context.Context, req agent.Request) (agent.Run, erro
 }
 
 // prompts returns the prompts sent to a role, in order.
-func (r *recTool) prompts(role agent.Role) []string {
+func (r *recTool) prompts(role task.Role) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string
@@ -125,7 +125,7 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e.st = st
-	s := settings.Defaults(nil)
+	s := settings.Defaults(settings.Catalog{Names: []string{mock.Name}})
 	s.WorkingDirectory = e.repo
 	s.Retries.BackoffMs = []int64{30000, 120000}
 	s.Retries.IdleTimeoutMs = 20000
@@ -235,7 +235,7 @@ func (e *env) branchExists(name string) bool {
 	return err == nil
 }
 
-func (e *env) openExecutions() []store.Execution {
+func (e *env) openExecutions() []task.Execution {
 	e.t.Helper()
 	ex, err := e.st.OpenExecutions(context.Background())
 	if err != nil {

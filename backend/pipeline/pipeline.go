@@ -21,23 +21,25 @@ import (
 // Store is the part of the store the pipeline reads and writes.
 type Store interface {
 	GetTask(ctx context.Context, id string) (task.Task, error)
-	StartExecution(ctx context.Context, e store.Execution) (store.Execution, error)
+	StartExecution(ctx context.Context, e task.Execution) (task.Execution, error)
 	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error
-	FinishExecution(ctx context.Context, execID int64, outcome store.ExecOutcome, exitCode int, usage task.Usage) error
+	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
-	AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error
+	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID, kind string, payload any) error
 	StopRequested(ctx context.Context, taskID string) (bool, error)
-	ApplyInjections(ctx context.Context, taskID, step string) ([]store.Injection, error)
+	ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error)
 	SetQuestions(ctx context.Context, id string, questions []string) error
 	IncrementCompletedRuns(ctx context.Context, id string) (int, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 }
 
-// Tools finds an agent tool by its settings name (agent.Registry).
+// Tools finds an agent tool by its settings name and prices the steps the
+// tool does not price itself (agent.Registry).
 type Tools interface {
 	Get(name string) (agent.Tool, error)
+	EstimateCost(tool, model string, u task.Usage) (float64, bool)
 }
 
 // Worktrees provisions, finishes and diffs task worktrees (worktree.Manager).
@@ -51,7 +53,7 @@ type Worktrees interface {
 // called synchronously and must not block.
 type Hooks struct {
 	// OnLog is called after a log line reached the store.
-	OnLog func(taskID string, execID int64, level, text string)
+	OnLog func(taskID string, execID int64, level task.LogLevel, text string)
 	// OnOutput receives raw PTY chunks of a running step.
 	OnOutput func(taskID string, execID int64, chunk []byte)
 	// OnEvent receives the typed agent events of a running step (text,
@@ -59,7 +61,7 @@ type Hooks struct {
 	// events reach OnLog no more (they are still stored as log lines).
 	OnEvent func(taskID string, execID int64, e agent.Event)
 	// OnStep is called when a step starts (running=true) and ends.
-	OnStep func(taskID string, e store.Execution, running bool)
+	OnStep func(taskID string, e task.Execution, running bool)
 }
 
 // Options configure a Pipeline.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Prompt headings the pipeline writes (tests and tools may look for them).
@@ -26,7 +26,7 @@ const (
 
 // PromptInput is everything a role prompt may carry.
 type PromptInput struct {
-	Role agent.Role
+	Role task.Role
 	// Task is the user's prompt.
 	Task string
 	// Command is the command template text, "" when none.
@@ -40,7 +40,7 @@ type PromptInput struct {
 	// Findings is the report a developer fix round addresses; FindingsRole
 	// names who wrote it.
 	Findings     string
-	FindingsRole agent.Role
+	FindingsRole task.Role
 	// PrevIteration holds the final observer and reviewer reports of the
 	// previous iteration (runs > 1).
 	PrevIteration string
@@ -54,7 +54,7 @@ type PromptInput struct {
 	Diff string
 	// Questions and Asker are the questions a planner-answer step answers.
 	Questions []string
-	Asker     agent.Role
+	Asker     task.Role
 	// PlannerAnswers is the planner's answer to this step's own questions.
 	PlannerAnswers string
 }
@@ -92,9 +92,9 @@ func BuildPrompt(in PromptInput) string {
 		section(&b, HeadingAnswers, strings.Join(in.Answers, "\n\n"))
 	}
 	switch in.Role {
-	case agent.RoleRefinement:
+	case task.RoleRefinement:
 		section(&b, HeadingPlan, in.Plan)
-	case agent.RoleDeveloper, agent.RoleObserver, agent.RoleReviewer, agent.RolePlannerAnswer:
+	case task.RoleDeveloper, task.RoleObserver, task.RoleReviewer, task.RolePlannerAnswer:
 		section(&b, HeadingFinalPlan, in.FinalPlan)
 	}
 	section(&b, HeadingPrevIteration, in.PrevIteration)
@@ -104,7 +104,7 @@ func BuildPrompt(in PromptInput) string {
 			"(a command and its output, or a file and line) in your report. Keep working in this directory.",
 			in.FindingsRole, strings.TrimSpace(in.Findings)))
 	}
-	if in.Role == agent.RolePlannerAnswer {
+	if in.Role == task.RolePlannerAnswer {
 		section(&b, HeadingQuestions, fmt.Sprintf("The %s asks:\n\n%s", in.Asker, bullets(in.Questions)))
 	}
 	section(&b, HeadingPlannerAnswer, in.PlannerAnswers)

@@ -4,19 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func TestSystemPromptEndsWithGuard(t *testing.T) {
-	for _, role := range []agent.Role{agent.RolePlanner, agent.RoleRefinement, agent.RoleDeveloper,
-		agent.RoleObserver, agent.RoleReviewer, agent.RolePlannerAnswer} {
+	for _, role := range []task.Role{task.RolePlanner, task.RoleRefinement, task.RoleDeveloper,
+		task.RoleObserver, task.RoleReviewer, task.RolePlannerAnswer} {
 		t.Run(string(role), func(t *testing.T) {
 			sp := SystemPrompt(role)
 			if !strings.HasSuffix(sp, NonInteractiveGuard) {
 				t.Fatal("system prompt does not end with the non-interactive guard")
 			}
-			reviewing := role == agent.RoleObserver || role == agent.RoleReviewer
+			reviewing := role == task.RoleObserver || role == task.RoleReviewer
 			if strings.Contains(sp, "temporary directory outside the working directory") != reviewing ||
 				strings.Contains(sp, "VERDICT: CHANGES_REQUESTED") != reviewing {
 				t.Fatalf("scratch rule / verdict protocol presence wrong for %s", role)
@@ -27,8 +26,8 @@ func TestSystemPromptEndsWithGuard(t *testing.T) {
 
 func TestBuildPromptSections(t *testing.T) {
 	full := BuildPrompt(PromptInput{
-		Role: agent.RoleDeveloper, Task: "Do X.", Command: "Run the linter.", Answers: []string{"A1"},
-		FinalPlan: "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: agent.RoleObserver,
+		Role: task.RoleDeveloper, Task: "Do X.", Command: "Run the linter.", Answers: []string{"A1"},
+		FinalPlan: "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: task.RoleObserver,
 		PrevIteration: "prev", Iteration: 2, Runs: 3, Injected: []string{"inj1", "inj2"}, Interrupted: true, Diff: "diff --git a b",
 	})
 	order := []string{HeadingIteration, HeadingTask, HeadingCommand, HeadingAnswers, HeadingFinalPlan, HeadingPrevIteration,
@@ -42,15 +41,15 @@ func TestBuildPromptSections(t *testing.T) {
 		last = i
 	}
 	mustContain(t, full, "Fix each real finding", "rebut it with evidence", "- inj1\n- inj2", "git status", "run 2 of 3")
-	bare := BuildPrompt(PromptInput{Role: agent.RolePlanner, Task: "Do X.", FinalPlan: "not for planner"})
+	bare := BuildPrompt(PromptInput{Role: task.RolePlanner, Task: "Do X.", FinalPlan: "not for planner"})
 	for _, h := range []string{HeadingIteration, HeadingCommand, HeadingAnswers, HeadingFinalPlan, HeadingInjected, HeadingInterrupted, HeadingDiff} {
 		if strings.Contains(bare, h) {
 			t.Errorf("empty section %q rendered", h)
 		}
 	}
-	ref := BuildPrompt(PromptInput{Role: agent.RoleRefinement, Task: "t", Plan: "first plan"})
+	ref := BuildPrompt(PromptInput{Role: task.RoleRefinement, Task: "t", Plan: "first plan"})
 	mustContain(t, ref, HeadingPlan+"\n\nfirst plan")
-	ans := BuildPrompt(PromptInput{Role: agent.RolePlannerAnswer, Task: "t", Questions: []string{"q1?"}, Asker: agent.RoleReviewer})
+	ans := BuildPrompt(PromptInput{Role: task.RolePlannerAnswer, Task: "t", Questions: []string{"q1?"}, Asker: task.RoleReviewer})
 	mustContain(t, ans, "The reviewer asks:", "- q1?")
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -27,7 +26,7 @@ type run struct {
 	set       settings.Settings
 	iter      int
 	wt        worktree.Worktree
-	first     *store.Execution // opened by the claim, used by the first step
+	first     *task.Execution // opened by the claim, used by the first step
 	injected  []string
 	obsBudget int // observer fix rounds left, shared across the run
 	obsRound  int
@@ -43,7 +42,7 @@ type run struct {
 // more runs remain — after the step output is stored, and returns that
 // outcome. The error is only for failures to record the outcome (the store
 // is unreachable); the task may then still be ongoing, for recovery.
-func (p *Pipeline) Run(ctx context.Context, t task.Task, first store.Execution) (Result, error) {
+func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (Result, error) {
 	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.CompletedRuns + 1}
 	if first.ID != 0 {
 		r.first = &first
@@ -55,7 +54,7 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first store.Execution) 
 
 // execute runs the iteration and returns nil when the task passed.
 func (r *run) execute(ctx context.Context) error {
-	r.logf("info", "Run %d of %d started", r.iter, max(r.t.Runs, 1))
+	r.logf(task.LevelInfo, "Run %d of %d started", r.iter, max(r.t.Runs, 1))
 	secs, err := r.st.Sections(ctx, r.t.ID)
 	if err != nil {
 		return err
@@ -95,11 +94,11 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		err = errInterrupted
 	}
 	if r.first != nil { // the claimed execution never ran a step
-		o := store.OutcomeFailed
+		o := task.OutcomeFailed
 		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) {
-			o = store.OutcomeStopped
+			o = task.OutcomeStopped
 		}
-		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{})
+		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{}, false)
 		r.first = nil
 	}
 	res := Result{Iteration: r.iter}
@@ -114,44 +113,44 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 			return res, fmt.Errorf("record run: %w", ierr)
 		}
 		if n < r.t.Runs {
-			r.logf("info", "Run %d of %d complete; the task is queued for run %d", n, r.t.Runs, n+1)
+			r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", n, r.t.Runs, n+1)
 			res.Status, note.Reason = task.StatusPending, "next run"
 			r.outcomeNote(&note, nil)
 			return r.transition(wctx, res, note)
 		}
 		res.Status, note.Reason, outcome = task.StatusDone, "approved", worktree.OutcomeDone
-		r.logf("info", "Task done")
+		r.logf(task.LevelInfo, "Task done")
 	case errors.As(err, &pk):
 		res.Status, note.Reason = task.StatusActions, "questions"
 		if qerr := r.st.SetQuestions(wctx, r.t.ID, pk.questions); qerr != nil {
 			return res, fmt.Errorf("record questions: %w", qerr)
 		}
-		r.logf("info", "The planner needs answers (%d question(s)); the task waits in actions", len(pk.questions))
+		r.logf(task.LevelInfo, "The planner needs answers (%d question(s)); the task waits in actions", len(pk.questions))
 		r.outcomeNote(&note, nil)
 		return r.transition(wctx, res, note)
 	case errors.Is(err, errStopped):
 		res.Status, res.Message, outcome = task.StatusStopped, "stopped by user", worktree.OutcomeStopped
 		note.Reason = "stopped by user"
-		r.logf("warn", "Stopped by user; worktree and branch kept")
+		r.logf(task.LevelWarn, "Stopped by user; worktree and branch kept")
 	case errors.Is(err, errInterrupted):
 		res.Status, res.Message, outcome = task.StatusStopped, InterruptedMessage, worktree.OutcomeStopped
 		note.Reason = "interrupted"
-		r.logf("warn", "%s", InterruptedMessage)
+		r.logf(task.LevelWarn, "%s", InterruptedMessage)
 	case errors.As(err, &fe):
 		res.Status, res.Message, outcome = task.StatusFailed, fe.msg, worktree.OutcomeFailed
 		note.Reason = "failed"
-		r.logf("error", "Task failed: %s", fe.msg)
+		r.logf(task.LevelError, "Task failed: %s", fe.msg)
 	default:
 		res.Status, res.Message, outcome = task.StatusFailed, err.Error(), worktree.OutcomeFailed
 		note.Reason = "failed"
-		r.logf("error", "Task failed: %s", err.Error())
+		r.logf(task.LevelError, "Task failed: %s", err.Error())
 	}
 	note.Error = res.Message
 	var rep *worktree.FinishReport
 	if r.wt.Dir != "" {
 		fr, ferr := r.p.o.Worktrees.Finish(wctx, r.wt, outcome, worktree.Policy{OnDone: r.set.Worktree.OnDone, OnFailure: r.set.Worktree.OnFailure}, r.wlog)
 		if ferr != nil {
-			r.logf("warn", "Worktree cleanup: %v", ferr)
+			r.logf(task.LevelWarn, "Worktree cleanup: %v", ferr)
 		} else {
 			rep = &fr
 		}
@@ -178,11 +177,11 @@ func (r *run) transition(ctx context.Context, res Result, note store.TransitionN
 }
 
 // logf stores one log line (scrubbed) and tells the hooks.
-func (r *run) logf(level, format string, args ...any) {
+func (r *run) logf(level task.LogLevel, format string, args ...any) {
 	r.logExec(0, level, fmt.Sprintf(format, args...))
 }
 
-func (r *run) logExec(execID int64, level, text string) {
+func (r *run) logExec(execID int64, level task.LogLevel, text string) {
 	r.storeLog(execID, level, text)
 	if h := r.p.o.Hooks.OnLog; h != nil {
 		h(r.t.ID, execID, level, Scrub(text))
@@ -190,7 +189,7 @@ func (r *run) logExec(execID int64, level, text string) {
 }
 
 // storeLog writes one scrubbed log line to the store.
-func (r *run) storeLog(execID int64, level, text string) {
+func (r *run) storeLog(execID int64, level task.LogLevel, text string) {
 	text = Scrub(text)
 	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 	defer cancel()
@@ -202,9 +201,9 @@ func (r *run) storeLog(execID int64, level, text string) {
 // wlog is the worktree package's log function.
 func (r *run) wlog(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	level := "info"
+	level := task.LevelInfo
 	if strings.HasPrefix(msg, "WARNING") {
-		level = "warn"
+		level = task.LevelWarn
 	}
 	r.logExec(0, level, msg)
 }
@@ -217,15 +216,15 @@ func (r *run) event(ctx context.Context, kind string, payload any) {
 
 // choice returns the tool and model of a role: the task's override, else
 // settings; ok is false for an observer nobody configured.
-func (r *run) choice(role agent.Role) (settings.ToolRef, bool) {
-	tr := task.Role(role)
-	if role == agent.RolePlannerAnswer {
+func (r *run) choice(role task.Role) (settings.ToolRef, bool) {
+	tr := role
+	if role == task.RolePlannerAnswer {
 		tr = task.RolePlanner
 	}
 	if c, ok := r.t.Tools[tr]; ok && c.Tool != "" {
 		return settings.ToolRef{Tool: c.Tool, Model: c.Model}, true
 	}
-	return r.set.Role(string(tr))
+	return r.set.Role(tr)
 }
 
 func (r *run) transcriptPath(name string, attempt int) string {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -36,7 +35,7 @@ func TestRunsThreeIterations(t *testing.T) {
 	if len(revs) != 3 || revs[2].Iteration != 3 {
 		t.Fatalf("reviewer reports %+v", revs)
 	}
-	for _, role := range []agent.Role{agent.RolePlanner, agent.RoleDeveloper, agent.RoleObserver, agent.RoleReviewer} {
+	for _, role := range []task.Role{task.RolePlanner, task.RoleDeveloper, task.RoleObserver, task.RoleReviewer} {
 		ps := e.rec.prompts(role)
 		if len(ps) != 3 {
 			t.Fatalf("%s prompts %d", role, len(ps))
@@ -82,11 +81,11 @@ func TestDeveloperQuestionGoesToPlannerInternally(t *testing.T) {
 		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 	}
 	mustContain(t, e.logText(tk.ID), "Developer asked 2 question(s); the planner answers them", "Planner answered the developer")
-	answers := e.rec.prompts(agent.RolePlannerAnswer)
+	answers := e.rec.prompts(task.RolePlannerAnswer)
 	if len(answers) != 1 || !strings.Contains(answers[0], "Which name should the mock file have?") {
 		t.Fatalf("planner-answer prompts: %q", answers)
 	}
-	devs := e.rec.prompts(agent.RoleDeveloper)
+	devs := e.rec.prompts(task.RoleDeveloper)
 	if len(devs) != 2 || !strings.Contains(devs[1], HeadingPlannerAnswer) || !strings.Contains(devs[1], "Use the defaults of the plan") {
 		t.Fatalf("developer re-run lacks the planner's answer: %d prompts", len(devs))
 	}
@@ -106,8 +105,8 @@ func TestTransientBudgetSpentFails(t *testing.T) {
 	if res.Status != task.StatusFailed || !strings.HasPrefix(res.Message, "reviewer-1 failed: API Error: 503") {
 		t.Fatalf("status %s %q", res.Status, res.Message)
 	}
-	if len(e.rec.prompts(agent.RoleReviewer)) != 2 {
-		t.Fatalf("reviewer attempts %d, want 2", len(e.rec.prompts(agent.RoleReviewer)))
+	if len(e.rec.prompts(task.RoleReviewer)) != 2 {
+		t.Fatalf("reviewer attempts %d, want 2", len(e.rec.prompts(task.RoleReviewer)))
 	}
 }
 
@@ -119,7 +118,7 @@ func TestDiffOverInlineLimitGoesAsStat(t *testing.T) {
 		t.Fatalf("status %s %q", res.Status, res.Message)
 	}
 	mustContain(t, e.logText(tk.ID), "Diff exceeds inline limit")
-	revs := e.rec.prompts(agent.RoleReviewer)
+	revs := e.rec.prompts(task.RoleReviewer)
 	if len(revs) != 1 || !strings.Contains(revs[0], HeadingDiff) || !strings.Contains(revs[0], "over the inline limit") ||
 		strings.Contains(revs[0], "+Developer run") {
 		t.Fatalf("reviewer prompt diff section wrong:\n%s", revs[0])
@@ -127,7 +126,7 @@ func TestDiffOverInlineLimitGoesAsStat(t *testing.T) {
 	big := newEnv(t, nil)
 	tk2 := big.addTask("Default limit.", 1)
 	big.claimRun(context.Background(), tk2.ID)
-	if revs := big.rec.prompts(agent.RoleReviewer); !strings.Contains(revs[0], "+Developer run 1.") {
+	if revs := big.rec.prompts(task.RoleReviewer); !strings.Contains(revs[0], "+Developer run 1.") {
 		t.Fatalf("inline diff missing:\n%s", revs[0])
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,13 +12,14 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // waitOpenExec waits (bounded) until the task has an open execution of role with a pid.
-func (e *env) waitOpenExec(id string, role task.Role) store.Execution {
+func (e *env) waitOpenExec(id string, role task.Role) task.Execution {
 	e.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -29,10 +31,10 @@ func (e *env) waitOpenExec(id string, role task.Role) store.Execution {
 		time.Sleep(10 * time.Millisecond)
 	}
 	e.t.Fatalf("no open %s execution", role)
-	return store.Execution{}
+	return task.Execution{}
 }
 
-func (e *env) executions(id string) []store.Execution {
+func (e *env) executions(id string) []task.Execution {
 	e.t.Helper()
 	xs, err := e.st.Executions(context.Background(), id)
 	if err != nil {
@@ -57,7 +59,7 @@ func TestPlannerQuestionsParkThenAnswerResumes(t *testing.T) {
 	if n := len(e.sections(tk.ID, task.SectionQuestions)); n != 1 {
 		t.Fatalf("questions sections %d", n)
 	}
-	if len(e.rec.prompts(agent.RoleRefinement)) != 0 {
+	if len(e.rec.prompts(task.RoleRefinement)) != 0 {
 		t.Fatal("refinement ran while the planner waited for answers")
 	}
 	if _, err := e.st.Answer(ctx, tk.ID, "Call it answer.md and keep the leftovers."); err != nil {
@@ -67,7 +69,7 @@ func TestPlannerQuestionsParkThenAnswerResumes(t *testing.T) {
 	if res.Status != task.StatusDone {
 		t.Fatalf("after answer: %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 	}
-	ps := e.rec.prompts(agent.RolePlanner)
+	ps := e.rec.prompts(task.RolePlanner)
 	if len(ps) != 2 || !strings.Contains(ps[1], HeadingAnswers) || !strings.Contains(ps[1], "Call it answer.md") ||
 		!strings.Contains(ps[1], "Which name should the mock file have?") {
 		t.Fatalf("resumed planner prompt lacks the answers:\n%s", ps[len(ps)-1])
@@ -95,7 +97,7 @@ func TestTransientThenSuccess(t *testing.T) {
 	if strings.Join(outcomes, ",") != "transient,succeeded" {
 		t.Fatalf("developer executions %v", outcomes)
 	}
-	devs := e.rec.prompts(agent.RoleDeveloper)
+	devs := e.rec.prompts(task.RoleDeveloper)
 	if len(devs) != 2 || strings.Contains(devs[0], HeadingInterrupted) || !strings.Contains(devs[1], HeadingInterrupted) {
 		t.Fatal("retried prompt lacks the previous-attempt-interrupted section")
 	}
@@ -160,7 +162,7 @@ func TestStopDuringBackoff(t *testing.T) {
 	if res.Status != task.StatusStopped {
 		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 	}
-	if len(e.rec.prompts(agent.RoleRefinement)) != 1 {
+	if len(e.rec.prompts(task.RoleRefinement)) != 1 {
 		t.Fatal("refinement retried after a stop during backoff")
 	}
 }
@@ -195,7 +197,7 @@ func TestInjectWhileDeveloperRuns(t *testing.T) {
 			if res.Status != task.StatusDone {
 				t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
 			}
-			revs := e.rec.prompts(agent.RoleReviewer)
+			revs := e.rec.prompts(task.RoleReviewer)
 			if len(revs) != 1 || !strings.Contains(revs[0], HeadingInjected) || !strings.Contains(revs[0], "Also add a CHANGELOG entry.") {
 				t.Fatalf("reviewer prompt lacks the injected prompt")
 			}
@@ -231,7 +233,7 @@ func TestUnknownBaseFailsBeforeAnything(t *testing.T) {
 	if res.Status != task.StatusFailed || !strings.HasPrefix(res.Message, "unknown base ref 'no-such-branch'") {
 		t.Fatalf("status %s %q", res.Status, res.Message)
 	}
-	if e.branchExists(worktree.BranchName(tk.ID)) || len(e.rec.prompts(agent.RolePlanner)) != 0 {
+	if e.branchExists(worktree.BranchName(tk.ID)) || len(e.rec.prompts(task.RolePlanner)) != 0 {
 		t.Fatal("something ran or was created for an unknown base")
 	}
 	if len(e.openExecutions()) != 0 {
@@ -280,5 +282,41 @@ func TestAppExitMidStepRecordsInterrupted(t *testing.T) {
 	}
 	if len(e.openExecutions()) != 0 {
 		t.Fatal("execution left open")
+	}
+}
+
+// A step whose tool reports no cost is priced from the tool's own price
+// table, and marked estimated; a model the table does not know stays unpriced.
+func TestCostEstimatedFromTheToolsPrices(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) {
+		for _, r := range []*settings.ToolRef{&s.Roles.Planner, &s.Roles.Refinement, &s.Roles.Developer, &s.Roles.Reviewer} {
+			r.Model = "mock-priced"
+		}
+	})
+	o := e.p.o
+	o.Tools = agent.Build([]agent.Adapter{{Name: e.rec.Name(), Prices: agent.Prices{"mock-priced": {In: 2, Out: 4}},
+		New: func(agent.Config) agent.Tool { return e.rec }}}, func(agent.Adapter) agent.Config { return agent.Config{} })
+	e.p = New(o)
+	tk := e.addTask("Priced work.", 1)
+	if res := e.claimRun(context.Background(), tk.ID); res.Status != task.StatusDone {
+		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	xs := e.executions(tk.ID)
+	total := 0.0
+	for i, x := range xs {
+		want := float64(x.Usage.TokensIn*2+x.Usage.TokensOut*4) / 1e6
+		switch {
+		case i == 0 && x.Model == "": // the claimed planner execution: no model, no price
+			if x.CostEstimated || x.Usage.CostUSD != 0 {
+				t.Errorf("unpriced execution %+v", x)
+			}
+		case !x.CostEstimated || x.Usage.TokensIn == 0 || math.Abs(x.Usage.CostUSD-want) > 1e-12:
+			t.Errorf("execution %d (%s, model %q): cost %v estimated %v, want %v", i, x.Role, x.Model, x.Usage.CostUSD, x.CostEstimated, want)
+		}
+		total += x.Usage.CostUSD
+	}
+	if got := e.get(tk.ID).Usage.CostUSD; len(xs) < 4 || total == 0 || math.Abs(got-total) > 1e-12 {
+		t.Fatalf("task cost %v, executions %d summing to %v", got, len(xs), total)
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // stepSpec is one step to run.
 type stepSpec struct {
-	role  agent.Role
+	role  task.Role
 	round int
 	in    PromptInput
 	// diff adds the prompt diff against the worktree base.
@@ -35,10 +35,10 @@ func (s stepSpec) name() string {
 
 // execRole is the role recorded on the execution row.
 func (s stepSpec) execRole() task.Role {
-	if s.role == agent.RolePlannerAnswer {
+	if s.role == task.RolePlannerAnswer {
 		return task.RolePlanner
 	}
-	return task.Role(s.role)
+	return s.role
 }
 
 // step runs a step with its transient-retry budget and returns the
@@ -65,7 +65,7 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 		transient := res.Transient || res.StopReason == proc.ReasonStalled
 		if transient && attempt <= budget {
 			delay := time.Duration(r.set.Retries.Backoff(attempt)) * time.Millisecond
-			r.logf("warn", "Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
+			r.logf(task.LevelWarn, "Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
 				s.name(), attempt, budget+1, describe(res, r.set.Retries.IdleTimeoutMs), strconv.FormatFloat(delay.Seconds(), 'f', -1, 64))
 			r.event(ctx, "retry_scheduled", map[string]any{"step": s.name(), "attempt": attempt, "delay_ms": delay.Milliseconds()})
 			if err := r.backoff(ctx, delay); err != nil {
@@ -141,7 +141,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	if err != nil {
 		return agent.Result{}, err
 	}
-	r.logExec(exec.ID, "info", fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
+	r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
 	if h := r.p.o.Hooks.OnStep; h != nil {
 		h(r.t.ID, exec, true)
 	}
@@ -159,7 +159,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	live, err := tool.Start(ctx, req)
 	if err != nil {
-		r.closeExecution(exec, store.OutcomeFailed, -1, agent.Usage{})
+		r.closeExecution(exec, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
 	_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), live.Pids())
@@ -175,23 +175,23 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	close(done)
 	wg.Wait()
 
-	outcome := store.OutcomeSucceeded
+	outcome := task.OutcomeSucceeded
 	switch {
 	case userStop.Load() || res.StopReason == proc.ReasonStopped:
-		outcome = store.OutcomeStopped
+		outcome = task.OutcomeStopped
 	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
-		outcome = store.OutcomeStopped
+		outcome = task.OutcomeStopped
 	case werr != nil:
-		outcome = store.OutcomeFailed
+		outcome = task.OutcomeFailed
 	case res.StopReason == proc.ReasonStalled || res.StopReason == proc.ReasonTimeout:
-		outcome = store.OutcomeStalled
+		outcome = task.OutcomeStalled
 	case res.Failed() && res.Transient:
-		outcome = store.OutcomeTransient
+		outcome = task.OutcomeTransient
 	case res.Failed():
-		outcome = store.OutcomeFailed
+		outcome = task.OutcomeFailed
 	}
 	r.closeExecution(exec, outcome, res.ExitCode, res.Usage)
-	r.logExec(exec.ID, "info", fmt.Sprintf("Step %s finished: %s", s.name(), outcome))
+	r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Step %s finished: %s", s.name(), outcome))
 	if h := r.p.o.Hooks.OnStep; h != nil {
 		h(r.t.ID, exec, false)
 	}
@@ -215,9 +215,9 @@ func modelSuffix(m string) string {
 
 // openExecution uses the execution the claim opened for the first planner
 // attempt, or opens a new one.
-func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec, attempt int) (store.Execution, error) {
+func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec, attempt int) (task.Execution, error) {
 	path := r.transcriptPath(s.name(), attempt)
-	if r.first != nil && s.role == agent.RolePlanner && attempt == 1 {
+	if r.first != nil && s.role == task.RolePlanner && attempt == 1 {
 		e := *r.first
 		r.first = nil
 		if e.TranscriptPath == "" {
@@ -225,7 +225,7 @@ func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec,
 		}
 		return e, nil
 	}
-	e, err := r.st.StartExecution(ctx, store.Execution{TaskID: r.t.ID, Iteration: r.iter, Role: s.execRole(),
+	e, err := r.st.StartExecution(ctx, task.Execution{TaskID: r.t.ID, Iteration: r.iter, Role: s.execRole(),
 		Round: s.round, Attempt: attempt, Tool: tool, Model: model, TranscriptPath: path})
 	if err != nil {
 		return e, fmt.Errorf("start execution: %w", err)
@@ -233,14 +233,18 @@ func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec,
 	return e, nil
 }
 
-func (r *run) closeExecution(e store.Execution, o store.ExecOutcome, exit int, u agent.Usage) {
+func (r *run) closeExecution(e task.Execution, o task.ExecOutcome, exit int, u agent.Usage) {
 	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 	defer cancel()
 	tu := task.Usage{TokensIn: u.InputTokens, TokensOut: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheWriteTokens}
 	if u.CostKnown {
 		tu.CostUSD = u.CostUSD
 	}
-	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
+	estimated := false
+	if tu.CostUSD == 0 {
+		tu.CostUSD, estimated = r.p.o.Tools.EstimateCost(e.Tool, e.Model, tu)
+	}
+	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu, estimated); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
 		r.p.o.Logger.Warn("pipeline: cannot finish execution", "task", r.t.ID, "exec", e.ID, "err", err)
 	}
 }
@@ -249,7 +253,7 @@ func (r *run) closeExecution(e store.Execution, o store.ExecOutcome, exit int, u
 const pidRefresh = 3 * time.Second
 
 // control watches stop and inject controls while a step runs.
-func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec store.Execution, name string, userStop *atomic.Bool, done <-chan struct{}) {
+func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec task.Execution, name string, userStop *atomic.Bool, done <-chan struct{}) {
 	tick := time.NewTicker(r.p.o.ControlPoll)
 	defer tick.Stop()
 	lastPids := time.Now()
@@ -263,7 +267,7 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec sto
 		}
 		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop && !userStop.Load() {
 			userStop.Store(true)
-			r.logExec(exec.ID, "warn", "Stop requested: stopping "+name)
+			r.logExec(exec.ID, task.LevelWarn, "Stop requested: stopping "+name)
 			live.Stop(proc.ReasonStopped)
 		}
 		if midRun && !userStop.Load() {
@@ -280,7 +284,7 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec sto
 
 // deliverLive applies pending injections to the running step and sends them
 // into its session.
-func (r *run) deliverLive(ctx context.Context, live agent.Run, exec store.Execution, name string) {
+func (r *run) deliverLive(ctx context.Context, live agent.Run, exec task.Execution, name string) {
 	injs, err := r.st.ApplyInjections(ctx, r.t.ID, name)
 	if err != nil || len(injs) == 0 {
 		return
@@ -288,10 +292,10 @@ func (r *run) deliverLive(ctx context.Context, live agent.Run, exec store.Execut
 	for _, inj := range injs {
 		r.injected = append(r.injected, inj.Text)
 		if err := live.Send(inj.Text); err != nil {
-			r.logExec(exec.ID, "info", fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
+			r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
 			continue
 		}
-		r.logExec(exec.ID, "info", "Injected prompt delivered live to "+name+"; it is also included in every later step's prompt")
+		r.logExec(exec.ID, task.LevelInfo, "Injected prompt delivered live to "+name+"; it is also included in every later step's prompt")
 	}
 }
 
@@ -303,30 +307,30 @@ func (r *run) applyInjections(ctx context.Context, name string) error {
 	}
 	for _, inj := range injs {
 		r.injected = append(r.injected, inj.Text)
-		r.logf("info", "Injected prompt applied to %s's prompt", name)
+		r.logf(task.LevelInfo, "Injected prompt applied to %s's prompt", name)
 	}
 	return nil
 }
 
 // onEvent turns a tool event into a stored log line.
 func (r *run) onEvent(execID int64, e agent.Event) {
-	level, text := "info", ""
+	level, text := task.LevelInfo, ""
 	switch e.Kind {
 	case agent.EventText:
 		text = e.Text
 	case agent.EventToolCall:
 		text = "→ " + e.Tool + " " + clip(e.Text, 500)
 	case agent.EventToolResult:
-		level, text = "debug", clip(e.Text, 500)
+		level, text = task.LevelDebug, clip(e.Text, 500)
 		if e.IsError {
-			level = "warn"
+			level = task.LevelWarn
 		}
 	case agent.EventRetry:
-		level, text = "warn", fmt.Sprintf("tool retrying after API error %d (attempt %d/%d)", e.ErrorStatus, e.Attempt, e.MaxAttempts)
+		level, text = task.LevelWarn, fmt.Sprintf("tool retrying after API error %d (attempt %d/%d)", e.ErrorStatus, e.Attempt, e.MaxAttempts)
 	case agent.EventQuestion:
 		text = "Question: " + e.Text
 	case agent.EventRaw:
-		level, text = "debug", clip(e.Text, 2000)
+		level, text = task.LevelDebug, clip(e.Text, 2000)
 	default:
 		return
 	}

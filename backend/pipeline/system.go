@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // NonInteractiveGuard ends every role's system prompt.
@@ -26,25 +27,25 @@ Write the verdict line only once. A missing, malformed or repeated-but-different
 // QuestionsRule explains how to ask questions.
 const QuestionsRule = `If you cannot go on without an answer, end your report with a section whose heading line is exactly "` + agent.QuestionsHeading + `" and list one question per "- " bullet.`
 
-var roleIntro = map[agent.Role]string{
-	agent.RolePlanner: `You are the planner of a coding task. Read the task and the repository, then write a concrete implementation plan: the files to change, the approach, the tests that prove it, and the risks. Do not edit files.
+var roleIntro = map[task.Role]string{
+	task.RolePlanner: `You are the planner of a coding task. Read the task and the repository, then write a concrete implementation plan: the files to change, the approach, the tests that prove it, and the risks. Do not edit files.
 Only when the task cannot be done without the user's decision, ask questions. ` + QuestionsRule,
-	agent.RoleRefinement: `You refine an implementation plan. Read the task, the first plan and the repository; check the plan against the code, fix its mistakes and gaps, and write the final plan the developer will follow. Do not edit files.`,
-	agent.RoleDeveloper: `You are the developer. Implement the final plan in the working directory, with tests, and commit your work with clear messages. Report what you changed and how you verified it.
+	task.RoleRefinement: `You refine an implementation plan. Read the task, the first plan and the repository; check the plan against the code, fix its mistakes and gaps, and write the final plan the developer will follow. Do not edit files.`,
+	task.RoleDeveloper: `You are the developer. Implement the final plan in the working directory, with tests, and commit your work with clear messages. Report what you changed and how you verified it.
 If a question blocks you, ` + strings.ToLower(QuestionsRule[:1]) + QuestionsRule[1:],
-	agent.RoleObserver: `You are the observer: a second, independent check. Compare the task, the final plan and the diff against the worktree base; run the tests; look for bugs, missing tests and deviations from the plan. Do not fix anything yourself.
+	task.RoleObserver: `You are the observer: a second, independent check. Compare the task, the final plan and the diff against the worktree base; run the tests; look for bugs, missing tests and deviations from the plan. Do not fix anything yourself.
 If a question blocks you, ` + strings.ToLower(QuestionsRule[:1]) + QuestionsRule[1:],
-	agent.RoleReviewer: `You are the reviewer: give the final review of the diff against the task. Check correctness, tests, and that nothing unrelated changed. Do not fix anything yourself.
+	task.RoleReviewer: `You are the reviewer: give the final review of the diff against the task. Check correctness, tests, and that nothing unrelated changed. Do not fix anything yourself.
 If a question blocks you, ` + strings.ToLower(QuestionsRule[:1]) + QuestionsRule[1:],
-	agent.RolePlannerAnswer: `You are the planner of this task, answering a question another role asked while working on it. Answer from the task, the plan and the repository; decide where the user left it open, and say what you decided. Do not edit files and do not ask questions.`,
+	task.RolePlannerAnswer: `You are the planner of this task, answering a question another role asked while working on it. Answer from the task, the plan and the repository; decide where the user left it open, and say what you decided. Do not edit files and do not ask questions.`,
 }
 
 // SystemPrompt returns the system prompt of a role: its instructions, for
 // observer and reviewer the scratch rule and the verdict protocol, and
 // always the non-interactive guard at the end.
-func SystemPrompt(role agent.Role) string {
+func SystemPrompt(role task.Role) string {
 	parts := []string{roleIntro[role]}
-	if role == agent.RoleObserver || role == agent.RoleReviewer {
+	if role == task.RoleObserver || role == task.RoleReviewer {
 		parts = append(parts, ScratchRule, VerdictProtocol)
 	}
 	parts = append(parts, NonInteractiveGuard)

@@ -4,21 +4,15 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/boof-runner/boof-runner/backend/settings"
-	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
-
-// MidRunInput reports whether a tool, as OpenHost wires it, takes input
-// while a step runs: the mock and claude-code (stream-json input) do; codex
-// runs one non-interactive turn.
-func MidRunInput(tool string) bool { return tool == settings.ToolMock || tool == settings.ToolClaude }
 
 // ControlStore is what Stop and Inject need; *store.Store has it.
 type ControlStore interface {
 	RequestStop(ctx context.Context, taskID string) error
-	Inject(ctx context.Context, taskID, text string) (store.Injection, error)
-	OpenExecutions(ctx context.Context) ([]store.Execution, error)
-	AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error
+	Inject(ctx context.Context, taskID, text string) (task.Injection, error)
+	OpenExecutions(ctx context.Context) ([]task.Execution, error)
+	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 }
 
 // Stop durably asks the runner holding the task (in this or another
@@ -29,13 +23,13 @@ func Stop(ctx context.Context, st ControlStore, taskID string) error {
 	if err := st.RequestStop(ctx, taskID); err != nil {
 		return err
 	}
-	_ = st.AppendLog(ctx, taskID, 0, store.LevelWarn, "Stop requested")
+	_ = st.AppendLog(ctx, taskID, 0, task.LevelWarn, "Stop requested")
 	return nil
 }
 
 // InjectReport says how an injected prompt reaches the task.
 type InjectReport struct {
-	Injection store.Injection `json:"injection"`
+	Injection task.Injection `json:"injection"`
 	// Live is true when a step is running with a tool that takes mid-run
 	// input: the runner delivers the prompt into that session right away.
 	Live bool `json:"live"`
@@ -48,9 +42,11 @@ type InjectReport struct {
 // Inject stores a prompt for a task durably at once, writes it to the live
 // log, and reports whether it will be delivered into the running session
 // or included in the next step's prompt (it is included in every later
-// step's prompt either way). Errors are the store's (*store.StatusError,
-// ErrNotFound, task.ErrInvalid for empty or oversized text).
-func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectReport, error) {
+// step's prompt either way); midRun tells whether a tool takes input while
+// a step runs (host.MidRunInput). Errors are the store's
+// (*store.StatusError, ErrNotFound, task.ErrInvalid for empty or oversized
+// text).
+func Inject(ctx context.Context, st ControlStore, midRun func(tool string) bool, taskID, text string) (InjectReport, error) {
 	inj, err := st.Inject(ctx, taskID, text)
 	if err != nil {
 		return InjectReport{}, err
@@ -63,7 +59,7 @@ func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectRe
 			}
 		}
 	}
-	rep.Live = rep.Tool != "" && MidRunInput(rep.Tool)
+	rep.Live = rep.Tool != "" && midRun != nil && midRun(rep.Tool)
 	switch {
 	case rep.Live:
 		rep.Message = fmt.Sprintf("Injected prompt stored; the running step (%s) takes mid-run input, so it is delivered into the live session now and included in every later step's prompt", rep.Tool)
@@ -72,6 +68,6 @@ func Inject(ctx context.Context, st ControlStore, taskID, text string) (InjectRe
 	default:
 		rep.Message = "Injected prompt stored; it is included in the next step's prompt and every later one"
 	}
-	_ = st.AppendLog(ctx, taskID, 0, store.LevelInfo, rep.Message+": "+text)
+	_ = st.AppendLog(ctx, taskID, 0, task.LevelInfo, rep.Message+": "+text)
 	return rep, nil
 }

@@ -23,12 +23,12 @@ import (
 )
 
 // cliEnv makes the re-run test binary act as the boof-runner CLI (a
-// headless runner process); "__mock-agent" as first argument makes it the
+// headless runner process); mock.AgentCommand as first argument makes it the
 // mock agent, as the real binary does.
 const cliEnv = "BOOF_RUNNER_TEST_CLI"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "__mock-agent" {
+	if len(os.Args) > 1 && os.Args[1] == mock.AgentCommand {
 		os.Exit(mock.Main(os.Args[2:], os.Stdin, os.Stdout))
 	}
 	if os.Getenv(cliEnv) == "1" {
@@ -156,7 +156,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-func (r *root) openExec(id string, role task.Role) (store.Execution, bool) {
+func (r *root) openExec(id string, role task.Role) (task.Execution, bool) {
 	xs, err := r.st.OpenExecutions(context.Background())
 	if err != nil {
 		r.t.Fatal(err)
@@ -166,7 +166,7 @@ func (r *root) openExec(id string, role task.Role) (store.Execution, bool) {
 			return x, true
 		}
 	}
-	return store.Execution{}, false
+	return task.Execution{}, false
 }
 
 func (r *root) logText(id string) string {

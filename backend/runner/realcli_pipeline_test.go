@@ -23,12 +23,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
-	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
@@ -90,24 +89,24 @@ stream_max_retries = 0
 
 // modelCall is one model request as the scenario script sees it.
 type modelCall struct {
-	role       agent.Role // "" when no pipeline system prompt was found
-	api        string     // "claude" or "codex"
-	toolResult bool       // the request continues a turn after a tool call
-	turn       int        // 1-based count of this role's turn-opening requests
+	role       task.Role // "" when no pipeline system prompt was found
+	api        string    // "claude" or "codex"
+	toolResult bool      // the request continues a turn after a tool call
+	turn       int       // 1-based count of this role's turn-opening requests
 }
 
 // pipelineModel answers model requests by pipeline role, told apart by the
 // first line of the role's system prompt in the request.
 type pipelineModel struct {
 	mu    sync.Mutex
-	turns map[agent.Role]int
+	turns map[task.Role]int
 	calls []modelCall
 }
 
 // serve installs the responder: script picks the reply of each request
 // that carries a role; other requests (the CLI's own side calls) get "ok".
 func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c modelCall) fakemodel.Reply) {
-	m.turns = map[agent.Role]int{}
+	m.turns = map[task.Role]int{}
 	t.Cleanup(func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -130,15 +129,15 @@ func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c
 }
 
 // turnsOf returns how many turns of role the model saw.
-func (m *pipelineModel) turnsOf(role agent.Role) int {
+func (m *pipelineModel) turnsOf(role task.Role) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.turns[role]
 }
 
 // roleOrder lists planner-answer before planner: both start "You are the planner".
-var roleOrder = []agent.Role{agent.RolePlannerAnswer, agent.RolePlanner, agent.RoleRefinement,
-	agent.RoleDeveloper, agent.RoleObserver, agent.RoleReviewer}
+var roleOrder = []task.Role{task.RolePlannerAnswer, task.RolePlanner, task.RoleRefinement,
+	task.RoleDeveloper, task.RoleObserver, task.RoleReviewer}
 
 // classify finds the role and tool-result state of a recorded request.
 func classify(r fakemodel.Request) modelCall {
@@ -227,8 +226,8 @@ func runPipeline(t *testing.T, roles, tools map[string]any) pipelineRun {
 		"stop":    map[string]any{"graceMs": 2000},
 	})
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
-	h, err := runner.OpenHost(runner.HostOptions{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
-		MockCommand: []string{os.Args[0], "__mock-agent"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
+		Exe: os.Args[0], Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -283,13 +282,13 @@ func (p pipelineRun) sections(t *testing.T, kind task.SectionKind) []task.Sectio
 }
 
 // executions returns the task's executions of role.
-func (p pipelineRun) executions(t *testing.T, role task.Role) []store.Execution {
+func (p pipelineRun) executions(t *testing.T, role task.Role) []task.Execution {
 	t.Helper()
 	all, err := p.r.st.Executions(context.Background(), p.tk.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []store.Execution
+	var out []task.Execution
 	for _, x := range all {
 		if role == "" || x.Role == role {
 			out = append(out, x)
@@ -308,7 +307,7 @@ func (p pipelineRun) requireSessions(t *testing.T) map[int64]string {
 	t.Helper()
 	ids := map[int64]string{}
 	for _, x := range p.executions(t, "") {
-		if x.Outcome != store.OutcomeSucceeded {
+		if x.Outcome != task.OutcomeSucceeded {
 			continue
 		}
 		b, err := os.ReadFile(x.TranscriptPath)
@@ -362,9 +361,9 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			return fakemodel.Reply{Text: "The greeting is there and committed.\n\nVERDICT: APPROVE", InputTokens: 150, OutputTokens: 25}
 		default:
 			return planReply(c)
@@ -394,7 +393,7 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 		t.Errorf("%d executions, want planner, refinement, developer, reviewer", len(xs))
 	}
 	for _, x := range xs {
-		if x.Tool != "claude-code" || x.Outcome != store.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
+		if x.Tool != "claude-code" || x.Outcome != task.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
 			t.Errorf("execution %s: tool %s outcome %s usage %+v", x.Role, x.Tool, x.Outcome, x.Usage)
 		}
 	}
@@ -406,7 +405,7 @@ func TestRealCLIPipelineClaudeAllRoles(t *testing.T) {
 	if len(ids) != 4 || len(seen) != 4 {
 		t.Errorf("want 4 distinct claude sessions, got %v", ids)
 	}
-	for _, role := range []agent.Role{agent.RolePlanner, agent.RoleRefinement, agent.RoleDeveloper, agent.RoleReviewer} {
+	for _, role := range []task.Role{task.RolePlanner, task.RoleRefinement, task.RoleDeveloper, task.RoleReviewer} {
 		if n := model.turnsOf(role); n != 1 {
 			t.Errorf("model saw %d %s turns, want 1", n, role)
 		}
@@ -421,14 +420,14 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleObserver:
+		case task.RoleObserver:
 			if c.turn == 1 {
 				return fakemodel.Reply{Text: "- greeting.txt needs a second line.\n\nVERDICT: CHANGES_REQUESTED", InputTokens: 90, OutputTokens: 15}
 			}
 			return fakemodel.Reply{Text: "Fixed as asked.\n\nVERDICT: APPROVE", InputTokens: 90, OutputTokens: 15}
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			return fakemodel.Reply{Text: "Looks right.\n\nVERDICT: APPROVE"}
 		default:
 			return planReply(c)
@@ -445,7 +444,7 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 		t.Errorf("developer executions %+v, want rounds 0 and 1", devs)
 	}
 	for _, x := range append(devs, p.executions(t, task.RoleObserver)...) {
-		if x.Tool != "codex" || x.Outcome != store.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
+		if x.Tool != "codex" || x.Outcome != task.OutcomeSucceeded || x.Usage.TokensIn <= 0 {
 			t.Errorf("execution %s round %d: tool %s outcome %s usage %+v", x.Role, x.Round, x.Tool, x.Outcome, x.Usage)
 		}
 	}
@@ -463,7 +462,7 @@ func TestRealCLIPipelineCodexDeveloperObserverFixLoop(t *testing.T) {
 	// The fix round's prompt carried the observer's finding to codex.
 	var fixSeen bool
 	for _, r := range srv.ModelRequests("/v1/responses") {
-		if c := classify(r); c.role == agent.RoleDeveloper && strings.Contains(string(r.Body), "greeting.txt needs a second line") {
+		if c := classify(r); c.role == task.RoleDeveloper && strings.Contains(string(r.Body), "greeting.txt needs a second line") {
 			fixSeen = true
 		}
 	}
@@ -486,9 +485,9 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	var model pipelineModel
 	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
 		switch c.role {
-		case agent.RoleDeveloper:
+		case task.RoleDeveloper:
 			return developerReply(c)
-		case agent.RoleReviewer:
+		case task.RoleReviewer:
 			if c.turn <= 2 {
 				return fakemodel.Reply{Status: 529}
 			}
@@ -505,7 +504,7 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	if len(revs) != 3 {
 		t.Fatalf("%d reviewer executions, want 3 attempts", len(revs))
 	}
-	for i, want := range []store.ExecOutcome{store.OutcomeTransient, store.OutcomeTransient, store.OutcomeSucceeded} {
+	for i, want := range []task.ExecOutcome{task.OutcomeTransient, task.OutcomeTransient, task.OutcomeSucceeded} {
 		if revs[i].Attempt != i+1 || revs[i].Outcome != want {
 			t.Errorf("reviewer attempt %d: %+v, want outcome %s", i+1, revs[i], want)
 		}
@@ -519,7 +518,7 @@ func TestRealCLIPipelineReviewerTransientRetried(t *testing.T) {
 	if rev := p.sections(t, task.SectionReviewerReport); len(rev) != 1 || rev[0].Verdict != string(task.VerdictApprove) {
 		t.Errorf("reviewer sections %+v", rev)
 	}
-	if n := model.turnsOf(agent.RoleReviewer); n != 3 {
+	if n := model.turnsOf(task.RoleReviewer); n != 3 {
 		t.Errorf("model saw %d reviewer turns, want 3", n)
 	}
 }

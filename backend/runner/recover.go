@@ -51,12 +51,12 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 			}
 			rec.Survivors += len(alive)
 		}
-		keep(r.o.Store.FinishExecution(ctx, x.ID, store.OutcomeStopped, -1, task.Usage{}))
+		keep(r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}, false))
 		msg := fmt.Sprintf("Recovery: closed the %s step left open by a process that exited", x.Role)
 		if len(alive) > 0 {
 			msg += fmt.Sprintf("; stopped %d surviving process(es)", len(alive))
 		}
-		keep(r.o.Store.AppendLog(ctx, x.TaskID, x.ID, store.LevelWarn, msg))
+		keep(r.o.Store.AppendLog(ctx, x.TaskID, x.ID, task.LevelWarn, msg))
 		rec.Executions++
 	}
 	ongoing, err := r.o.Store.ListTasks(ctx, store.Filter{Statuses: []task.Status{task.StatusOngoing}})
@@ -69,7 +69,7 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 			keep(err)
 			continue
 		}
-		keep(r.o.Store.AppendLog(ctx, t.ID, 0, store.LevelWarn, pipeline.InterruptedMessage+"; worktree and branch kept"))
+		keep(r.o.Store.AppendLog(ctx, t.ID, 0, task.LevelWarn, pipeline.InterruptedMessage+"; worktree and branch kept"))
 		keep(r.o.Store.AppendEvent(ctx, t.ID, "recovered", map[string]any{"reason": pipeline.InterruptedMessage, "at": r.o.Now().UTC().Format(time.RFC3339)}))
 		rec.Tasks = append(rec.Tasks, t.ID)
 	}

@@ -22,19 +22,19 @@ import (
 // Store is the part of the store the runner uses.
 type Store interface {
 	NextPending(ctx context.Context) (task.Task, error)
-	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (store.Execution, error)
+	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (task.Execution, error)
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
-	OpenExecutions(ctx context.Context) ([]store.Execution, error)
-	FinishExecution(ctx context.Context, execID int64, outcome store.ExecOutcome, exitCode int, usage task.Usage) error
+	OpenExecutions(ctx context.Context) ([]task.Execution, error)
+	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
-	AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error
+	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID, kind string, payload any) error
 }
 
 // Pipeline runs one claimed task (pipeline.Pipeline).
 type Pipeline interface {
-	Run(ctx context.Context, t task.Task, first store.Execution) (pipeline.Result, error)
+	Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error)
 	TranscriptPath(taskID string, iteration int, step string, attempt int) string
 }
 
@@ -184,7 +184,7 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			}
 			return n
 		}
-		ref, _ := set.Role(settings.RolePlanner)
+		ref, _ := set.Role(task.RolePlanner)
 		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
 			ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
 		}

@@ -112,9 +112,9 @@ func TestRecoverStopsSurvivorsAndTasks(t *testing.T) {
 	}
 }
 
-func waitExec(t *testing.T, r *root, id string, role task.Role) store.Execution {
+func waitExec(t *testing.T, r *root, id string, role task.Role) task.Execution {
 	t.Helper()
-	var x store.Execution
+	var x task.Execution
 	waitFor(t, string(role)+" step", func() bool {
 		var ok bool
 		x, ok = r.openExec(id, role)

@@ -9,20 +9,25 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // File is settings.json in a data root. Loading never writes the file;
 // Set and Save write it atomically (temp file + rename) and keep keys this
 // version does not know. It is safe for concurrent use within a process.
 type File struct {
-	path  string
-	probe Probe
-	mu    sync.Mutex
+	path string
+	cat  Catalog
+	mu   sync.Mutex
 }
 
-// NewFile returns the settings file at path; probe tells which tool CLIs
-// are installed, for the role defaults.
-func NewFile(path string, probe Probe) *File { return &File{path: path, probe: probe} }
+// NewFile returns the settings file at path; cat names the agent tools
+// roles may use, and which are installed, for the role defaults.
+func NewFile(path string, cat Catalog) *File { return &File{path: path, cat: cat} }
+
+// Catalog returns the tools the file's settings may use.
+func (f *File) Catalog() Catalog { return f.cat }
 
 // Path returns the file's path.
 func (f *File) Path() string { return f.path }
@@ -36,11 +41,11 @@ func (f *File) Load() (Settings, error) {
 	defer f.mu.Unlock()
 	raw, err := f.readRaw()
 	if err != nil {
-		return Defaults(f.probe), err
+		return Defaults(f.cat), err
 	}
 	s, err := f.effective(raw)
 	if err != nil {
-		return Defaults(f.probe), err
+		return Defaults(f.cat), err
 	}
 	return s, nil
 }
@@ -94,7 +99,7 @@ func (f *File) effective(raw map[string]any) (Settings, error) {
 		}
 		return Settings{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	s.DefaultTool = DefaultTool(f.probe)
+	s.DefaultTool, s.catalog = f.cat.Default(), f.cat
 	if err := s.Validate(); err != nil {
 		return Settings{}, err
 	}
@@ -102,7 +107,7 @@ func (f *File) effective(raw map[string]any) (Settings, error) {
 }
 
 func (f *File) mergedTree(raw map[string]any) (map[string]any, error) {
-	def, err := toTree(Defaults(f.probe))
+	def, err := toTree(Defaults(f.cat))
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +167,7 @@ func (f *File) Set(key, value string) (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
-	if !knownKey(parts) {
+	if !knownKey(parts, f.cat.Configurable) {
 		return Settings{}, fmt.Errorf("%w: %s", ErrUnknownKey, key)
 	}
 	v := parseValue(value)
@@ -190,6 +195,7 @@ func (f *File) Set(key, value string) (Settings, error) {
 func (f *File) Save(s Settings) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	s.catalog = f.cat
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -204,7 +210,7 @@ func (f *File) Save(s Settings) error {
 	raw = merge(raw, tree)
 	if s.Roles.Observer == nil {
 		if roles, ok := raw["roles"].(map[string]any); ok {
-			delete(roles, RoleObserver)
+			delete(roles, string(task.RoleObserver))
 		}
 	}
 	if _, err := f.effective(raw); err != nil {

@@ -6,26 +6,47 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// Tool names a role can be assigned to.
-const (
-	ToolClaude = "claude-code"
-	ToolCodex  = "codex"
-	ToolMock   = "mock"
-)
+// Catalog is what settings knows of the agent tools. backend/host builds
+// it from the registered adapters; here the names are opaque strings.
+type Catalog struct {
+	// Names lists the tools a role may be assigned, in preference order: a
+	// role without a setting uses the first one installed, else the last.
+	Names []string
+	// Configurable lists the tools that take tools.<name>.path and .env.
+	Configurable []string
+	// Installed reports whether a tool's CLI is installed; nil means none is.
+	Installed func(name string) bool
+}
 
-// KnownTools lists the tool names settings accept, in preference order.
-var KnownTools = []string{ToolClaude, ToolCodex, ToolMock}
+// Default returns the first of Names that is installed, else the last of
+// Names ("" when there are none).
+func (c Catalog) Default() string {
+	if len(c.Names) == 0 {
+		return ""
+	}
+	for _, n := range c.Names {
+		if c.Installed != nil && c.Installed(n) {
+			return n
+		}
+	}
+	return c.Names[len(c.Names)-1]
+}
 
-// Role names under "roles".
-const (
-	RolePlanner    = "planner"
-	RoleRefinement = "refinement"
-	RoleDeveloper  = "developer"
-	RoleObserver   = "observer"
-	RoleReviewer   = "reviewer"
-)
+// Rule says how Default chooses, e.g. "a if installed, else b, else c".
+func (c Catalog) Rule() string {
+	switch len(c.Names) {
+	case 0:
+		return "no tool"
+	case 1:
+		return c.Names[0]
+	}
+	return c.Names[0] + " if installed, else " + strings.Join(c.Names[1:], ", else ")
+}
 
 // Defaults of the numeric and policy settings.
 const (
@@ -140,28 +161,18 @@ type Settings struct {
 	Stop             Stop                  `json:"stop"`
 	UI               UI                    `json:"ui"`
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
-	// DefaultTool is the tool roles use when not configured (claude-code
-	// when installed, else codex, else mock); it is not stored.
+	// DefaultTool is the tool roles use when not configured
+	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`
+
+	// catalog names the tools Validate accepts.
+	catalog Catalog
 }
 
-// Probe reports whether a tool's CLI is installed.
-type Probe func(tool string) bool
-
-// DefaultTool returns claude-code when installed, else codex when
-// installed, else mock. A nil probe means nothing is installed.
-func DefaultTool(installed Probe) string {
-	for _, t := range []string{ToolClaude, ToolCodex} {
-		if installed != nil && installed(t) {
-			return t
-		}
-	}
-	return ToolMock
-}
-
-// Defaults returns the settings used when the file sets nothing.
-func Defaults(installed Probe) Settings {
-	def := ToolRef{Tool: DefaultTool(installed)}
+// Defaults returns the settings used when the file sets nothing, with the
+// tools of cat.
+func Defaults(cat Catalog) Settings {
+	def := ToolRef{Tool: cat.Default()}
 	return Settings{
 		Runner:   Runner{Enabled: true, Concurrency: DefaultConcurrency},
 		Roles:    Roles{Planner: def, Refinement: def, Developer: def, Reviewer: def},
@@ -175,22 +186,23 @@ func Defaults(installed Probe) Settings {
 		Stop:        Stop{GraceMs: DefaultGraceMs},
 		UI:          UI{Notifications: true, CloseToTray: true},
 		DefaultTool: def.Tool,
+		catalog:     cat,
 	}
 }
 
-// Role returns the assignment of a role name, ok false for an unset
-// observer or an unknown role.
-func (s Settings) Role(name string) (ToolRef, bool) {
-	switch name {
-	case RolePlanner:
+// Role returns the assignment of a role (the keys under "roles" are the
+// role names), ok false for an unset observer or a role with no key.
+func (s Settings) Role(r task.Role) (ToolRef, bool) {
+	switch r {
+	case task.RolePlanner:
 		return s.Roles.Planner, true
-	case RoleRefinement:
+	case task.RoleRefinement:
 		return s.Roles.Refinement, true
-	case RoleDeveloper:
+	case task.RoleDeveloper:
 		return s.Roles.Developer, true
-	case RoleReviewer:
+	case task.RoleReviewer:
 		return s.Roles.Reviewer, true
-	case RoleObserver:
+	case task.RoleObserver:
 		if s.Roles.Observer != nil {
 			return *s.Roles.Observer, true
 		}

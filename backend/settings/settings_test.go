@@ -5,9 +5,27 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// The tool names the tests use; settings receives them from backend/host.
+const (
+	toolClaude = "claude-code"
+	toolCodex  = "codex"
+	toolMock   = "mock"
+)
+
+// testCatalog is the catalog backend/host builds, with installed as the
+// installed tools.
+func testCatalog(installed ...string) Catalog {
+	return Catalog{
+		Names:        []string{toolClaude, toolCodex, toolMock},
+		Configurable: []string{toolClaude, toolCodex},
+		Installed:    func(tool string) bool { return slices.Contains(installed, tool) },
+	}
+}
 
 func newFile(t *testing.T, content string, installed ...string) *File {
 	t.Helper()
@@ -17,14 +35,7 @@ func newFile(t *testing.T, content string, installed ...string) *File {
 			t.Fatal(err)
 		}
 	}
-	return NewFile(p, func(tool string) bool {
-		for _, i := range installed {
-			if i == tool {
-				return true
-			}
-		}
-		return false
-	})
+	return NewFile(p, testCatalog(installed...))
 }
 
 func TestDefaultToolPreference(t *testing.T) {
@@ -32,9 +43,9 @@ func TestDefaultToolPreference(t *testing.T) {
 		installed []string
 		want      string
 	}{
-		"both":       {[]string{ToolClaude, ToolCodex}, ToolClaude},
-		"codex only": {[]string{ToolCodex}, ToolCodex},
-		"none":       {nil, ToolMock},
+		"both":       {[]string{toolClaude, toolCodex}, toolClaude},
+		"codex only": {[]string{toolCodex}, toolCodex},
+		"none":       {nil, toolMock},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -46,6 +57,37 @@ func TestDefaultToolPreference(t *testing.T) {
 				t.Fatalf("default %q developer %q observer %v, want %q", s.DefaultTool, s.Roles.Developer.Tool, s.Roles.Observer, c.want)
 			}
 		})
+	}
+}
+
+func TestCatalog(t *testing.T) {
+	if got := testCatalog().Rule(); got != "claude-code if installed, else codex, else mock" {
+		t.Errorf("rule = %q", got)
+	}
+	if got := (Catalog{Names: []string{"solo"}}).Rule(); got != "solo" {
+		t.Errorf("one-tool rule = %q", got)
+	}
+	if d := (Catalog{}).Default(); d != "" {
+		t.Errorf("empty catalog default = %q", d)
+	}
+	// A tool outside the catalog is refused, one inside it accepted.
+	f := newFile(t, "")
+	if _, err := f.Set("roles.developer.tool", "vim"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "claude-code, codex, mock") {
+		t.Errorf("unknown tool: %v", err)
+	}
+	if s, err := f.Set("roles.developer.tool", toolCodex); err != nil || s.Roles.Developer.Tool != toolCodex {
+		t.Errorf("codex: %+v %v", s.Roles.Developer, err)
+	}
+	// Only configurable tools take tools.<name> keys.
+	if _, err := f.Set("tools.mock.path", "/bin/true"); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("tools.mock.path: %v", err)
+	}
+	if s, err := f.Set("tools.codex.path", "/opt/codex"); err != nil || s.Tools[toolCodex].Path != "/opt/codex" {
+		t.Errorf("tools.codex.path: %+v %v", s.Tools, err)
+	}
+	// Settings without a catalog accept no tool.
+	if err := (Settings{}).Validate(); err == nil {
+		t.Error("settings without a catalog validated")
 	}
 }
 
@@ -65,13 +107,13 @@ func TestLoadDefaults(t *testing.T) {
 }
 
 func TestLoadPartialKeepsDefaults(t *testing.T) {
-	f := newFile(t, `{"review":{"maxFixRounds":5},"roles":{"observer":{"tool":"mock","model":"m"},"planner":{"model":"opus"}}}`, ToolCodex)
+	f := newFile(t, `{"review":{"maxFixRounds":5},"roles":{"observer":{"tool":"mock","model":"m"},"planner":{"model":"opus"}}}`, toolCodex)
 	s, err := f.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Review.MaxFixRounds != 5 || !s.Review.Gate || s.Roles.Observer == nil || s.Roles.Observer.Model != "m" ||
-		s.Roles.Planner.Tool != ToolCodex || s.Roles.Planner.Model != "opus" {
+		s.Roles.Planner.Tool != toolCodex || s.Roles.Planner.Model != "opus" {
 		t.Fatalf("got %+v observer %+v", s, s.Roles.Observer)
 	}
 }
@@ -137,7 +179,7 @@ func TestSetGetUnknownKeysPreserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Review.MaxFixRounds != 4 || s.Worktree.OnDone != "keep" || s.Roles.Observer.Model != "small" ||
-		strings.Join(s.EnvList(ToolClaude), ",") != "IS_SANDBOX=1" {
+		strings.Join(s.EnvList(toolClaude), ",") != "IS_SANDBOX=1" {
 		t.Fatalf("after set: %+v", s)
 	}
 	var raw map[string]any
@@ -249,7 +291,7 @@ func TestSaveReplacesMalformedFile(t *testing.T) {
 }
 
 func TestUISettingsDefaultOnAndSettable(t *testing.T) {
-	f := NewFile(filepath.Join(t.TempDir(), "settings.json"), func(string) bool { return false })
+	f := NewFile(filepath.Join(t.TempDir(), "settings.json"), testCatalog())
 	s, err := f.Load()
 	if err != nil || !s.UI.Notifications || !s.UI.CloseToTray {
 		t.Fatalf("defaults %+v %v", s.UI, err)

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // toTree turns a value into a generic JSON tree.
@@ -56,28 +59,33 @@ func splitKey(key string) ([]string, error) {
 }
 
 // schema lists the keys Set accepts; "*" matches any one segment and a nil
-// value means a leaf.
+// value means a leaf. Under "tools" it holds only "*": knownKey accepts
+// the configurable tools there.
 var schema = map[string]any{
 	"workingDirectory": nil,
 	"runner":           map[string]any{"enabled": nil, "concurrency": nil},
 	"roles": map[string]any{
-		RolePlanner: roleKeys, RoleRefinement: roleKeys, RoleDeveloper: roleKeys,
-		RoleObserver: roleKeys, RoleReviewer: roleKeys,
+		string(task.RolePlanner): roleKeys, string(task.RoleRefinement): roleKeys, string(task.RoleDeveloper): roleKeys,
+		string(task.RoleObserver): roleKeys, string(task.RoleReviewer): roleKeys,
 	},
 	"review":   map[string]any{"gate": nil, "maxFixRounds": nil, "maxInlineDiffBytes": nil},
 	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},
 	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
 	"stop":     map[string]any{"graceMs": nil},
 	"ui":       map[string]any{"notifications": nil, "closeToTray": nil},
-	"tools":    map[string]any{ToolClaude: toolKeys, ToolCodex: toolKeys},
+	"tools":    map[string]any{"*": toolKeys},
 }
 
 var roleKeys = map[string]any{"tool": nil, "model": nil}
 
 var toolKeys = map[string]any{"path": nil, "env": map[string]any{"*": nil}}
 
-// knownKey reports whether parts is a key (or object) of the schema.
-func knownKey(parts []string) bool {
+// knownKey reports whether parts is a key (or object) of the schema, where
+// the tools under "tools" are the configurable ones.
+func knownKey(parts []string, configurable []string) bool {
+	if len(parts) > 1 && parts[0] == "tools" && !slices.Contains(configurable, parts[1]) {
+		return false
+	}
 	var node any = schema
 	for _, p := range parts {
 		m, ok := node.(map[string]any)

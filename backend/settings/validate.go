@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Limits enforced by Validate.
@@ -22,7 +24,9 @@ const (
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Validate checks every known key and returns a *KeyError (wrapping
-// ErrInvalid) naming the first bad one.
+// ErrInvalid) naming the first bad one. Role tools are checked against the
+// Catalog the settings came with (Defaults, File.Load), so build settings
+// from those, not from a bare literal.
 func (s Settings) Validate() error {
 	bad := func(key, format string, args ...any) error {
 		return &KeyError{Key: key, Reason: fmt.Sprintf(format, args...)}
@@ -34,21 +38,21 @@ func (s Settings) Validate() error {
 		return bad("runner.concurrency", "%d must be between 1 and %d", c, MaxConcurrency)
 	}
 	roles := []struct {
-		name string
+		name task.Role
 		ref  *ToolRef
 	}{
-		{RolePlanner, &s.Roles.Planner}, {RoleRefinement, &s.Roles.Refinement},
-		{RoleDeveloper, &s.Roles.Developer}, {RoleObserver, s.Roles.Observer}, {RoleReviewer, &s.Roles.Reviewer},
+		{task.RolePlanner, &s.Roles.Planner}, {task.RoleRefinement, &s.Roles.Refinement},
+		{task.RoleDeveloper, &s.Roles.Developer}, {task.RoleObserver, s.Roles.Observer}, {task.RoleReviewer, &s.Roles.Reviewer},
 	}
 	for _, r := range roles {
 		if r.ref == nil {
 			continue
 		}
-		if !slices.Contains(KnownTools, r.ref.Tool) {
-			return bad("roles."+r.name+".tool", "%q is not one of %s", r.ref.Tool, strings.Join(KnownTools, ", "))
+		if !slices.Contains(s.catalog.Names, r.ref.Tool) {
+			return bad("roles."+string(r.name)+".tool", "%q is not one of %s", r.ref.Tool, strings.Join(s.catalog.Names, ", "))
 		}
 		if strings.ContainsAny(r.ref.Model, "\n\r\x00") {
-			return bad("roles."+r.name+".model", "contains a line break or NUL")
+			return bad("roles."+string(r.name)+".model", "contains a line break or NUL")
 		}
 	}
 	if n := s.Review.MaxFixRounds; n < 0 || n > MaxFixRoundsLimit {
@@ -84,7 +88,7 @@ func (s Settings) Validate() error {
 		return bad("stop.graceMs", "%d must be between 0 and %d", n, maxGraceMs)
 	}
 	for name, tc := range s.Tools {
-		if name != ToolClaude && name != ToolCodex {
+		if !slices.Contains(s.catalog.Configurable, name) {
 			continue // unknown tools are kept as they are
 		}
 		if strings.ContainsAny(tc.Path, "\n\r\x00") {

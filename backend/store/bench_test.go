@@ -127,7 +127,7 @@ func BenchmarkAppendLog(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if err := s.AppendLog(context.Background(), tk.ID, 0, LevelInfo, "a line of agent output, about sixty bytes long......"); err != nil {
+		if err := s.AppendLog(context.Background(), tk.ID, 0, task.LevelInfo, "a line of agent output, about sixty bytes long......"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -153,7 +153,7 @@ func BenchmarkClaimFinish(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.FinishExecution(ctx, ex.ID, OutcomeSucceeded, 0, task.Usage{TokensIn: 10}); err != nil {
+		if err := s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 10}, false); err != nil {
 			b.Fatal(err)
 		}
 	}

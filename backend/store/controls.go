@@ -43,17 +43,6 @@ func (s *Store) StopRequested(ctx context.Context, taskID string) (bool, error) 
 	return n > 0, nil
 }
 
-// Injection is a prompt the user injected into a task. It is picked up before
-// the next step; Step and AppliedAt are set once it has been applied.
-type Injection struct {
-	ID        int64      `json:"id"`
-	TaskID    string     `json:"task_id"`
-	Text      string     `json:"text"`
-	Step      string     `json:"step,omitempty"`
-	CreatedAt time.Time  `json:"created_at"`
-	AppliedAt *time.Time `json:"applied_at,omitempty"`
-}
-
 // MaxInjection is the largest injected prompt accepted, in bytes.
 const MaxInjection = 1 << 20
 
@@ -61,14 +50,14 @@ const MaxInjection = 1 << 20
 // step and records a prompt_injected event. It returns an error wrapping
 // task.ErrInvalid for empty or oversized text, a *StatusError unless the task
 // is pending, ongoing or in actions, and ErrNotFound for a missing task.
-func (s *Store) Inject(ctx context.Context, taskID, text string) (Injection, error) {
+func (s *Store) Inject(ctx context.Context, taskID, text string) (task.Injection, error) {
 	if strings.TrimSpace(text) == "" {
-		return Injection{}, invalidf("injected prompt is empty")
+		return task.Injection{}, invalidf("injected prompt is empty")
 	}
 	if len(text) > MaxInjection {
-		return Injection{}, invalidf("injected prompt is longer than %d bytes", MaxInjection)
+		return task.Injection{}, invalidf("injected prompt is longer than %d bytes", MaxInjection)
 	}
-	var inj Injection
+	var inj task.Injection
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		t, err := getTaskTx(ctx, tx, taskID)
 		if err != nil {
@@ -83,17 +72,17 @@ func (s *Store) Inject(ctx context.Context, taskID, text string) (Injection, err
 			return fmt.Errorf("inject: %w", err)
 		}
 		id, _ := res.LastInsertId()
-		inj = Injection{ID: id, TaskID: taskID, Text: text, CreatedAt: time.UnixMilli(at).UTC()}
+		inj = task.Injection{ID: id, TaskID: taskID, Text: text, CreatedAt: time.UnixMilli(at).UTC()}
 		return appendEventTx(ctx, tx, taskID, at, "prompt_injected", map[string]any{"injection": id, "bytes": len(text)})
 	})
 	if err != nil {
-		return Injection{}, err
+		return task.Injection{}, err
 	}
 	return inj, nil
 }
 
 // Injections returns a task's injected prompts, applied or not, oldest first.
-func (s *Store) Injections(ctx context.Context, taskID string) ([]Injection, error) {
+func (s *Store) Injections(ctx context.Context, taskID string) ([]task.Injection, error) {
 	return s.queryInjections(ctx, s.db, `WHERE task_id = ? AND kind = 'inject' ORDER BY id`, taskID)
 }
 
@@ -102,11 +91,11 @@ func (s *Store) Injections(ctx context.Context, taskID string) ([]Injection, err
 // and returns them, oldest first, all in one transaction. Step must be a
 // short token such as "developer" or "reviewer-2"; otherwise it returns an
 // error wrapping task.ErrInvalid.
-func (s *Store) ApplyInjections(ctx context.Context, taskID, step string) ([]Injection, error) {
+func (s *Store) ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error) {
 	if err := (task.Section{Kind: task.SectionInjectedPrompt, Step: step}).Validate(); err != nil || step == "" {
 		return nil, invalidf("injection step %q must be a non-empty token", step)
 	}
-	var out []Injection
+	var out []task.Injection
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = s.queryInjections(ctx, tx, `WHERE task_id = ? AND kind = 'inject' AND consumed_at IS NULL ORDER BY id`, taskID)
@@ -136,15 +125,15 @@ type querier interface {
 	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 }
 
-func (s *Store) queryInjections(ctx context.Context, q querier, where string, args ...any) ([]Injection, error) {
+func (s *Store) queryInjections(ctx context.Context, q querier, where string, args ...any) ([]task.Injection, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, task_id, text, step, created_at, consumed_at FROM controls `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("injections: %w", err)
 	}
 	defer rows.Close()
-	out := []Injection{}
+	out := []task.Injection{}
 	for rows.Next() {
-		var inj Injection
+		var inj task.Injection
 		var at int64
 		var applied sql.NullInt64
 		if err := rows.Scan(&inj.ID, &inj.TaskID, &inj.Text, &inj.Step, &at, &applied); err != nil {

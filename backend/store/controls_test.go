@@ -101,14 +101,14 @@ func TestSectionsLogEvents(t *testing.T) {
 		t.Fatalf("sections = %+v", secs)
 	}
 	for i := range 5 {
-		if err := s.AppendLog(ctx, tk.ID, 0, LevelInfo, "line "+string(rune('a'+i))); err != nil {
+		if err := s.AppendLog(ctx, tk.ID, 0, task.LevelInfo, "line "+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := s.AppendLog(ctx, tk.ID, 0, "loud", "x"); !errors.Is(err, task.ErrInvalid) {
 		t.Fatalf("bad level: %v", err)
 	}
-	if err := s.AppendLog(ctx, "0000000000000000", 0, LevelInfo, "x"); !errors.Is(err, ErrNotFound) {
+	if err := s.AppendLog(ctx, "0000000000000000", 0, task.LevelInfo, "x"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing task: %v", err)
 	}
 	page, _ := s.Log(ctx, tk.ID, 0, 3)

@@ -11,80 +11,14 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// ExecOutcome is how one execution ended.
-type ExecOutcome string
-
-const (
-	// OutcomeSucceeded is a step that exited cleanly.
-	OutcomeSucceeded ExecOutcome = "succeeded"
-	// OutcomeFailed is a step that failed for good.
-	OutcomeFailed ExecOutcome = "failed"
-	// OutcomeStopped is a step the user stopped.
-	OutcomeStopped ExecOutcome = "stopped"
-	// OutcomeStalled is a step the idle watchdog or deadline ended.
-	OutcomeStalled ExecOutcome = "stalled"
-	// OutcomeTransient is a step that failed with a transient error and may be retried.
-	OutcomeTransient ExecOutcome = "transient"
-)
-
-func validOutcome(o ExecOutcome) bool {
-	switch o {
-	case OutcomeSucceeded, OutcomeFailed, OutcomeStopped, OutcomeStalled, OutcomeTransient:
-		return true
-	}
-	return false
-}
-
 // ErrExecutionClosed is returned when finishing an execution that already ended.
 var ErrExecutionClosed = errors.New("execution already finished")
-
-// Execution is one role step attempt. EndedAt is nil while it is open.
-type Execution struct {
-	ID             int64       `json:"id"`
-	TaskID         string      `json:"task_id"`
-	Iteration      int         `json:"iteration"`
-	Role           task.Role   `json:"role"`
-	Round          int         `json:"round"`
-	Attempt        int         `json:"attempt"`
-	Tool           string      `json:"tool"`
-	Model          string      `json:"model"`
-	TranscriptPath string      `json:"transcript_path"`
-	PID            int         `json:"pid"`
-	PGID           int         `json:"pgid"`
-	PIDs           []int       `json:"pids"`
-	StartedAt      time.Time   `json:"started_at"`
-	EndedAt        *time.Time  `json:"ended_at,omitempty"`
-	Outcome        ExecOutcome `json:"outcome,omitempty"`
-	ExitCode       *int        `json:"exit_code,omitempty"`
-	Usage          task.Usage  `json:"usage"`
-	// CostEstimated is true when the cost came from the price table, not the tool.
-	CostEstimated bool `json:"cost_estimated"`
-}
-
-func (e *Execution) normalize() error {
-	if _, err := task.ParseRole(string(e.Role)); err != nil {
-		return err
-	}
-	if e.Iteration == 0 {
-		e.Iteration = 1
-	}
-	if e.Attempt == 0 {
-		e.Attempt = 1
-	}
-	if e.Iteration < 0 || e.Round < 0 || e.Attempt < 0 {
-		return invalidf("execution iteration, round and attempt must not be negative")
-	}
-	if e.PIDs == nil {
-		e.PIDs = []int{}
-	}
-	return nil
-}
 
 const execColumns = `id, task_id, iteration, role, round, attempt, tool, model, transcript_path,
 	pid, pgid, pids, started_at, ended_at, outcome, exit_code,
 	tokens_in, tokens_out, cache_read, cache_write, cost_usd, cost_estimated`
 
-func insertExecutionTx(ctx context.Context, tx *sql.Tx, e Execution, at int64) (Execution, error) {
+func insertExecutionTx(ctx context.Context, tx *sql.Tx, e task.Execution, at int64) (task.Execution, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO executions (task_id, iteration, role, round, attempt, tool, model,
 		transcript_path, pid, pgid, pids, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.TaskID, e.Iteration, string(e.Role), e.Round, e.Attempt, e.Tool, e.Model, e.TranscriptPath,
@@ -104,9 +38,9 @@ func insertExecutionTx(ctx context.Context, tx *sql.Tx, e Execution, at int64) (
 // task and records a step_started event. It returns an error wrapping
 // ErrNotFound for a missing task and task.ErrInvalid for a bad role or
 // negative counters.
-func (s *Store) StartExecution(ctx context.Context, e Execution) (Execution, error) {
-	if err := e.normalize(); err != nil {
-		return Execution{}, err
+func (s *Store) StartExecution(ctx context.Context, e task.Execution) (task.Execution, error) {
+	if err := e.Normalize(); err != nil {
+		return task.Execution{}, err
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := getTaskTx(ctx, tx, e.TaskID); err != nil {
@@ -117,7 +51,7 @@ func (s *Store) StartExecution(ctx context.Context, e Execution) (Execution, err
 		return err
 	})
 	if err != nil {
-		return Execution{}, err
+		return task.Execution{}, err
 	}
 	return e, nil
 }
@@ -142,13 +76,13 @@ func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid
 
 // FinishExecution closes an open execution with its outcome, exit code and
 // usage, adds the usage to the task's totals and records a step_finished
-// event, all in one transaction. When usage.CostUSD is zero the cost is
-// estimated from the model price table (task.EstimateCost). It returns an
-// error wrapping task.ErrInvalid for an unknown outcome or negative token
-// counts, ErrNotFound for a missing execution and ErrExecutionClosed for one
-// already finished.
-func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome ExecOutcome, exitCode int, usage task.Usage) error {
-	if !validOutcome(outcome) {
+// event, all in one transaction. costEstimated records that usage.CostUSD
+// came from the tool's price table (agent.Registry.EstimateCost), not from
+// the tool. It returns an error wrapping task.ErrInvalid for an unknown
+// outcome or negative token counts, ErrNotFound for a missing execution and
+// ErrExecutionClosed for one already finished.
+func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error {
+	if !outcome.Valid() {
 		return invalidf("unknown execution outcome %q", outcome)
 	}
 	if usage.TokensIn < 0 || usage.TokensOut < 0 || usage.CacheRead < 0 || usage.CacheWrite < 0 || usage.CostUSD < 0 {
@@ -165,15 +99,11 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome ExecO
 		if e.EndedAt != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, ErrExecutionClosed)
 		}
-		estimated := false
-		if usage.CostUSD == 0 {
-			usage.CostUSD, estimated = task.EstimateCost(e.Model, usage)
-		}
 		at := s.nowMs()
 		if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?,
 			tokens_in = ?, tokens_out = ?, cache_read = ?, cache_write = ?, cost_usd = ?, cost_estimated = ? WHERE id = ?`,
 			at, string(outcome), exitCode, usage.TokensIn, usage.TokensOut, usage.CacheRead, usage.CacheWrite,
-			usage.CostUSD, estimated, execID); err != nil {
+			usage.CostUSD, costEstimated, execID); err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,
@@ -189,22 +119,22 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome ExecO
 
 // OpenExecutions returns every execution not yet finished, oldest first: the
 // steps running now, or left open by a crash for recovery to close.
-func (s *Store) OpenExecutions(ctx context.Context) ([]Execution, error) {
+func (s *Store) OpenExecutions(ctx context.Context) ([]task.Execution, error) {
 	return s.queryExecutions(ctx, `SELECT `+execColumns+` FROM executions WHERE ended_at IS NULL ORDER BY id`)
 }
 
 // Executions returns a task's executions in the order they started.
-func (s *Store) Executions(ctx context.Context, taskID string) ([]Execution, error) {
+func (s *Store) Executions(ctx context.Context, taskID string) ([]task.Execution, error) {
 	return s.queryExecutions(ctx, `SELECT `+execColumns+` FROM executions WHERE task_id = ? ORDER BY id`, taskID)
 }
 
-func (s *Store) queryExecutions(ctx context.Context, q string, args ...any) ([]Execution, error) {
+func (s *Store) queryExecutions(ctx context.Context, q string, args ...any) ([]task.Execution, error) {
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list executions: %w", err)
 	}
 	defer rows.Close()
-	out := []Execution{}
+	out := []task.Execution{}
 	for rows.Next() {
 		e, err := scanExecution(rows)
 		if err != nil {
@@ -215,8 +145,8 @@ func (s *Store) queryExecutions(ctx context.Context, q string, args ...any) ([]E
 	return out, rows.Err()
 }
 
-func scanExecution(r scanner) (Execution, error) {
-	var e Execution
+func scanExecution(r scanner) (task.Execution, error) {
+	var e task.Execution
 	var role, pids, outcome string
 	var started int64
 	var ended, exit sql.NullInt64
@@ -227,7 +157,7 @@ func scanExecution(r scanner) (Execution, error) {
 		return e, err
 	}
 	e.Role = task.Role(role)
-	e.Outcome = ExecOutcome(outcome)
+	e.Outcome = task.ExecOutcome(outcome)
 	if json.Unmarshal([]byte(pids), &e.PIDs) != nil || e.PIDs == nil {
 		e.PIDs = []int{}
 	}

@@ -45,7 +45,7 @@ type snapshot struct {
 	Task        task.Task
 	Sections    []task.Section
 	Events      []Event
-	Executions  []Execution
+	Executions  []task.Execution
 	Attachments []Attachment
 }
 

@@ -16,7 +16,7 @@ import (
 type Import struct {
 	Task     task.Task
 	Sections []task.Section
-	Log      []LogLine
+	Log      []task.LogLine
 }
 
 // ImportTask stores in as a new task with a fresh id, in one transaction, and
@@ -68,7 +68,7 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 		}
 	}
 	for _, l := range in.Log {
-		if !validLevel(l.Level) {
+		if !l.Level.Valid() {
 			return task.Task{}, invalidf("unknown log level %q", l.Level)
 		}
 	}
@@ -107,7 +107,7 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 			if !l.At.IsZero() {
 				at = l.At.UnixMilli()
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO log_lines (task_id, at, level, text) VALUES (?, ?, ?, ?)`, id, at, l.Level, l.Text); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO log_lines (task_id, at, level, text) VALUES (?, ?, ?, ?)`, id, at, string(l.Level), l.Text); err != nil {
 				return fmt.Errorf("import log: %w", err)
 			}
 		}

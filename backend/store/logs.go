@@ -6,39 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
-
-// LogLine is one structured line of a task's execution log.
-type LogLine struct {
-	ID     int64     `json:"id"`
-	TaskID string    `json:"task_id"`
-	ExecID int64     `json:"exec_id,omitempty"`
-	At     time.Time `json:"at"`
-	Level  string    `json:"level"`
-	Text   string    `json:"text"`
-}
-
-// Log levels accepted by AppendLog.
-const (
-	LevelDebug = "debug"
-	LevelInfo  = "info"
-	LevelWarn  = "warn"
-	LevelError = "error"
-)
-
-func validLevel(l string) bool {
-	switch l {
-	case LevelDebug, LevelInfo, LevelWarn, LevelError:
-		return true
-	}
-	return false
-}
 
 // AppendLog appends one line to a task's execution log; execID 0 means the
 // line belongs to no execution. It returns an error wrapping task.ErrInvalid
 // for an unknown level and ErrNotFound (via the foreign key) for a missing task.
-func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, level, text string) error {
-	if !validLevel(level) {
+func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error {
+	if !level.Valid() {
 		return invalidf("unknown log level %q", level)
 	}
 	var ex any
@@ -46,7 +22,7 @@ func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, leve
 		ex = execID
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO log_lines (task_id, exec_id, at, level, text) VALUES (?, ?, ?, ?, ?)`,
-		taskID, ex, s.nowMs(), level, text)
+		taskID, ex, s.nowMs(), string(level), text)
 	if err != nil {
 		if isFKError(err) {
 			return fmt.Errorf("append log: task %q: %w", taskID, ErrNotFound)
@@ -58,7 +34,7 @@ func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, leve
 
 // Log returns up to limit lines of a task's log with id > afterID, in order;
 // limit <= 0 means 1000. Pass the last line's ID to page forward.
-func (s *Store) Log(ctx context.Context, taskID string, afterID int64, limit int) ([]LogLine, error) {
+func (s *Store) Log(ctx context.Context, taskID string, afterID int64, limit int) ([]task.LogLine, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
@@ -68,9 +44,9 @@ func (s *Store) Log(ctx context.Context, taskID string, afterID int64, limit int
 		return nil, fmt.Errorf("log of %s: %w", taskID, err)
 	}
 	defer rows.Close()
-	out := []LogLine{}
+	out := []task.LogLine{}
 	for rows.Next() {
-		var l LogLine
+		var l task.LogLine
 		var at int64
 		if err := rows.Scan(&l.ID, &l.TaskID, &l.ExecID, &at, &l.Level, &l.Text); err != nil {
 			return nil, fmt.Errorf("log of %s: %w", taskID, err)

@@ -92,13 +92,13 @@ func mixedWorker(t *testing.T, path string) {
 		if err != nil {
 			t.Fatalf("claim: %v", err)
 		}
-		if err := s.AppendLog(ctx, next.ID, ex.ID, LevelInfo, "working"); err != nil {
+		if err := s.AppendLog(ctx, next.ID, ex.ID, task.LevelInfo, "working"); err != nil {
 			t.Fatalf("log: %v", err)
 		}
 		if _, err := s.ListTasks(ctx, Filter{Limit: 100}); err != nil {
 			t.Fatalf("list: %v", err)
 		}
-		if err := s.FinishExecution(ctx, ex.ID, OutcomeSucceeded, 0, task.Usage{TokensIn: 1}); err != nil {
+		if err := s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1}, false); err != nil {
 			t.Fatalf("finish: %v", err)
 		}
 		if _, err := s.Transition(ctx, next.ID, task.StatusDone, TransitionNote{}); err != nil {
@@ -121,7 +121,7 @@ func mixedWorker(t *testing.T, path string) {
 		if err != nil {
 			t.Fatalf("claim: %v", err)
 		}
-		if err := s.FinishExecution(ctx, ex.ID, OutcomeSucceeded, 0, task.Usage{}); err != nil {
+		if err := s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{}, false); err != nil {
 			t.Fatalf("finish: %v", err)
 		}
 		if _, err := s.Transition(ctx, next.ID, task.StatusDone, TransitionNote{}); err != nil {

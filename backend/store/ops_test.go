@@ -185,7 +185,7 @@ func TestRetryAndDelete(t *testing.T) {
 	if _, err := s.AddAttachment(ctx, tk.ID, "notes.txt", strings.NewReader("hi"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendLog(ctx, tk.ID, 0, LevelInfo, "line"); err != nil {
+	if err := s.AppendLog(ctx, tk.ID, 0, task.LevelInfo, "line"); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DeleteTask(ctx, tk.ID); err != nil {

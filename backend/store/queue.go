@@ -47,11 +47,11 @@ type ClaimInfo struct {
 // (errors.Is ErrClaimConflict) and changes nothing; do not retry it. A
 // missing task returns an error wrapping ErrNotFound; bad ClaimInfo one
 // wrapping task.ErrInvalid.
-func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (Execution, error) {
-	e := Execution{TaskID: taskID, Iteration: c.Iteration, Role: c.Role, Round: c.Round, Attempt: c.Attempt,
+func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (task.Execution, error) {
+	e := task.Execution{TaskID: taskID, Iteration: c.Iteration, Role: c.Role, Round: c.Round, Attempt: c.Attempt,
 		Tool: c.Tool, Model: c.Model, TranscriptPath: c.TranscriptPath}
-	if err := e.normalize(); err != nil {
-		return Execution{}, err
+	if err := e.Normalize(); err != nil {
+		return task.Execution{}, err
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		at := s.nowMs()
@@ -82,7 +82,7 @@ func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (Executio
 		return err
 	})
 	if err != nil {
-		return Execution{}, err
+		return task.Execution{}, err
 	}
 	return e, nil
 }

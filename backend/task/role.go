@@ -14,6 +14,10 @@ const (
 	RoleObserver Role = "observer"
 	// RoleReviewer gives the final review of the diff and ends with a verdict.
 	RoleReviewer Role = "reviewer"
+	// RolePlannerAnswer is the planner answering another role's question
+	// mid-run. It is a prompt role, not a step of Roles: its executions are
+	// recorded as RolePlanner, and it runs with the planner's tool.
+	RolePlannerAnswer Role = "planner-answer"
 )
 
 // Roles lists every role in pipeline order.

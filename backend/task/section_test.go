@@ -2,7 +2,6 @@ package task
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 )
@@ -80,22 +79,7 @@ func TestValidCommandName(t *testing.T) {
 	}
 }
 
-func TestPriceTable(t *testing.T) {
-	p, ok := LookupPrice("claude-sonnet-4-5-20250929")
-	if !ok || p.In != 3 || p.Out != 15 {
-		t.Fatalf("sonnet 4.5 = %+v %v", p, ok)
-	}
-	// The longest prefix wins: gpt-5-mini is not priced as gpt-5.
-	if p, _ := LookupPrice("gpt-5-mini-2025"); p.In != 0.25 {
-		t.Fatalf("gpt-5-mini = %+v", p)
-	}
-	c, ok := EstimateCost("gpt-5", Usage{TokensIn: 2_000_000, TokensOut: 1_000_000, CacheRead: 1_000_000})
-	if !ok || math.Abs(c-(2.5+10+0.125)) > 1e-9 {
-		t.Fatalf("gpt-5 cost = %v %v", c, ok)
-	}
-	if c, ok := EstimateCost("mystery", Usage{TokensIn: 1}); ok || c != 0 {
-		t.Fatalf("unknown model = %v %v", c, ok)
-	}
+func TestUsageAdd(t *testing.T) {
 	if u := (Usage{TokensIn: 1, CostUSD: 0.5}).Add(Usage{TokensIn: 2, CacheWrite: 3, CostUSD: 0.25}); u.TokensIn != 3 || u.CacheWrite != 3 || u.CostUSD != 0.75 {
 		t.Fatalf("Add = %+v", u)
 	}

@@ -45,7 +45,7 @@ const MaxSize = 64 << 20
 // LogEntry is one line of the execution log.
 type LogEntry struct {
 	At    time.Time
-	Level string
+	Level task.LogLevel
 	Text  string
 }
 

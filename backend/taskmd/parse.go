@@ -218,7 +218,7 @@ func (p *parser) log(d *Doc) error {
 				return p.errf(start+n+1, "log text is not a valid quoted string")
 			}
 		}
-		d.Log = append(d.Log, LogEntry{At: at.UTC(), Level: level, Text: text})
+		d.Log = append(d.Log, LogEntry{At: at.UTC(), Level: task.LogLevel(level), Text: text})
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func Load(ctx context.Context, s *store.Store, id string) (Doc, error) {
 func Import(ctx context.Context, s *store.Store, d Doc) (task.Task, error) {
 	in := store.Import{Task: d.Task, Sections: d.Sections}
 	for _, l := range d.Log {
-		in.Log = append(in.Log, store.LogLine{At: l.At, Level: l.Level, Text: l.Text})
+		in.Log = append(in.Log, task.LogLine{At: l.At, Level: l.Level, Text: l.Text})
 	}
 	t, err := s.ImportTask(ctx, in)
 	if err != nil {

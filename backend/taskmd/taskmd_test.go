@@ -48,7 +48,7 @@ func richTask(t *testing.T, s *store.Store) string {
 	must(err)
 	_, err = s.Answer(ctx, tk.ID, "The new one.")
 	must(err)
-	must(s.FinishExecution(ctx, ex.ID, store.OutcomeSucceeded, 0, task.Usage{TokensIn: 1000, TokensOut: 10}))
+	must(s.FinishExecution(ctx, ex.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1000, TokensOut: 10}, false))
 	_, err = s.Claim(ctx, tk.ID, store.ClaimInfo{Role: task.RoleDeveloper})
 	must(err)
 	add := func(sec task.Section) {
@@ -70,9 +70,9 @@ func richTask(t *testing.T, s *store.Store) string {
 	must(err)
 	_, err = s.ApplyInjections(ctx, tk.ID, "developer")
 	must(err)
-	must(s.AppendLog(ctx, tk.ID, 0, store.LevelInfo, "base main → abc123"))
-	must(s.AppendLog(ctx, tk.ID, 0, store.LevelWarn, "  padded \"quoted\"\twith tab"))
-	must(s.AppendLog(ctx, tk.ID, 0, store.LevelError, ""))
+	must(s.AppendLog(ctx, tk.ID, 0, task.LevelInfo, "base main → abc123"))
+	must(s.AppendLog(ctx, tk.ID, 0, task.LevelWarn, "  padded \"quoted\"\twith tab"))
+	must(s.AppendLog(ctx, tk.ID, 0, task.LevelError, ""))
 	_, err = s.Transition(ctx, tk.ID, task.StatusDone, store.TransitionNote{Branch: "boof/fix", BaseSHA: "abc123", HeadSHA: "def456", WorktreePath: "/wt/x"})
 	must(err)
 	return tk.ID

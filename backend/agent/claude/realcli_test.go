@@ -18,6 +18,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // claudeBin returns BOOF_CLAUDE_BIN: it skips when unset and fails when set
@@ -117,7 +118,7 @@ func TestRealWritesFileAndReports(t *testing.T) {
 	ev := newEvents()
 	tool := newReal(t, srv.URL(), false)
 	transcript := filepath.Join(t.TempDir(), "claude.log")
-	run, err := tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Prompt: "- Create hello.txt (the prompt starts with a dash).",
+	run, err := tool.Start(context.Background(), agent.Request{Role: task.RoleDeveloper, Prompt: "- Create hello.txt (the prompt starts with a dash).",
 		SystemPrompt: "--ROLE-SYSTEM-PROMPT-MARK", Model: "claude-sonnet-4-6", Dir: dir, OnEvent: ev.add,
 		TranscriptPath: transcript, Grace: 2 * time.Second, IdleTimeout: 2 * time.Minute})
 	if err != nil {
@@ -156,7 +157,7 @@ func TestRealWritesFileAndReports(t *testing.T) {
 
 	// Resume continues the same native session.
 	srv.Enqueue(fakemodel.Reply{Text: "Resumed."})
-	run, err = tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Prompt: "Continue.", Dir: dir, ResumeSession: res.SessionID})
+	run, err = tool.Start(context.Background(), agent.Request{Role: task.RoleDeveloper, Prompt: "Continue.", Dir: dir, ResumeSession: res.SessionID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,7 @@
 package claude
 
 import (
-	"context"
 	"os"
-	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -15,6 +13,9 @@ import (
 
 // Name is the tool's settings name.
 const Name = "claude-code"
+
+// Bin is the executable looked up in PATH when Options.Path is empty.
+const Bin = "claude"
 
 // stdinPromptAbove is the prompt size from which the prompt goes through
 // stdin (stream-json input) instead of argv, which execve limits to 128 KiB
@@ -34,7 +35,7 @@ var DefaultPassEnv = []string{
 // Options configure the claude tool.
 type Options struct {
 	// Path is the claude executable: a path, or a name looked up in PATH
-	// (default "claude").
+	// (default Bin).
 	Path string
 	// Runner starts the processes. Required for Start and Health.
 	Runner *proc.Runner
@@ -55,6 +56,20 @@ type Options struct {
 	Root *bool
 }
 
+// Adapter registers claude with the app. The tool it builds takes mid-run
+// input (stream-json on stdin), so an injected prompt reaches a running step.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	Bin:          Bin,
+	Capabilities: agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
+	PassEnv:      DefaultPassEnv,
+	Prices:       Prices,
+	Configurable: true,
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, MidRunInput: true})
+	},
+}
+
 // Tool is the Claude Code adapter.
 type Tool struct {
 	opts Options
@@ -65,7 +80,7 @@ var _ agent.Tool = (*Tool)(nil)
 // New returns the claude tool.
 func New(opts Options) *Tool {
 	if opts.Path == "" {
-		opts.Path = "claude"
+		opts.Path = Bin
 	}
 	if opts.PassEnv == nil {
 		opts.PassEnv = DefaultPassEnv
@@ -87,35 +102,6 @@ func (t *Tool) Name() string { return Name }
 // Options.MidRunInput is set.
 func (t *Tool) Capabilities() agent.Capabilities {
 	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: t.opts.MidRunInput, NativeResume: true, Usage: true}
-}
-
-// builtinModels are the aliases and ids claude 2.1 knows.
-var builtinModels = []agent.Model{
-	{ID: "sonnet", Label: "Sonnet (latest)"},
-	{ID: "opus", Label: "Opus (latest)"},
-	{ID: "haiku", Label: "Haiku (latest)"},
-	{ID: "claude-sonnet-5", Label: "Claude Sonnet 5"},
-	{ID: "claude-opus-4-8", Label: "Claude Opus 4.8"},
-	{ID: "claude-sonnet-4-6", Label: "Claude Sonnet 4.6"},
-	{ID: "claude-haiku-4-5", Label: "Claude Haiku 4.5"},
-}
-
-// Models lists the known aliases and ids, then the configured ones.
-func (t *Tool) Models(context.Context) []agent.Model {
-	seen := map[string]bool{}
-	var out []agent.Model
-	for _, m := range builtinModels {
-		m.Source = agent.ModelSourceBuiltin
-		seen[m.ID] = true
-		out = append(out, m)
-	}
-	for _, id := range t.opts.Models {
-		if id = strings.TrimSpace(id); id != "" && !seen[id] {
-			seen[id] = true
-			out = append(out, agent.Model{ID: id, Label: id, Source: agent.ModelSourceSettings})
-		}
-	}
-	return out
 }
 
 // env builds the environment of one run: passed-through variables, then

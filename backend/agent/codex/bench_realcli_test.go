@@ -28,12 +28,12 @@ func BenchmarkAdapterVsShell(b *testing.B) {
 	dir := gitRepo(b)
 	shellLast := filepath.Join(b.TempDir(), "last.txt")
 	inv, err := buildArgs(stepParams{prompt: "Say done.", system: "Be brief.", model: "gpt-6.2-sol", dir: dir,
-		lastFile: shellLast, overrides: c.cfg.ConfigOverrides})
+		lastFile: shellLast, overrides: c.opts.ConfigOverrides})
 	if err != nil {
 		b.Fatal(err)
 	}
 	quoted := make([]string, 0, len(inv.args)+1)
-	for _, a := range append([]string{c.cfg.Bin}, inv.args...) {
+	for _, a := range append([]string{c.opts.Path}, inv.args...) {
 		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
 	script := strings.Join(quoted, " ") + " </dev/null >/dev/null 2>&1"

@@ -21,23 +21,20 @@ func newRunner(t testing.TB) *proc.Runner {
 
 // fakeTool returns a codex tool whose executable is testdata/codex/fake-codex.sh,
 // which replays recorded transcripts, with the given FAKE_CODEX_* settings.
-func fakeTool(t testing.TB, env ...string) *Codex {
+func fakeTool(t testing.TB, env ...string) *Tool {
 	t.Helper()
 	bin, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "codex", "fake-codex.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, home := codexHome(t)
-	c, err := New(Config{
+	c := New(Options{
 		Runner:  newRunner(t),
-		Bin:     bin,
+		Path:    bin,
 		Env:     append(home, env...),
 		Getenv:  func(string) string { return "" },
 		TempDir: t.TempDir(),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // smokePrompt is the short prompt a health check sends.
@@ -34,8 +35,12 @@ var authRe = regexp.MustCompile(`(?i)unexpected status 40[13]|unauthorized|inval
 // (Authenticated), and whether the model server answered at all
 // (Reachable). The check is bounded by ctx, or by 20 s when ctx has no
 // deadline. Failures are described in Health.Error; it returns no error.
-func (c *Codex) Health(ctx context.Context, smokeModel string) agent.Health {
+func (c *Tool) Health(ctx context.Context, smokeModel string) agent.Health {
 	h := agent.Health{Tool: Name}
+	if c.opts.Runner == nil {
+		h.Error = ErrNoRunner.Error()
+		return h
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, healthTimeout)
@@ -72,14 +77,14 @@ func (c *Codex) Health(ctx context.Context, smokeModel string) agent.Health {
 }
 
 // version runs "codex --version" and returns the version it prints.
-func (c *Codex) version(ctx context.Context, bin string, env []string) (string, error) {
-	dir, err := os.MkdirTemp(c.cfg.TempDir, "codex-health-*")
+func (c *Tool) version(ctx context.Context, bin string, env []string) (string, error) {
+	dir, err := os.MkdirTemp(c.opts.TempDir, "codex-health-*")
 	if err != nil {
 		return "", fmt.Errorf("codex version: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	var out bytes.Buffer
-	h, err := c.cfg.Runner.Start(ctx, proc.Spec{Path: bin, Args: []string{"--version"}, Dir: dir, Env: env,
+	h, err := c.opts.Runner.Start(ctx, proc.Spec{Path: bin, Args: []string{"--version"}, Dir: dir, Env: env,
 		MaxRuntime: 10 * time.Second, Grace: time.Second,
 		OnChunk: func(b []byte) {
 			if out.Len() < 4096 {
@@ -105,13 +110,13 @@ func (c *Codex) version(ctx context.Context, bin string, env []string) (string, 
 var errSmokeStart = errors.New("smoke prompt")
 
 // smoke runs the smoke prompt in an empty temp dir and returns its result.
-func (c *Codex) smoke(ctx context.Context, model string) (agent.Result, error) {
-	dir, err := os.MkdirTemp(c.cfg.TempDir, "codex-health-*")
+func (c *Tool) smoke(ctx context.Context, model string) (agent.Result, error) {
+	dir, err := os.MkdirTemp(c.opts.TempDir, "codex-health-*")
 	if err != nil {
 		return agent.Result{}, fmt.Errorf("%w: %w", errSmokeStart, err)
 	}
 	defer os.RemoveAll(dir)
-	run, err := c.start(ctx, agent.Request{Role: agent.RolePlanner, Prompt: smokePrompt, Model: model, Dir: dir,
+	run, err := c.start(ctx, agent.Request{Role: task.RolePlanner, Prompt: smokePrompt, Model: model, Dir: dir,
 		Grace: time.Second}, true)
 	if err != nil {
 		return agent.Result{}, fmt.Errorf("%w: %w", errSmokeStart, err)

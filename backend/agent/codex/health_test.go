@@ -34,7 +34,7 @@ func TestHealthWithFakeCodex(t *testing.T) {
 			defer cancel()
 			h := c.Health(ctx, "gpt-6.2-sol")
 			errText := h.Error
-			tc.want.Tool, tc.want.Path, h.Error = "codex", c.cfg.Bin, ""
+			tc.want.Tool, tc.want.Path, h.Error = "codex", c.opts.Path, ""
 			if h != tc.want {
 				t.Fatalf("health %+v\nwant   %+v", h, tc.want)
 			}
@@ -51,10 +51,7 @@ func TestHealthWithFakeCodex(t *testing.T) {
 }
 
 func TestHealthNotInstalled(t *testing.T) {
-	c, err := New(Config{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := New(Options{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
 	h := c.Health(context.Background(), "")
 	if h.Installed || h.Authenticated || h.Reachable || h.Version != "" || h.Path != "" || !strings.Contains(h.Error, "codex not found") {
 		t.Fatalf("health %+v", h)
@@ -63,10 +60,7 @@ func TestHealthNotInstalled(t *testing.T) {
 
 func TestHealthBrokenBinary(t *testing.T) {
 	// An executable that is not codex: --version fails.
-	c, err := New(Config{Runner: newRunner(t), Bin: "/bin/false", Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := New(Options{Runner: newRunner(t), Path: "/bin/false", Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
 	h := c.Health(context.Background(), "")
 	if h.Installed || h.Path != "/bin/false" || !strings.Contains(h.Error, "exit status 1") {
 		t.Fatalf("health %+v", h)
@@ -75,7 +69,7 @@ func TestHealthBrokenBinary(t *testing.T) {
 
 func TestModelsFromCodexCatalog(t *testing.T) {
 	c := fakeTool(t, "FAKE_CODEX_CATALOG="+td(t, "debug_models.json"))
-	c.cfg.Models = []string{"my-model", " gpt-6.2-sol ", ""}
+	c.opts.Models = []string{"my-model", " gpt-6.2-sol ", ""}
 	ms := c.Models(context.Background())
 	// The 0.171.0 catalog lists 11 models and hides 3.
 	if len(ms) != 12 {
@@ -102,7 +96,7 @@ func TestModelsFromCodexCatalog(t *testing.T) {
 
 func TestModelsFallBackToBuiltin(t *testing.T) {
 	c := fakeTool(t) // "debug models" fails
-	c.cfg.Models = []string{"my-model"}
+	c.opts.Models = []string{"my-model"}
 	ms := c.Models(context.Background())
 	if len(ms) != len(builtinModels)+1 || ms[0].Source != agent.ModelSourceBuiltin || ms[len(ms)-1].ID != "my-model" {
 		t.Fatalf("models %+v", ms)

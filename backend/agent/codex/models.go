@@ -23,7 +23,7 @@ const maxCatalogBytes = 16 << 20
 // (at most 10 s), else the catalog of codex 0.171.0 built in here (Source
 // "builtin"); then the models configured in settings that are not listed
 // yet (Source "settings").
-func (c *Codex) Models(ctx context.Context) []agent.Model {
+func (c *Tool) Models(ctx context.Context) []agent.Model {
 	out := c.toolModels(ctx)
 	if len(out) == 0 {
 		for _, m := range builtinModels {
@@ -34,7 +34,7 @@ func (c *Codex) Models(ctx context.Context) []agent.Model {
 	for _, m := range out {
 		seen[m.ID] = true
 	}
-	for _, id := range c.cfg.Models {
+	for _, id := range c.opts.Models {
 		if id = strings.TrimSpace(id); id != "" && !seen[id] {
 			out = append(out, agent.Model{ID: id, Label: id, Source: agent.ModelSourceSettings})
 			seen[id] = true
@@ -45,13 +45,16 @@ func (c *Codex) Models(ctx context.Context) []agent.Model {
 
 // toolModels runs "codex debug models" and returns its listed models, in
 // catalog order; nil when codex is missing, fails or prints no catalog.
-func (c *Codex) toolModels(ctx context.Context) []agent.Model {
+func (c *Tool) toolModels(ctx context.Context) []agent.Model {
+	if c.opts.Runner == nil {
+		return nil
+	}
 	env := c.env(nil)
 	bin, err := c.resolveBin(env)
 	if err != nil {
 		return nil
 	}
-	dir, err := os.MkdirTemp(c.cfg.TempDir, "codex-models-*")
+	dir, err := os.MkdirTemp(c.opts.TempDir, "codex-models-*")
 	if err != nil {
 		return nil
 	}
@@ -59,7 +62,7 @@ func (c *Codex) toolModels(ctx context.Context) []agent.Model {
 	ctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()
 	var out bytes.Buffer
-	h, err := c.cfg.Runner.Start(ctx, proc.Spec{Path: bin, Args: append(configArgs(c.cfg.ConfigOverrides), "debug", "models"),
+	h, err := c.opts.Runner.Start(ctx, proc.Spec{Path: bin, Args: append(configArgs(c.opts.ConfigOverrides), "debug", "models"),
 		Dir: dir, Env: env, Grace: time.Second,
 		OnChunk: func(b []byte) {
 			if out.Len() < maxCatalogBytes {
@@ -113,6 +116,16 @@ func configArgs(overrides []string) []string {
 		out = append(out, "-c", o)
 	}
 	return out
+}
+
+// Prices are the list prices of the OpenAI models codex runs, USD per
+// million tokens, matched as a prefix of the model name (see agent.Prices).
+var Prices = agent.Prices{
+	"gpt-5-codex": {In: 1.25, Out: 10, CacheRead: 0.125},
+	"gpt-5-mini":  {In: 0.25, Out: 2, CacheRead: 0.025},
+	"gpt-5":       {In: 1.25, Out: 10, CacheRead: 0.125},
+	"gpt-4.1":     {In: 2, Out: 8, CacheRead: 0.5},
+	"o4-mini":     {In: 1.1, Out: 4.4, CacheRead: 0.275},
 }
 
 // builtinModels are the listed models of the catalog of codex 0.171.0

@@ -14,6 +14,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // The real-CLI suite runs the real codex through this adapter and the PTY
@@ -40,29 +41,26 @@ func realBin(t testing.TB) string {
 
 // realTool returns the codex tool pointed at srvURL with a temp HOME and
 // CODEX_HOME; withKey sets the provider's key variable.
-func realTool(t testing.TB, srvURL string, withKey bool, overrides ...string) *Codex {
+func realTool(t testing.TB, srvURL string, withKey bool, overrides ...string) *Tool {
 	t.Helper()
 	bin := realBin(t)
 	_, env := codexHome(t)
 	if withKey {
 		env = append(env, "FAKE_KEY=sk-fake-key")
 	}
-	c, err := New(Config{
+	c := New(Options{
 		Runner:          newRunner(t),
-		Bin:             bin,
+		Path:            bin,
 		Env:             env,
 		ConfigOverrides: append(fakeProvider(srvURL), overrides...),
 		Getenv:          func(string) string { return "" },
 		TempDir:         t.TempDir(),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c
 }
 
 // startStep starts a real step and fails the test on error.
-func startStep(t *testing.T, c *Codex, req agent.Request) (agent.Run, *recorder) {
+func startStep(t *testing.T, c *Tool, req agent.Request) (agent.Run, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	req.OnEvent, req.OnOutput = rec.event, rec.chunk
@@ -85,7 +83,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 		fakemodel.Reply{Text: "Wrote hello.txt.\n\n## Questions for the user\n- Keep it?\n", InputTokens: 60, CacheReadTokens: 20, OutputTokens: 9},
 	)
 	system := "You are the \"developer\" role.\nLine two: = [not toml] \\ end"
-	run, rec := startStep(t, c, agent.Request{Role: agent.RoleDeveloper, Prompt: "Create hello.txt.", SystemPrompt: system, Dir: dir,
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Create hello.txt.", SystemPrompt: system, Dir: dir,
 		TranscriptPath: filepath.Join(t.TempDir(), "step.log"), IdleTimeout: time.Minute, MaxRuntime: 2 * time.Minute})
 	res, err := run.Wait()
 	if err != nil || res.Failed() {
@@ -117,7 +115,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 
 	// Resume the thread in the same directory: usage is this run's only.
 	srv.Enqueue(fakemodel.Reply{Text: "Kept it.", InputTokens: 200, CacheReadTokens: 100, OutputTokens: 4})
-	run, _ = startStep(t, c, agent.Request{Role: agent.RoleDeveloper, Prompt: "Yes, keep it.", Dir: dir, ResumeSession: res.SessionID,
+	run, _ = startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Yes, keep it.", Dir: dir, ResumeSession: res.SessionID,
 		MaxRuntime: 2 * time.Minute})
 	res2, err := run.Wait()
 	if err != nil || res2.Failed() || res2.Report != "Kept it." || res2.SessionID != res.SessionID {
@@ -225,7 +223,7 @@ func TestRealDeadServerEndedByWatchdog(t *testing.T) {
 
 func TestRealHealth(t *testing.T) {
 	srv := fakemodel.Start(t)
-	check := func(t *testing.T, c *Codex) agent.Health {
+	check := func(t *testing.T, c *Tool) agent.Health {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		return c.Health(ctx, "gpt-6.2-sol")
@@ -250,10 +248,7 @@ func TestRealHealth(t *testing.T) {
 	})
 	t.Run("not installed", func(t *testing.T) {
 		realBin(t)
-		c, err := New(Config{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := New(Options{Runner: newRunner(t), Env: []string{"PATH="}, Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
 		if h := check(t, c); h.Installed || h.Error == "" {
 			t.Fatalf("health %+v", h)
 		}

@@ -162,11 +162,8 @@ func TestRecordPTY(t *testing.T) {
 		fakemodel.Reply{Text: "Wrote hi.txt.\n\nVERDICT: APPROVE", InputTokens: 70, CacheReadTokens: 30, OutputTokens: 12},
 	)
 	home, env := codexHome(t)
-	c, err := New(Config{Runner: newRunner(t), Bin: bin, Env: append(env, "FAKE_KEY=sk-fake-key"),
+	c := New(Options{Runner: newRunner(t), Path: bin, Env: append(env, "FAKE_KEY=sk-fake-key"),
 		ConfigOverrides: fakeProvider(srv.URL()), Getenv: func(string) string { return "" }, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := gitRepo(t)
 	log := filepath.Join(t.TempDir(), "pty.log")
 	run, err := c.Start(context.Background(), agent.Request{Prompt: "Write hi.txt.", SystemPrompt: "You are the developer.",

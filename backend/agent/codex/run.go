@@ -13,11 +13,11 @@ import (
 
 // Start runs one step: codex exec (or codex exec resume for
 // req.ResumeSession) in req.Dir with a closed stdin. It returns
-// agent.ErrNotInstalled (wrapped) when codex cannot be found, ErrNoDir, ErrEmptyPrompt,
+// agent.ErrNotInstalled (wrapped) when codex cannot be found, ErrNoRunner, ErrNoDir, ErrEmptyPrompt,
 // ErrBadText, ErrBadSession, ErrBadModel or ErrSystemPromptTooLong (wrapped)
 // for a bad request, and the runner's error when the process cannot start.
 // Nothing is left running or on disk when it returns an error.
-func (c *Codex) Start(ctx context.Context, req agent.Request) (agent.Run, error) {
+func (c *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) {
 	r, err := c.start(ctx, req, false)
 	if err != nil {
 		return nil, err // not a typed nil in the interface
@@ -26,7 +26,10 @@ func (c *Codex) Start(ctx context.Context, req agent.Request) (agent.Run, error)
 }
 
 // start is Start; ephemeral runs keep no session files (health checks).
-func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*run, error) {
+func (c *Tool) start(ctx context.Context, req agent.Request, ephemeral bool) (*run, error) {
+	if c.opts.Runner == nil {
+		return nil, ErrNoRunner
+	}
 	if req.Dir == "" {
 		return nil, fmt.Errorf("start codex: %w", ErrNoDir)
 	}
@@ -40,14 +43,14 @@ func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*
 	if err != nil {
 		return nil, fmt.Errorf("start codex: %w", err)
 	}
-	last, err := os.CreateTemp(c.cfg.TempDir, "codex-last-*.txt")
+	last, err := os.CreateTemp(c.opts.TempDir, "codex-last-*.txt")
 	if err != nil {
 		return nil, fmt.Errorf("start codex: last-message file: %w", err)
 	}
 	lastPath := last.Name()
 	last.Close()
 	inv, err := buildArgs(stepParams{prompt: req.Prompt, system: req.SystemPrompt, model: req.Model,
-		dir: req.Dir, resume: req.ResumeSession, lastFile: lastPath, overrides: c.cfg.ConfigOverrides, ephemeral: ephemeral})
+		dir: req.Dir, resume: req.ResumeSession, lastFile: lastPath, overrides: c.opts.ConfigOverrides, ephemeral: ephemeral})
 	if err != nil {
 		os.Remove(lastPath)
 		return nil, fmt.Errorf("start codex: %w", err)
@@ -67,7 +70,7 @@ func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*
 	if inv.stdinPrompt != "" {
 		stdin = proc.StdinPipe
 	}
-	h, err := c.cfg.Runner.Start(ctx, proc.Spec{
+	h, err := c.opts.Runner.Start(ctx, proc.Spec{
 		Path: bin, Args: inv.args, Dir: req.Dir, Env: env, Stdin: stdin,
 		TranscriptPath: req.TranscriptPath, IdleTimeout: req.IdleTimeout,
 		MaxRuntime: req.MaxRuntime, Grace: req.Grace, OnChunk: r.chunk,
@@ -90,7 +93,7 @@ func (c *Codex) start(ctx context.Context, req agent.Request, ephemeral bool) (*
 
 // run is a live codex step.
 type run struct {
-	c        *Codex
+	c        *Tool
 	req      agent.Request
 	h        *proc.Handle
 	lastPath string

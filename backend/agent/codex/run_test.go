@@ -14,6 +14,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // td is the absolute path of testdata/codex/<name>.
@@ -52,7 +53,7 @@ func (r *recorder) kinds() string {
 }
 
 // runStep starts a step with the fake codex and waits for it.
-func runStep(t *testing.T, c *Codex, req agent.Request) (agent.Result, *recorder) {
+func runStep(t *testing.T, c *Tool, req agent.Request) (agent.Result, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	if req.Dir == "" {
@@ -76,7 +77,7 @@ func runStep(t *testing.T, c *Codex, req agent.Request) (agent.Result, *recorder
 func TestRunSuccessReplaysRecording(t *testing.T) {
 	c := fakeTool(t, "FAKE_CODEX_STREAM="+td(t, "file_change/stream.jsonl"), "FAKE_CODEX_LAST="+td(t, "file_change/last.txt"))
 	transcript := filepath.Join(t.TempDir(), "logs", "step.log")
-	res, rec := runStep(t, c, agent.Request{Role: agent.RoleDeveloper, TranscriptPath: transcript})
+	res, rec := runStep(t, c, agent.Request{Role: task.RoleDeveloper, TranscriptPath: transcript})
 	if res.Failed() || res.ErrorText != "" || res.Transient {
 		t.Fatalf("failed: %+v", res)
 	}
@@ -101,7 +102,7 @@ func TestRunSuccessReplaysRecording(t *testing.T) {
 	if err != nil || !strings.Contains(string(log), `"turn.completed"`) {
 		t.Fatalf("transcript %q %v", log, err)
 	}
-	if left, _ := filepath.Glob(filepath.Join(c.cfg.TempDir, "*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(c.opts.TempDir, "*")); len(left) != 0 {
 		t.Fatalf("temp files left: %v", left)
 	}
 }
@@ -109,7 +110,7 @@ func TestRunSuccessReplaysRecording(t *testing.T) {
 func TestRunPassesArguments(t *testing.T) {
 	argsFile := filepath.Join(t.TempDir(), "args.json")
 	c := fakeTool(t, "FAKE_CODEX_STREAM="+td(t, "success/stream.jsonl"), "FAKE_CODEX_ARGS="+argsFile)
-	c.cfg.ConfigOverrides = []string{"model_provider=fake"}
+	c.opts.ConfigOverrides = []string{"model_provider=fake"}
 	dir := t.TempDir()
 	system := "You are the \"developer\".\nNever push."
 	res, _ := runStep(t, c, agent.Request{Prompt: "-n do it", SystemPrompt: system, Model: "gpt-6.2-sol", Dir: dir})
@@ -151,7 +152,7 @@ func TestRunResumeReportsDeltaFromSessionFile(t *testing.T) {
 	first, _ := parseAll(readTestdata(t, "resume/first.jsonl"), ThreadUsage{})
 	id := first.SessionID()
 	// Codex's session file for the thread, as codex 0.171 writes it.
-	home, _ := lookupEnv(c.cfg.Env, "CODEX_HOME")
+	home, _ := lookupEnv(c.opts.Env, "CODEX_HOME")
 	sess := filepath.Join(home, "sessions", "2026", "11", "30")
 	if err := os.MkdirAll(sess, 0o700); err != nil {
 		t.Fatal(err)
@@ -317,7 +318,7 @@ func TestStartRejectsBadInput(t *testing.T) {
 			if !errors.Is(err, tc.want) || run != nil {
 				t.Fatalf("Start = %v, %v; want %v", run, err, tc.want)
 			}
-			if left, _ := filepath.Glob(filepath.Join(c.cfg.TempDir, "*")); len(left) != 0 {
+			if left, _ := filepath.Glob(filepath.Join(c.opts.TempDir, "*")); len(left) != 0 {
 				t.Fatalf("temp files left: %v", left)
 			}
 		})
@@ -326,17 +327,17 @@ func TestStartRejectsBadInput(t *testing.T) {
 
 func TestStartNotInstalled(t *testing.T) {
 	for _, bin := range []string{"/nonexistent/codex", "codex-not-on-path"} {
-		c, err := New(Config{Runner: newRunner(t), Bin: bin, Env: []string{"PATH=" + t.TempDir()}, TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := New(Options{Runner: newRunner(t), Path: bin, Env: []string{"PATH=" + t.TempDir()}, TempDir: t.TempDir()})
 		run, err := c.Start(context.Background(), agent.Request{Prompt: "p", Dir: t.TempDir()})
 		if !errors.Is(err, agent.ErrNotInstalled) || run != nil || !strings.Contains(err.Error(), bin) {
 			t.Fatalf("%s: Start = %v, %v", bin, run, err)
 		}
 	}
-	if _, err := New(Config{}); !errors.Is(err, ErrNoRunner) {
-		t.Fatalf("New without runner = %v", err)
+	if run, err := New(Options{}).Start(context.Background(), agent.Request{Prompt: "p", Dir: t.TempDir()}); !errors.Is(err, ErrNoRunner) || run != nil {
+		t.Fatalf("Start without runner = %v, %v", run, err)
+	}
+	if h := New(Options{}).Health(context.Background(), ""); h.Installed || h.Error != ErrNoRunner.Error() {
+		t.Fatalf("Health without runner = %+v", h)
 	}
 }
 

@@ -12,9 +12,14 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// Version is what `__mock-agent --version` prints.
+// AgentCommand is the app's hidden subcommand that runs the mock agent
+// program (Main): the mock tool runs `<app binary> __mock-agent ...`.
+const AgentCommand = "__mock-agent"
+
+// Version is what `<app binary> __mock-agent --version` prints.
 const Version = "mock-agent 1.0"
 
 // stallFor bounds a stalled run in case nobody stops it.
@@ -29,7 +34,7 @@ const TransientError = "API Error: 503 Service Unavailable (mock)"
 // and returns the exit code: 0 on success, 1 for a scripted or git failure,
 // 2 for bad arguments or bad markers.
 func Main(args []string, stdin io.Reader, stdout io.Writer) int {
-	fs := flag.NewFlagSet("__mock-agent", flag.ContinueOnError)
+	fs := flag.NewFlagSet(AgentCommand, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o runOpts
 	role := fs.String("role", "", "pipeline role")
@@ -48,7 +53,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		fmt.Fprintln(stdout, Version)
 		return 0
 	}
-	o.role = agent.Role(*role)
+	o.role = task.Role(*role)
 	if !knownRoles[o.role] || o.dir == "" || o.state == "" || *promptFile == "" {
 		return w.fail(2, "mock: need --role (a pipeline role), --dir, --state and --prompt-file")
 	}
@@ -65,7 +70,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 }
 
 type runOpts struct {
-	role                      agent.Role
+	role                      task.Role
 	dir, state, model, resume string
 	prompt                    string
 	input                     bool
@@ -176,7 +181,7 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		for _, q := range agent.ExtractQuestions(report) {
 			w.event(agent.Event{Kind: agent.EventQuestion, Text: q})
 		}
-	} else if o.role == agent.RoleObserver || o.role == agent.RoleReviewer {
+	} else if o.role == task.RoleObserver || o.role == task.RoleReviewer {
 		round, err := c.next("round-" + string(o.role))
 		if err != nil {
 			return w.fail(1, "mock: "+err.Error())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // agentEnv makes the re-run test binary act as the mock agent.
@@ -90,7 +91,7 @@ func (r *recorder) has(kind agent.EventKind, text string) bool {
 }
 
 // runRole runs one role to the end and returns its result and events.
-func runRole(t *testing.T, tool *Tool, dir string, role agent.Role, prompt string, mod func(*agent.Request)) (agent.Result, *recorder) {
+func runRole(t *testing.T, tool *Tool, dir string, role task.Role, prompt string, mod func(*agent.Request)) (agent.Result, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	req := agent.Request{Role: role, Prompt: prompt, Dir: dir, OnEvent: rec.add, Grace: time.Second,

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Verdict tokens of the [[mock-verdicts ...]] marker.
@@ -31,19 +31,19 @@ var ErrBadMarker = errors.New("bad mock marker")
 // keyed by role; a missing role means the default behaviour.
 type Script struct {
 	// Verdicts lists one token per round; the last one repeats.
-	Verdicts map[agent.Role][]string
+	Verdicts map[task.Role][]string
 	// Transient fails the first N runs of a role with "API Error: 503".
-	Transient map[agent.Role]int
+	Transient map[task.Role]int
 	// Stall makes the first N runs of a role go silent.
-	Stall map[agent.Role]int
+	Stall map[task.Role]int
 	// Questions makes the first N runs of a role ask questions.
-	Questions map[agent.Role]int
+	Questions map[task.Role]int
 	// DelayMs pauses this many milliseconds between streamed lines, so
 	// tests can stop or steer a run while it is live.
-	DelayMs map[agent.Role]int
+	DelayMs map[task.Role]int
 	// AwaitInput makes a role wait, before it finishes, until it has
 	// received this many mid-run messages (or its input is closed).
-	AwaitInput map[agent.Role]int
+	AwaitInput map[task.Role]int
 }
 
 var (
@@ -53,9 +53,9 @@ var (
 	openRe = regexp.MustCompile(`\[\[mock-([a-z]*)`)
 )
 
-var knownRoles = map[agent.Role]bool{
-	agent.RolePlanner: true, agent.RoleRefinement: true, agent.RoleDeveloper: true,
-	agent.RoleObserver: true, agent.RoleReviewer: true, agent.RolePlannerAnswer: true,
+var knownRoles = map[task.Role]bool{
+	task.RolePlanner: true, task.RoleRefinement: true, task.RoleDeveloper: true,
+	task.RoleObserver: true, task.RoleReviewer: true, task.RolePlannerAnswer: true,
 }
 
 var knownTokens = map[string]bool{
@@ -80,12 +80,12 @@ func ParseScript(prompt string) (Script, error) {
 			last[m[1]] = m[2]
 		}
 	}
-	s := Script{Verdicts: map[agent.Role][]string{}, Transient: map[agent.Role]int{}, Stall: map[agent.Role]int{},
-		Questions: map[agent.Role]int{}, DelayMs: map[agent.Role]int{}, AwaitInput: map[agent.Role]int{}}
+	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
+		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
-			role := agent.Role(k)
+			role := task.Role(k)
 			if !ok || !knownRoles[role] || v == "" {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not role=value", ErrBadMarker, kind, f)
 			}
@@ -103,7 +103,7 @@ func ParseScript(prompt string) (Script, error) {
 			if err != nil || n < 0 || n > 1_000_000 {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
-			map[string]map[agent.Role]int{"transient": s.Transient, "stall": s.Stall,
+			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput}[kind][role] = n
 		}
 	}
@@ -112,7 +112,7 @@ func ParseScript(prompt string) (Script, error) {
 
 // Verdict returns the token of a role's round (1-based): the round's token,
 // the last token for later rounds, APPROVE without a marker.
-func (s Script) Verdict(role agent.Role, round int) string {
+func (s Script) Verdict(role task.Role, round int) string {
 	toks := s.Verdicts[role]
 	if len(toks) == 0 {
 		return TokenApprove

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func TestParseScript(t *testing.T) {
@@ -16,21 +16,21 @@ func TestParseScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Verdicts[agent.RoleObserver]; !reflect.DeepEqual(got, []string{"CHANGES_REQUESTED", "APPROVE"}) {
+	if got := s.Verdicts[task.RoleObserver]; !reflect.DeepEqual(got, []string{"CHANGES_REQUESTED", "APPROVE"}) {
 		t.Fatalf("observer verdicts %v", got)
 	}
-	if s.Verdicts[agent.RoleReviewer][0] != TokenNone {
-		t.Fatalf("reviewer %v", s.Verdicts[agent.RoleReviewer])
+	if s.Verdicts[task.RoleReviewer][0] != TokenNone {
+		t.Fatalf("reviewer %v", s.Verdicts[task.RoleReviewer])
 	}
-	if s.Transient[agent.RoleDeveloper] != 2 || s.Stall[agent.RoleObserver] != 1 || s.Questions[agent.RolePlanner] != 1 || s.DelayMs[agent.RoleDeveloper] != 250 || s.AwaitInput[agent.RoleReviewer] != 2 {
+	if s.Transient[task.RoleDeveloper] != 2 || s.Stall[task.RoleObserver] != 1 || s.Questions[task.RolePlanner] != 1 || s.DelayMs[task.RoleDeveloper] != 250 || s.AwaitInput[task.RoleReviewer] != 2 {
 		t.Fatalf("script %+v", s)
 	}
 	for round, want := range []string{"CHANGES_REQUESTED", "CHANGES_REQUESTED", "APPROVE", "APPROVE"} {
-		if got := s.Verdict(agent.RoleObserver, round); got != want {
+		if got := s.Verdict(task.RoleObserver, round); got != want {
 			t.Fatalf("round %d: %s, want %s", round, got, want)
 		}
 	}
-	if got := s.Verdict(agent.RoleDeveloper, 1); got != TokenApprove {
+	if got := s.Verdict(task.RoleDeveloper, 1); got != TokenApprove {
 		t.Fatalf("default verdict %s", got)
 	}
 }

@@ -26,12 +26,8 @@ package mock
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -43,7 +39,7 @@ const Name = "mock"
 // Options configure the mock tool.
 type Options struct {
 	// Command is the agent program and its leading arguments, e.g.
-	// {"/path/to/boof-runner", "__mock-agent"}. Required.
+	// {"/path/to/boof-runner", AgentCommand}. Required.
 	Command []string
 	// Env is extra environment for every run (KEY=VALUE).
 	Env []string
@@ -53,6 +49,21 @@ type Options struct {
 	// $TMPDIR/boof-mock-state.
 	StateDir string
 }
+
+// Adapter registers the mock with the app. It is part of the app (its agent
+// program is the app binary's AgentCommand), so it is always installed, and
+// its one model costs nothing.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	Capabilities: capabilities,
+	Prices:       agent.Prices{"mock": {}},
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Command: []string{c.Exe, AgentCommand}, Runner: c.Runner, StateDir: c.StateDir})
+	},
+}
+
+// capabilities: typed events, mid-run input, resume and usage.
+var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true}
 
 // Tool is the mock agent tool.
 type Tool struct {
@@ -73,122 +84,9 @@ func New(opts Options) *Tool {
 func (t *Tool) Name() string { return Name }
 
 // Capabilities: typed events, mid-run input, resume and usage.
-func (t *Tool) Capabilities() agent.Capabilities {
-	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true}
-}
+func (t *Tool) Capabilities() agent.Capabilities { return capabilities }
 
 // Models lists the mock's one model.
 func (t *Tool) Models(context.Context) []agent.Model {
 	return []agent.Model{{ID: "mock", Label: "Mock (offline)", Source: agent.ModelSourceBuiltin}}
-}
-
-// Health runs `<command> --version`; the mock needs no key or network.
-func (t *Tool) Health(ctx context.Context, _ string) agent.Health {
-	h := agent.Health{Tool: Name}
-	if len(t.opts.Command) == 0 {
-		h.Error = "mock: no command configured"
-		return h
-	}
-	path, err := exec.LookPath(t.opts.Command[0])
-	if err != nil {
-		h.Error = "mock: " + err.Error()
-		return h
-	}
-	h.Path, h.Installed = path, true
-	cmd := exec.CommandContext(ctx, path, append(t.opts.Command[1:], "--version")...)
-	cmd.Env = append(os.Environ(), t.opts.Env...)
-	cmd.WaitDelay = agent.HealthWaitDelay
-	out, err := cmd.Output()
-	if err != nil {
-		h.Error = "mock: " + err.Error()
-		return h
-	}
-	h.Version = strings.TrimSpace(string(out))
-	h.Authenticated, h.Reachable = true, true
-	return h
-}
-
-// Start runs the mock agent for req. It returns agent.ErrNotInstalled when no
-// command is configured, or a wrapped error when the prompt file or the
-// process cannot be created.
-func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) {
-	if len(t.opts.Command) == 0 || t.opts.Runner == nil {
-		return nil, fmt.Errorf("mock: %w", agent.ErrNotInstalled)
-	}
-	if req.Dir == "" {
-		return nil, errors.New("mock: request has no directory")
-	}
-	state, err := stateDir(t.opts.StateDir, req.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("mock: %w", err)
-	}
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		return nil, fmt.Errorf("mock: %w", err)
-	}
-	pf, err := os.CreateTemp(state, "prompt-*.txt")
-	if err != nil {
-		return nil, fmt.Errorf("mock: prompt file: %w", err)
-	}
-	_, werr := pf.WriteString(req.Prompt)
-	if cerr := pf.Close(); werr == nil {
-		werr = cerr
-	}
-	cleanup := func() { _ = os.Remove(pf.Name()) }
-	if werr != nil {
-		cleanup()
-		return nil, fmt.Errorf("mock: prompt file: %w", werr)
-	}
-	args := append(append([]string(nil), t.opts.Command[1:]...),
-		"--role", string(req.Role), "--dir", req.Dir, "--state", state, "--prompt-file", pf.Name(), "--input")
-	if req.Model != "" {
-		args = append(args, "--model", req.Model)
-	}
-	if req.ResumeSession != "" {
-		args = append(args, "--resume", req.ResumeSession)
-	}
-	emit := req.OnEvent
-	if emit == nil {
-		emit = func(agent.Event) {}
-	}
-	p := &parser{emit: emit}
-	run := agent.NewLineRun(agent.LineRunConfig{
-		Runner: t.opts.Runner,
-		Spec: proc.Spec{Path: t.opts.Command[0], Args: args, Dir: req.Dir,
-			Env: append(append([]string(nil), t.opts.Env...), req.Env...), Stdin: proc.StdinPipe,
-			TranscriptPath: req.TranscriptPath, IdleTimeout: req.IdleTimeout, MaxRuntime: req.MaxRuntime, Grace: req.Grace},
-		OnOutput: req.OnOutput,
-		OnLine:   p.line,
-		Encode:   encodeInput,
-		Finish:   func(pr proc.Result) agent.Result { return finish(p.out, pr) },
-		Cleanup:  cleanup,
-	})
-	p.onResult = run.CloseInput
-	if err := run.Start(ctx); err != nil {
-		return nil, fmt.Errorf("mock: %w", err)
-	}
-	return run, nil
-}
-
-// finish builds the step's result from the mock's output and exit.
-func finish(o outcome, pr proc.Result) agent.Result {
-	toolErr := ""
-	if o.result.IsError {
-		toolErr = o.result.Error
-	} else if !o.gotResult && pr.Reason == proc.ReasonNone {
-		toolErr = "mock: no result line"
-		if n := len(o.raw); n > 0 {
-			toolErr += ": " + o.raw[n-1]
-		}
-	}
-	res := agent.ProcResult(pr, toolErr)
-	res.SessionID = o.result.Session
-	if res.SessionID == "" {
-		res.SessionID = o.session
-	}
-	res.Usage = o.result.Usage
-	if o.gotResult && !o.result.IsError {
-		res.Report = o.result.Report
-		res.Questions = agent.ExtractQuestions(res.Report)
-	}
-	return res
 }

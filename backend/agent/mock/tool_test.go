@@ -11,6 +11,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func TestDeveloperEditsCommitsAndLeavesLeftovers(t *testing.T) {
@@ -18,7 +19,7 @@ func TestDeveloperEditsCommitsAndLeavesLeftovers(t *testing.T) {
 	tool := newTool(t)
 	dir := gitRepo(t, "task-42")
 	var chunks int
-	res, rec := runRole(t, tool, dir, agent.RoleDeveloper, "Build it.", func(r *agent.Request) {
+	res, rec := runRole(t, tool, dir, task.RoleDeveloper, "Build it.", func(r *agent.Request) {
 		r.OnOutput = func([]byte) { chunks++ }
 	})
 	if res.Failed() || res.ErrorText != "" {
@@ -48,7 +49,7 @@ func TestDeveloperEditsCommitsAndLeavesLeftovers(t *testing.T) {
 		t.Fatalf("events %s", got)
 	}
 	// A second run continues the numbering and commits again.
-	res, _ = runRole(t, tool, dir, agent.RoleDeveloper, "Fix it.", nil)
+	res, _ = runRole(t, tool, dir, task.RoleDeveloper, "Fix it.", nil)
 	if res.Failed() || res.SessionID != "mock-developer-2" {
 		t.Fatalf("second run %+v", res)
 	}
@@ -59,7 +60,7 @@ func TestDeveloperEditsCommitsAndLeavesLeftovers(t *testing.T) {
 
 func TestDeveloperOutsideGitFails(t *testing.T) {
 	t.Parallel()
-	res, _ := runRole(t, newTool(t), t.TempDir(), agent.RoleDeveloper, "Build it.", nil)
+	res, _ := runRole(t, newTool(t), t.TempDir(), task.RoleDeveloper, "Build it.", nil)
 	if !res.Failed() || res.ExitCode != 1 || res.Transient || !strings.Contains(res.ErrorText, "git") {
 		t.Fatalf("result %+v", res)
 	}
@@ -71,13 +72,13 @@ func TestVerdictRounds(t *testing.T) {
 	dir := gitRepo(t, "verdicts")
 	prompt := "Task.\n[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=CONFLICT,NONE,GARBLED,REJECT]]\n"
 	for i, want := range []string{"VERDICT: CHANGES_REQUESTED", "VERDICT: APPROVE", "VERDICT: APPROVE"} {
-		res, _ := runRole(t, tool, dir, agent.RoleObserver, prompt, nil)
+		res, _ := runRole(t, tool, dir, task.RoleObserver, prompt, nil)
 		if res.Failed() || !strings.HasSuffix(res.Report, want) {
 			t.Fatalf("observer round %d: %+v", i+1, res)
 		}
 	}
 	for i, want := range []string{"VERDICT: APPROVE\nVERDICT: REJECT", "No verdict this time.", "VERDICT: MAYBE", "VERDICT: REJECT", "VERDICT: REJECT"} {
-		res, _ := runRole(t, tool, dir, agent.RoleReviewer, prompt, nil)
+		res, _ := runRole(t, tool, dir, task.RoleReviewer, prompt, nil)
 		if res.Failed() || !strings.HasSuffix(res.Report, want) {
 			t.Fatalf("reviewer round %d: %q", i+1, res.Report)
 		}
@@ -86,7 +87,7 @@ func TestVerdictRounds(t *testing.T) {
 		}
 	}
 	// Without a marker both approve.
-	res, _ := runRole(t, tool, gitRepo(t, "plain"), agent.RoleReviewer, "Task.", nil)
+	res, _ := runRole(t, tool, gitRepo(t, "plain"), task.RoleReviewer, "Task.", nil)
 	if !strings.HasSuffix(res.Report, "VERDICT: APPROVE") {
 		t.Fatalf("default %q", res.Report)
 	}
@@ -97,14 +98,14 @@ func TestTransientThenSuccess(t *testing.T) {
 	tool := newTool(t)
 	dir := gitRepo(t, "transient")
 	prompt := "[[mock-transient developer=1]]"
-	res, _ := runRole(t, tool, dir, agent.RoleDeveloper, prompt, nil)
+	res, _ := runRole(t, tool, dir, task.RoleDeveloper, prompt, nil)
 	if !res.Failed() || !res.Transient || res.ErrorText != TransientError || res.StopReason != proc.ReasonNone {
 		t.Fatalf("first run %+v", res)
 	}
 	if out := gitT(t, dir, "status", "--porcelain"); out != "" {
 		t.Fatalf("transient failure edited: %q", out)
 	}
-	res, _ = runRole(t, tool, dir, agent.RoleDeveloper, prompt, nil)
+	res, _ = runRole(t, tool, dir, task.RoleDeveloper, prompt, nil)
 	if res.Failed() || res.Transient {
 		t.Fatalf("second run %+v", res)
 	}
@@ -115,12 +116,12 @@ func TestStallIsStoppedByIdleWatchdog(t *testing.T) {
 	tool := newTool(t)
 	dir := gitRepo(t, "stall")
 	prompt := "[[mock-stall developer=1]]"
-	res, _ := runRole(t, tool, dir, agent.RoleDeveloper, prompt, func(r *agent.Request) { r.IdleTimeout = 2 * time.Second })
+	res, _ := runRole(t, tool, dir, task.RoleDeveloper, prompt, func(r *agent.Request) { r.IdleTimeout = 2 * time.Second })
 	if res.StopReason != proc.ReasonStalled || !res.Transient || !res.Failed() || !strings.Contains(res.ErrorText, "stalled") {
 		t.Fatalf("stalled run %+v", res)
 	}
 	// The second run does not stall; MaxRuntime only guards the test.
-	res, _ = runRole(t, tool, dir, agent.RoleDeveloper, prompt, func(r *agent.Request) { r.MaxRuntime = time.Minute })
+	res, _ = runRole(t, tool, dir, task.RoleDeveloper, prompt, func(r *agent.Request) { r.MaxRuntime = time.Minute })
 	if res.Failed() {
 		t.Fatalf("second run %+v", res)
 	}
@@ -131,11 +132,11 @@ func TestQuestionsFirstRunOnly(t *testing.T) {
 	tool := newTool(t)
 	dir := gitRepo(t, "questions")
 	prompt := "[[mock-questions planner=1]]"
-	res, rec := runRole(t, tool, dir, agent.RolePlanner, prompt, nil)
+	res, rec := runRole(t, tool, dir, task.RolePlanner, prompt, nil)
 	if res.Failed() || len(res.Questions) != 2 || !rec.has(agent.EventQuestion, "Which name") {
 		t.Fatalf("first run %+v", res)
 	}
-	res, _ = runRole(t, tool, dir, agent.RolePlanner, prompt, nil)
+	res, _ = runRole(t, tool, dir, task.RolePlanner, prompt, nil)
 	if res.Failed() || res.Questions != nil || !strings.Contains(res.Report, "## Plan") {
 		t.Fatalf("second run %+v", res)
 	}
@@ -144,7 +145,7 @@ func TestQuestionsFirstRunOnly(t *testing.T) {
 func TestBadMarkerIsAClearError(t *testing.T) {
 	t.Parallel()
 	dir := gitRepo(t, "bad")
-	res, _ := runRole(t, newTool(t), dir, agent.RoleDeveloper, "[[mock-verdicts observer=SURE]]", nil)
+	res, _ := runRole(t, newTool(t), dir, task.RoleDeveloper, "[[mock-verdicts observer=SURE]]", nil)
 	if !res.Failed() || res.ExitCode != 2 || res.Transient || !strings.Contains(res.ErrorText, `unknown token "SURE"`) {
 		t.Fatalf("result %+v", res)
 	}
@@ -158,7 +159,7 @@ func TestMidRunInput(t *testing.T) {
 	tool := newTool(t)
 	rec := &recorder{}
 	started := make(chan struct{}, 1)
-	run, err := tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Dir: gitRepo(t, "steer"),
+	run, err := tool.Start(context.Background(), agent.Request{Role: task.RoleDeveloper, Dir: gitRepo(t, "steer"),
 		Prompt: "[[mock-await developer=1]]", Grace: time.Second,
 		OnEvent: func(e agent.Event) {
 			rec.add(e)
@@ -190,7 +191,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 	tool := newTool(t)
 	rec := &recorder{}
 	thinking := make(chan struct{}, 1)
-	run, err := tool.Start(context.Background(), agent.Request{Role: agent.RoleDeveloper, Dir: gitRepo(t, "stop"),
+	run, err := tool.Start(context.Background(), agent.Request{Role: task.RoleDeveloper, Dir: gitRepo(t, "stop"),
 		Prompt: "[[mock-stall developer=1]]", Grace: time.Second,
 		OnEvent: func(e agent.Event) {
 			rec.add(e)

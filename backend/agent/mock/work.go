@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // gitTimeout bounds each git command of the mock developer.
@@ -19,18 +20,18 @@ const gitTimeout = 30 * time.Second
 // work does the role's work and returns its report body.
 func work(o runOpts, runs int, step func(agent.Event)) (string, error) {
 	switch o.role {
-	case agent.RolePlanner:
+	case task.RolePlanner:
 		return "## Plan\n1. Write the mock file named after the task.\n2. Commit part of the work and leave leftovers.", nil
-	case agent.RoleRefinement:
+	case task.RoleRefinement:
 		return "## Refined plan\n1. Write the mock file.\n2. Commit it.\n3. Leave one tracked change and one untracked file.", nil
-	case agent.RolePlannerAnswer:
+	case task.RolePlannerAnswer:
 		return "## Answers\n- Use the defaults of the plan.", nil
-	case agent.RoleObserver, agent.RoleReviewer:
+	case task.RoleObserver, task.RoleReviewer:
 		step(agent.Event{Kind: agent.EventToolCall, Tool: "git", CallID: "call-1", Text: "git status --short"})
 		out, err := git(o.dir, "status", "--short")
 		step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: out, IsError: err != nil})
 		return "## Review\nChecked the working tree.", nil
-	case agent.RoleDeveloper:
+	case task.RoleDeveloper:
 		return develop(o, runs, step)
 	}
 	return "", fmt.Errorf("unknown role %q", o.role)

@@ -17,8 +17,8 @@ import (
 // Name is the tool's settings name.
 const Name = "codex"
 
-// DefaultBin is the executable looked up in PATH when Config.Bin is empty.
-const DefaultBin = "codex"
+// Bin is the executable looked up in PATH when Options.Path is empty.
+const Bin = "codex"
 
 // passEnv lists the variables of the app's environment handed to codex
 // (the runner inherits nothing else): where codex keeps its config and
@@ -29,13 +29,14 @@ var passEnv = []string{
 	"SSL_CERT_FILE", "SSL_CERT_DIR",
 }
 
-// Config configures the codex tool.
-type Config struct {
-	// Runner starts every codex process. It is required.
+// Options configure the codex tool.
+type Options struct {
+	// Path is the codex executable: a path, or a name looked up in the PATH
+	// of the effective environment. Empty means Bin.
+	Path string
+	// Runner starts every codex process. Required for Start, Health and
+	// the catalog query of Models.
 	Runner *proc.Runner
-	// Bin is the codex executable: a path, or a name looked up in the PATH
-	// of the effective environment. Empty means DefaultBin.
-	Bin string
 	// Env is extra environment (KEY=VALUE) for every codex process, from
 	// settings tools.codex.env. Request.Env is added after it.
 	Env []string
@@ -55,55 +56,69 @@ type Config struct {
 	TempDir string
 }
 
-// Codex is the codex agent.Tool. It is safe for concurrent use.
-type Codex struct {
-	cfg Config
+// Adapter registers codex with the app. codex exec runs one
+// non-interactive turn, so it takes no mid-run input.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	Bin:          Bin,
+	Capabilities: capabilities,
+	PassEnv:      passEnv,
+	Prices:       Prices,
+	Configurable: true,
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
+	},
+}
+
+// capabilities: typed events, native resume and usage; codex exec takes no
+// input while it runs.
+var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
+
+// Tool is the codex adapter. It is safe for concurrent use.
+type Tool struct {
+	opts Options
 
 	mu      sync.Mutex
 	threads map[string]ThreadUsage // cumulative usage per thread seen by this process
 }
 
-var _ agent.Tool = (*Codex)(nil)
+var _ agent.Tool = (*Tool)(nil)
 
-// ErrNoRunner is returned by New when Config.Runner is nil.
-var ErrNoRunner = errors.New("codex: config has no process runner")
+// ErrNoRunner is returned (wrapped) by Start, and reported by Health, when
+// Options.Runner is nil.
+var ErrNoRunner = errors.New("codex: options have no process runner")
 
-// New returns the codex tool. It returns ErrNoRunner without a runner.
-func New(cfg Config) (*Codex, error) {
-	if cfg.Runner == nil {
-		return nil, ErrNoRunner
+// New returns the codex tool.
+func New(opts Options) *Tool {
+	if opts.Path == "" {
+		opts.Path = Bin
 	}
-	if cfg.Bin == "" {
-		cfg.Bin = DefaultBin
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
 	}
-	if cfg.Getenv == nil {
-		cfg.Getenv = os.Getenv
+	if opts.TempDir == "" {
+		opts.TempDir = os.TempDir()
 	}
-	if cfg.TempDir == "" {
-		cfg.TempDir = os.TempDir()
-	}
-	return &Codex{cfg: cfg, threads: map[string]ThreadUsage{}}, nil
+	return &Tool{opts: opts, threads: map[string]ThreadUsage{}}
 }
 
 // Name returns "codex".
-func (c *Codex) Name() string { return Name }
+func (c *Tool) Name() string { return Name }
 
 // Capabilities: typed events, native resume and usage; codex exec takes no
 // input while it runs.
-func (c *Codex) Capabilities() agent.Capabilities {
-	return agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
-}
+func (c *Tool) Capabilities() agent.Capabilities { return capabilities }
 
 // env returns the environment of a codex process: the pass-through
-// variables of the app, then Config.Env, then extra (later entries win).
-func (c *Codex) env(extra []string) []string {
+// variables of the app, then Options.Env, then extra (later entries win).
+func (c *Tool) env(extra []string) []string {
 	var env []string
 	for _, k := range passEnv {
-		if v := c.cfg.Getenv(k); v != "" {
+		if v := c.opts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}
-	env = append(env, c.cfg.Env...)
+	env = append(env, c.opts.Env...)
 	return append(env, extra...)
 }
 
@@ -121,8 +136,8 @@ func lookupEnv(env []string, key string) (string, bool) {
 // when it holds a slash, else the first executable named bin in the PATH
 // of env (or of the app when env sets none). It returns agent.ErrNotInstalled
 // when there is none.
-func (c *Codex) resolveBin(env []string) (string, error) {
-	bin := c.cfg.Bin
+func (c *Tool) resolveBin(env []string) (string, error) {
+	bin := c.opts.Path
 	if strings.Contains(bin, "/") {
 		if isExecutable(bin) {
 			return bin, nil
@@ -131,7 +146,7 @@ func (c *Codex) resolveBin(env []string) (string, error) {
 	}
 	path, ok := lookupEnv(env, "PATH")
 	if !ok {
-		path = c.cfg.Getenv("PATH")
+		path = c.opts.Getenv("PATH")
 	}
 	for _, d := range filepath.SplitList(path) {
 		if d == "" {
@@ -162,13 +177,13 @@ func isExecutable(p string) bool {
 
 // codexHome is the directory codex keeps sessions in for env: CODEX_HOME,
 // else $HOME/.codex.
-func (c *Codex) codexHome(env []string) string {
+func (c *Tool) codexHome(env []string) string {
 	if v, ok := lookupEnv(env, "CODEX_HOME"); ok && v != "" {
 		return v
 	}
 	home, ok := lookupEnv(env, "HOME")
 	if !ok || home == "" {
-		home = c.cfg.Getenv("HOME")
+		home = c.opts.Getenv("HOME")
 	}
 	if home == "" {
 		return ""
@@ -177,7 +192,7 @@ func (c *Codex) codexHome(env []string) string {
 }
 
 // rememberThread records a thread's cumulative usage after a run.
-func (c *Codex) rememberThread(id string, u ThreadUsage) {
+func (c *Tool) rememberThread(id string, u ThreadUsage) {
 	if id == "" {
 		return
 	}
@@ -189,7 +204,7 @@ func (c *Codex) rememberThread(id string, u ThreadUsage) {
 // threadBase returns a thread's cumulative usage before a resumed run: from
 // codex's session file when it can be read, else from this process's memory
 // of the thread, else zero.
-func (c *Codex) threadBase(env []string, id string) ThreadUsage {
+func (c *Tool) threadBase(env []string, id string) ThreadUsage {
 	if u, ok := rolloutUsage(c.codexHome(env), id); ok {
 		return u
 	}
