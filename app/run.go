@@ -157,7 +157,7 @@ func (r *RunService) StopTask(taskID string) error {
 	if err := runner.Stop(ctx, r.store, taskID); err != nil {
 		return userError(err)
 	}
-	r.live.Add(taskID, FeedItem{Kind: "step", Text: "Stop requested: stopping the step's process tree; the work is kept."})
+	r.live.Add(taskID, FeedItem{Data: task.Note{Level: task.LevelInfo, Text: "Stop requested: stopping the step's process tree; the work is kept."}})
 	return nil
 }
 
@@ -175,7 +175,7 @@ func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
 	if rep.Live {
 		res.Delivery = "live"
 	}
-	r.live.Add(taskID, FeedItem{Kind: "inject", Text: text})
+	r.live.Add(taskID, FeedItem{Data: task.PromptInjected{Injection: rep.Injection.ID, Bytes: len(text), Text: text}})
 	r.emit.Emit(EventTasksChanged)
 	return res, nil
 }

@@ -115,12 +115,15 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	if !strings.Contains(snap.Terminal, "received: use tabs, not spaces") {
 		t.Fatalf("the live session did not get the prompt; terminal:\n%s", snap.Terminal)
 	}
-	kinds := map[string]bool{}
+	kinds := map[task.EventKind]bool{}
 	for _, it := range snap.Feed {
 		kinds[it.Kind] = true
 	}
-	if !kinds["step"] || !kinds["verdict"] || !kinds["inject"] || !kinds["text"] || !kinds["tool_call"] {
-		t.Fatalf("feed kinds %v", kinds)
+	for _, k := range []task.EventKind{task.EventStepStarted, task.EventStepFinished, task.EventVerdict, task.EventPromptInjected,
+		task.EventInjectionApplied, task.EventText, task.EventToolCall, task.EventToolResult, task.EventNote} {
+		if !kinds[k] {
+			t.Fatalf("no %s in the feed; kinds %v", k, kinds)
+		}
 	}
 	page, err := f.run.Transcript(a.ID, 0, 1<<20)
 	if err != nil || page.Total == 0 || !strings.Contains(page.Data, "received:") {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
 
@@ -44,7 +45,7 @@ func runExport(ctx context.Context, c *call) error {
 	} else if err := writeFileAtomic(*out, b.Bytes(), *force); err != nil {
 		return err
 	}
-	return s.AppendEvent(ctx, d.Task.ID, "exported", map[string]any{"file": *out, "bytes": b.Len()})
+	return s.AppendEvent(ctx, d.Task.ID, task.Exported{File: *out, Bytes: b.Len()})
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames
