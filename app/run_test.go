@@ -125,6 +125,18 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 			t.Fatalf("no %s in the feed; kinds %v", k, kinds)
 		}
 	}
+	var verdict, liveInject bool
+	for _, it := range snap.Feed {
+		switch d := it.Data.(type) {
+		case task.VerdictGiven:
+			verdict = verdict || (it.Role == task.RoleReviewer && d.Role == task.RoleReviewer && d.Verdict == task.VerdictApprove)
+		case task.InjectionApplied:
+			liveInject = liveInject || (it.Role == task.RoleDeveloper && d.Delivery == task.DeliveryLive && d.Step == "developer")
+		}
+	}
+	if !verdict || !liveInject {
+		t.Fatalf("feed lacks the reviewer's APPROVE (%v) or the live injection into the developer (%v)", verdict, liveInject)
+	}
 	page, err := f.run.Transcript(a.ID, 0, 1<<20)
 	if err != nil || page.Total == 0 || !strings.Contains(page.Data, "received:") {
 		t.Fatalf("transcript %d bytes %v", page.Total, err)
