@@ -3,9 +3,7 @@ import { errorMessage } from '../backend/backend';
 import { EVENTS, type FeedItem, type OutputBatch } from '../backend/types';
 
 /** A feed entry as shown: a tool call carries its folded result. */
-export interface FeedEntry extends FeedItem {
-  result?: FeedItem;
-}
+export type FeedEntry = FeedItem & { result?: FeedItem<'tool_result'> };
 
 export interface OutputOptions {
   /** Most entries kept in the feed (older ones drop off the top). */
@@ -172,12 +170,14 @@ export class OutputStore {
     if (reset) this.callIndex.clear();
     for (const it of items) {
       if (it.seq > this.lastSeq) this.lastSeq = it.seq;
-      const at = it.kind === 'tool_result' && it.call_id ? this.callIndex.get(it.call_id) : undefined;
-      if (at !== undefined && at < next.length) {
-        next[at] = { ...next[at], result: it };
-        continue;
+      if (it.kind === 'tool_result' && it.data.call_id) {
+        const at = this.callIndex.get(it.data.call_id);
+        if (at !== undefined && at < next.length) {
+          next[at] = { ...next[at], result: it };
+          continue;
+        }
       }
-      if (it.kind === 'tool_call' && it.call_id) this.callIndex.set(it.call_id, next.length);
+      if (it.kind === 'tool_call' && it.data.call_id) this.callIndex.set(it.data.call_id, next.length);
       next.push(it);
     }
     if (next.length > this.maxFeed) {
