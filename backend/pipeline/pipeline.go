@@ -50,10 +50,11 @@ type Worktrees interface {
 }
 
 // Hooks receive live output for the UI or a console; every field may be
-// nil. They are called synchronously and must not block.
+// nil. They are called synchronously, from more than one goroutine of a run
+// (a step's stream and its control loop), and must not block.
 type Hooks struct {
-	// OnEvent receives every typed event of a run, in order, after a stored
-	// kind reached the store: steps, verdicts, retries, questions,
+	// OnEvent receives every typed event of a run as it happens, after a
+	// stored kind reached the store: steps, verdicts, retries, questions,
 	// injections, the agent's stream (text, tool calls and results, its own
 	// API retries, questions, usage) and the run's plain log lines as
 	// task.Note. Its free text is scrubbed. execID is the step's execution,
