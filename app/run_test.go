@@ -67,7 +67,7 @@ func startHost(t *testing.T) *hostFixture {
 		st.Close()
 	})
 	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake})
-	f.run = NewRunService(st, f.host, "", f.host.Settings, f.live, f.rec, context.Background)
+	f.run = NewRunService(st, LocalRunner(f.host.Runner), f.host.Settings, f.live, f.rec, context.Background)
 	return f
 }
 
@@ -153,10 +153,10 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	if err := f.run.Stop(b.ID); err == nil {
 		t.Fatal("stopping a stopped task succeeded")
 	}
-	if _, err := f.run.SetEnabled(false); err != nil {
-		t.Fatal(err)
+	if st, err := f.run.SetEnabled(false); err != nil || st.Enabled {
+		t.Fatalf("pause: %+v %v", st, err)
 	}
-	if f.run.Enabled() {
+	if st, _ := f.run.Status(); st.Enabled {
 		t.Fatal("pause did not stick")
 	}
 }

@@ -1,8 +1,9 @@
-package app
+package shell
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -126,7 +128,7 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 	l := lifecycle{t, st}
 	pending := l.create("waiting")
 	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), st: st}
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var logs bytes.Buffer
 	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: &testWindow{}, Emitter: rec, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 
@@ -149,8 +151,8 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 	}
 }
 
-func TestWailsWindowBeforeStartup(t *testing.T) {
-	w := NewWailsWindow(true)
+func TestWailsRuntimeBeforeStartup(t *testing.T) {
+	w := newWailsRuntime(true)
 	w.Hide()
 	if w.Visible() {
 		t.Fatal("visible after Hide")
@@ -159,7 +161,12 @@ func TestWailsWindowBeforeStartup(t *testing.T) {
 	if !w.Visible() {
 		t.Fatal("hidden after Show")
 	}
-	w.Quit() // no Wails context yet: nothing to quit, and no crash
+	// No Wails context yet: nothing to quit or emit to, no dialog, and no crash.
+	w.Quit()
+	w.Emit(app.EventTasksChanged)
+	if dir, err := w.PickDirectory("Working directory"); dir != "" || !errors.Is(err, errNoWindow) {
+		t.Fatalf("picker before startup: %q %v", dir, err)
+	}
 }
 
 // seedQueue fills a store with a realistic backlog: n tasks, most of them
@@ -201,12 +208,12 @@ func BenchmarkDesktopTrayState(b *testing.B) {
 }
 
 func TestHintEmitter(t *testing.T) {
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var hints atomic.Int32
 	h := HintEmitter{Next: rec, On: []func(){func() { hints.Add(1) }}}
-	h.Emit(EventTasksChanged)
-	h.Emit(EventTaskOutputPrefix+"x", 1)
-	h.Emit(EventRunnerStatus)
+	h.Emit(app.EventTasksChanged)
+	h.Emit(app.EventTaskOutputPrefix+"x", 1)
+	h.Emit(app.EventRunnerStatus)
 	if hints.Load() != 2 || len(rec.Names()) != 3 {
 		t.Fatalf("hints %d, events %v", hints.Load(), rec.Names())
 	}

@@ -1,4 +1,4 @@
-package app
+package shell
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -38,9 +39,9 @@ func (r *testRun) Enabled() bool {
 	return err == nil && s.Runner.Enabled
 }
 
-func (r *testRun) SetEnabled(on bool) (RunnerStatus, error) {
+func (r *testRun) SetEnabled(on bool) error {
 	_, err := r.file.Set("runner.enabled", strconv.FormatBool(on))
-	return RunnerStatus{Enabled: on}, err
+	return err
 }
 
 func (r *testRun) Running() []string {
@@ -134,7 +135,7 @@ func TestTray(t *testing.T) {
 	settingsPath := filepath.Join(t.TempDir(), "settings.json")
 	run := &testRun{file: settings.NewFile(settingsPath, nil), st: st}
 	win := &testWindow{visible: true}
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var shutdowns []string
 	var shutMu sync.Mutex
 	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec,
@@ -217,7 +218,7 @@ func TestTray(t *testing.T) {
 
 	t.Run("new task shows the window and opens the form", func(t *testing.T) {
 		click("New task…")
-		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), EventUINewTask) })
+		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), app.EventUINewTask) })
 		if !win.Visible() {
 			t.Fatal("window not shown")
 		}
@@ -282,7 +283,7 @@ func TestTray(t *testing.T) {
 			t.Fatalf("icon %d, want attention", got)
 		}
 		click("Review queue (1 waiting)")
-		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), EventUIShowReview) })
+		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), app.EventUIShowReview) })
 	})
 
 	t.Run("quit stops running steps first", func(t *testing.T) {
