@@ -54,3 +54,16 @@ func (r *RecordingEmitter) Names() []string {
 	defer r.mu.Unlock()
 	return append([]string(nil), r.Events...)
 }
+
+// PayloadsOf returns a copy of the payloads of the recorded events named name.
+func (r *RecordingEmitter) PayloadsOf(name string) [][]any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out [][]any
+	for i, n := range r.Events {
+		if n == name {
+			out = append(out, r.Payloads[i])
+		}
+	}
+	return out
+}

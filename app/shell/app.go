@@ -32,7 +32,7 @@ type App struct {
 	hints  *hints
 	live   *app.LiveOutput
 	status *statusWatch
-	run    runControl
+	run    RunControl // the queue as the tray and the status watcher see it
 
 	tasks    *app.TaskService
 	commands *app.CommandService
