@@ -139,6 +139,22 @@ func newGoroutines(before map[string]string) []string {
 	}
 }
 
+// startEndlessTask adds a task through the bound service whose developer
+// never finishes by itself, and waits until that step's processes run.
+func startEndlessTask(t *testing.T, a *App) task.Task {
+	t.Helper()
+	tk, err := a.tasks.Create(app.NewTaskInput{Prompt: "Never finishes\n[[mock-await developer=9]]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the developer step to run", func() bool {
+		st, _ := a.runSvc.Status()
+		return len(st.Running) == 1 && st.Running[0].TaskID == tk.ID && st.Running[0].Role == task.RoleDeveloper &&
+			st.Running[0].Resources.Processes > 0
+	})
+	return tk
+}
+
 // TestAppCloseStopsEverythingBeforeTheStore runs the app's real composition
 // without a window: a task whose developer never finishes by itself is
 // running when the app closes. Close must stop the step (its whole process
@@ -156,14 +172,7 @@ func TestAppCloseStopsEverythingBeforeTheStore(t *testing.T) {
 	a.hints.add(func() { once.Do(hinted.Done) }) // as the tray and the notifier join
 	a.start()
 
-	tk, err := a.tasks.Create(app.NewTaskInput{Prompt: "Never finishes\n[[mock-await developer=9]]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the developer step to run", func() bool {
-		st, _ := a.runSvc.Status()
-		return len(st.Running) == 1 && st.Running[0].Role == task.RoleDeveloper && st.Running[0].Resources.Processes > 0
-	})
+	tk := startEndlessTask(t, a)
 	exs, err := a.store.Executions(context.Background(), tk.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -317,14 +326,7 @@ func TestAppQuitsWhenItsContextEnds(t *testing.T) {
 	win := &testWindow{visible: true}
 	a.desk.d.Window = win
 	a.start()
-	tk, err := a.tasks.Create(app.NewTaskInput{Prompt: "Never finishes\n[[mock-await developer=9]]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the developer step to run", func() bool {
-		st, _ := a.runSvc.Status()
-		return len(st.Running) == 1 && st.Running[0].Role == task.RoleDeveloper
-	})
+	tk := startEndlessTask(t, a)
 	cancel()
 	waitFor(t, "the window to quit", func() bool { return slices.Contains(win.log(), "quit") })
 	// The steps were stopped before the window was asked to quit.

@@ -73,6 +73,7 @@ type DesktopDeps struct {
 type Desktop struct {
 	d        DesktopDeps
 	quitting atomic.Bool
+	released atomic.Bool // a BeforeClose let the app quit
 	shutOnce sync.Once
 
 	mu      sync.Mutex
@@ -215,7 +216,9 @@ func (d *Desktop) shutdown() { d.shutOnce.Do(d.d.Shutdown) }
 // BeforeClose is Wails' OnBeforeClose. When the close-to-tray setting is on
 // and a tray host exists, it hides the window and returns true (prevent the
 // close). Otherwise, and always once Quit was asked, it stops running steps
-// and returns false so the app quits.
+// and returns false so the app quits. Wails may ask again while the app
+// ends (on a signal both its own handler and Quit ask): only the first
+// answer is false, so the window is quit once.
 func (d *Desktop) BeforeClose(ctx context.Context) (prevent bool) {
 	if !d.quitting.Load() && d.d.CloseToTray() && d.d.TrayHost(ctx) {
 		d.d.Window.Hide()
@@ -223,7 +226,7 @@ func (d *Desktop) BeforeClose(ctx context.Context) (prevent bool) {
 	}
 	d.quitting.Store(true)
 	d.shutdown()
-	return false
+	return !d.released.CompareAndSwap(false, true)
 }
 
 // displayTitle is a task's DisplayTitle, else its id.

@@ -79,8 +79,11 @@ func TestDesktopBeforeClose(t *testing.T) {
 		if d.BeforeClose(context.Background()) || shut.Load() != 1 || len(win.log()) != 0 {
 			t.Fatalf("shutdowns %d, window %v", shut.Load(), win.log())
 		}
-		// A second close (Wails asks again after Quit) shuts down only once.
-		d.BeforeClose(context.Background())
+		// A second close (Wails asks again after Quit) shuts down only once,
+		// and does not quit the window a second time.
+		if !d.BeforeClose(context.Background()) {
+			t.Fatal("a second close quit the window again")
+		}
 		if shut.Load() != 1 {
 			t.Fatalf("shutdown ran %d times", shut.Load())
 		}
