@@ -22,7 +22,8 @@ type RunControl interface {
 	// setting and tells the UI (runner:status); it returns the error that
 	// kept the setting from being saved.
 	SetEnabled(on bool) error
-	// Running returns the ids of the tasks running now in this process.
+	// Running returns the ids of the tasks running now: this process's, or
+	// the store's ongoing ones when another process runs the queue.
 	Running() []string
 	// StopTask durably asks the runner to stop an ongoing task (its work is
 	// kept); it returns the store's error when the task is not ongoing.
