@@ -14,14 +14,14 @@ import (
 var verdictLine = regexp.MustCompile(`^(Observer|Reviewer) verdict \(round \d+\): ([A-Z_]+)`)
 
 // PipelineHooks turns the pipeline's live output into the UI's feed and
-// terminal buffers, and its step changes into runner:status hints.
-func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, error)) pipeline.Hooks {
+// terminal buffers, and its step changes into a tasks:changed hint and a
+// call of stepped (the shell's status watcher then emits runner:status; nil
+// means nothing to call). stepped must not block.
+func PipelineHooks(live *LiveOutput, emit Emitter, stepped func()) pipeline.Hooks {
 	notify := func() {
 		emit.Emit(EventTasksChanged)
-		if status != nil {
-			if st, err := status(); err == nil {
-				emit.Emit(EventRunnerStatus, st)
-			}
+		if stepped != nil {
+			stepped()
 		}
 	}
 	roles := &execRoles{}

@@ -10,7 +10,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // ToolChoice is a role's tool and model.
@@ -91,20 +90,28 @@ type UsageSummary struct {
 	ByTask  []store.UsageRow `json:"by_task"`
 }
 
+// DirectoryPicker asks the user for a directory with the native dialog; the
+// shell implements it over the Wails runtime.
+type DirectoryPicker interface {
+	// PickDirectory returns the chosen directory, or "" when the user
+	// cancelled; it returns an error when no dialog can be shown.
+	PickDirectory(title string) (string, error)
+}
+
 // SettingsService reads and writes settings and reports tool health and usage.
 type SettingsService struct {
-	file  *settings.File
-	store *store.Store
-	tools func() []agent.Tool
-	emit  Emitter
-	ctx   func() context.Context
-	wails func() context.Context
+	file   *settings.File
+	store  *store.Store
+	tools  func() []agent.Tool
+	emit   Emitter
+	ctx    func() context.Context
+	picker DirectoryPicker
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
-// wails gives the Wails context for the native folder dialog.
-func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx, wails func() context.Context) *SettingsService {
-	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, wails: wails}
+// picker shows the native folder dialog.
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker) *SettingsService {
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker}
 }
 
 func toView(s settings.Settings) SettingsView {
@@ -205,7 +212,7 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 
 // PickDirectory opens the native folder picker; "" when cancelled.
 func (s *SettingsService) PickDirectory() (string, error) {
-	dir, err := runtime.OpenDirectoryDialog(s.wails(), runtime.OpenDialogOptions{Title: "Working directory", CanCreateDirectories: true})
+	dir, err := s.picker.PickDirectory("Working directory")
 	return dir, userError(err)
 }
 
