@@ -21,7 +21,9 @@ func decode(tree map[string]any, s *Settings) []*KeyError {
 }
 
 func decodeValue(key string, v any, dst reflect.Value, bad *[]*KeyError) {
-	wrong := func() { *bad = append(*bad, &KeyError{Key: key, Reason: "must be " + want(dst.Type()) + " (got " + got(v) + ")"}) }
+	wrong := func() {
+		*bad = append(*bad, &KeyError{Key: key, Reason: "must be " + want(dst.Type()) + " (got " + got(v) + ")"})
+	}
 	switch dst.Kind() {
 	case reflect.Struct:
 		m, ok := v.(map[string]any)

@@ -47,7 +47,9 @@ type MalformedError struct {
 }
 
 // Error returns "malformed settings file <path>: <problem>".
-func (e *MalformedError) Error() string { return ErrMalformed.Error() + " " + e.Path + ": " + e.Problem }
+func (e *MalformedError) Error() string {
+	return ErrMalformed.Error() + " " + e.Path + ": " + e.Problem
+}
 
 // Unwrap lets errors.Is match ErrMalformed.
 func (e *MalformedError) Unwrap() error { return ErrMalformed }
