@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -143,5 +145,73 @@ func TestSettingsLoadErrorNamesEveryBadKey(t *testing.T) {
 	}
 	if strings.Count(res.LoadError, "\n") != 0 {
 		t.Fatal("load error spans lines")
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite the settings messages the front end's fake backend is checked against")
+
+// settingsGolden is where the fake backend's settings validation is checked
+// (frontend/src/lib/backend/fake-errors.test.ts).
+const settingsGolden = "../frontend/src/lib/backend/settings-golden.json"
+
+type settingsCase struct {
+	Settings SettingsView `json:"settings"`
+	Errors   []FieldError `json:"errors"`
+}
+
+// TestSettingsGoldenIsCurrent: the field errors Save gives for a set of
+// edited forms (go test ./app -run SettingsGolden -update rewrites them).
+func TestSettingsGoldenIsCurrent(t *testing.T) {
+	svc := NewSettingsService(settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), nil), newTestStore(t), nil, &RecordingEmitter{}, context.Background, nil)
+	cur, err := svc.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits := []func(v *SettingsView){
+		func(v *SettingsView) {},
+		func(v *SettingsView) { v.Concurrency, v.Retries.IdleTimeoutMs = 99, 5 },
+		func(v *SettingsView) {
+			v.Concurrency, v.Worktree.OnDone, v.Worktree.OnFailure = 0, "trash", "x"
+			v.Review.MaxFixRounds, v.Review.MaxInlineDiffBytes, v.Retries.Transient = 51, 0, 21
+			v.Retries.BackoffMs, v.Stop.GraceMs = []int64{}, -1
+		},
+		func(v *SettingsView) {
+			v.WorkingDirectory, v.Roles.Developer.Tool, v.Roles.Planner.Model = "rel/dir", "gpt", "a\nb"
+			v.Roles.Observer = &ToolChoice{Tool: "nope"}
+			v.Retries.BackoffMs = []int64{10, -5, 90000000}
+		},
+		func(v *SettingsView) { v.WorkingDirectory, v.Roles.Observer = "~/src", &ToolChoice{Tool: "codex", Model: "gpt-5"} },
+	}
+	var want []settingsCase
+	for _, edit := range edits {
+		v := cur.Settings
+		v.Retries.BackoffMs = append([]int64(nil), v.Retries.BackoffMs...)
+		edit(&v)
+		c := settingsCase{Settings: v, Errors: []FieldError{}}
+		b, _ := json.Marshal(v) // Save may keep the slice it was given
+		res, err := svc.Save(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(b, &c.Settings)
+		c.Errors = res.Errors
+		want = append(want, c)
+	}
+	if *updateGolden {
+		b, _ := json.MarshalIndent(want, "", "  ")
+		if err := os.WriteFile(settingsGolden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(settingsGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []settingsCase
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s is out of date: run go test ./app -run SettingsGolden -update", settingsGolden)
 	}
 }

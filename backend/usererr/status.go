@@ -42,6 +42,9 @@ func describeStatus(err error) (string, Code, bool) {
 
 // transitionMessage says why a task in from cannot become to.
 func transitionMessage(from, to task.Status) string {
+	if from == to && from == task.StatusFailed {
+		return "This task has already failed"
+	}
 	if from == to {
 		return "This task is already " + adjective(from)
 	}

@@ -193,7 +193,7 @@ export const flows = {
       await s.getByRole('spinbutton', { name: 'Concurrency' }).fill('99');
       await s.getByRole('textbox', { name: 'Backoff delays' }).fill('1000, 2000');
       await s.getByRole('button', { name: 'Save settings' }).click();
-      await s.locator('.field-error[data-path="concurrency"]').filter({ hasText: 'from 1 to 8' }).waitFor();
+      await s.locator('.field-error[data-path="concurrency"]').filter({ hasText: 'Must be between 1 and 32 (got 99).' }).waitFor();
       await s.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
       const stored = await page.evaluate(() => window.__fake.settings.concurrency);
       assert(stored === 1, `invalid value not stored (${stored})`);
