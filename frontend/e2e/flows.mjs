@@ -30,7 +30,7 @@ export const flows = {
       await page.getByRole('textbox', { name: /Prompt/ }).fill('x');
       await page.getByRole('combobox', { name: 'Base ref' }).fill('no-such-branch');
       await page.getByRole('button', { name: 'Add task' }).click();
-      await page.getByRole('alert').filter({ hasText: "Unknown base ref 'no-such-branch'" }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'The base ref "no-such-branch" is not a branch or commit in /home/dev/project.' }).waitFor();
       await shot('new-task-error');
     },
   },
