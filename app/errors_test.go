@@ -180,7 +180,9 @@ func TestSettingsGoldenIsCurrent(t *testing.T) {
 			v.Roles.Observer = &ToolChoice{Tool: "nope"}
 			v.Retries.BackoffMs = []int64{10, -5, 90000000}
 		},
-		func(v *SettingsView) { v.WorkingDirectory, v.Roles.Observer = "~/src", &ToolChoice{Tool: "codex", Model: "gpt-5"} },
+		func(v *SettingsView) {
+			v.WorkingDirectory, v.Roles.Observer = "~/src", &ToolChoice{Tool: "codex", Model: "gpt-5"}
+		},
 	}
 	var want []settingsCase
 	for _, edit := range edits {
