@@ -10,6 +10,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // ToolChoice is a role's tool and model.
@@ -181,27 +182,31 @@ func (s *SettingsService) Get() (SaveSettingsResult, error) {
 	cur, err := s.file.Load()
 	res := SaveSettingsResult{Saved: true, Errors: []FieldError{}, Settings: toView(cur)}
 	if err != nil {
-		res.LoadError = firstLine(err.Error()) + " — using defaults until you save"
+		msg, _ := usererr.Describe(err)
+		res.LoadError = strings.TrimSuffix(msg, ".") + " — using defaults until you save."
 	}
 	return res, nil
 }
 
 // Save validates and writes the settings. Validation problems are not an
-// error: they come back in Errors and nothing is written.
+// error: every invalid field comes back in Errors and nothing is written.
 func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	cur, _ := s.file.Load()
 	next := fromView(cur, v)
 	res := SaveSettingsResult{Errors: []FieldError{}}
-	if err := next.Validate(); err != nil {
-		var ke *settings.KeyError
-		if errors.As(err, &ke) {
-			res.Errors = append(res.Errors, FieldError{Path: uiPath(ke.Key), Message: capitalize(ke.Reason)})
-			res.Settings = toView(cur)
-			return res, nil
-		}
-		return res, userError(err)
+	err := next.Validate()
+	if err == nil {
+		err = s.file.Save(next)
 	}
-	if err := s.file.Save(next); err != nil {
+	var ve *settings.ValidationError
+	if errors.As(err, &ve) {
+		for _, ke := range ve.Keys {
+			res.Errors = append(res.Errors, FieldError{Path: uiPath(ke.Key), Message: usererr.FieldMessage(ke)})
+		}
+		res.Settings = toView(cur)
+		return res, nil
+	}
+	if err != nil {
 		return res, userError(err)
 	}
 	saved, _ := s.file.Load()

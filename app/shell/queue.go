@@ -13,6 +13,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // This file is the shell's one use of the runner host: opening it, and the
@@ -56,7 +57,7 @@ func openQueue(o queueOptions) (queue, error) {
 	case errors.As(err, &locked):
 		o.log.Warn("runner", "err", err)
 		return lockedQueue{
-			ctl:  app.LockedRunner(o.store, locked.Error()),
+			ctl:  app.LockedRunner(o.store, lockMessage(err)),
 			file: host.SettingsFile(o.paths),
 		}, nil
 	case err != nil:
@@ -95,3 +96,9 @@ func (q lockedQueue) settings() *settings.File   { return q.file }
 func (q lockedQueue) tools() []agent.Tool        { return nil }
 func (q lockedQueue) run(context.Context) error  { return nil }
 func (q lockedQueue) close() error               { return nil }
+
+// lockMessage is the banner shown while another process runs the queue.
+func lockMessage(err error) string {
+	msg, _ := usererr.Describe(err)
+	return msg
+}

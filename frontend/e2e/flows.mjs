@@ -30,7 +30,7 @@ export const flows = {
       await page.getByRole('textbox', { name: /Prompt/ }).fill('x');
       await page.getByRole('combobox', { name: 'Base ref' }).fill('no-such-branch');
       await page.getByRole('button', { name: 'Add task' }).click();
-      await page.getByRole('alert').filter({ hasText: "Unknown base ref 'no-such-branch'" }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'The base ref "no-such-branch" is not a branch or commit in /home/dev/project.' }).waitFor();
       await shot('new-task-error');
     },
   },
@@ -193,7 +193,7 @@ export const flows = {
       await s.getByRole('spinbutton', { name: 'Concurrency' }).fill('99');
       await s.getByRole('textbox', { name: 'Backoff delays' }).fill('1000, 2000');
       await s.getByRole('button', { name: 'Save settings' }).click();
-      await s.locator('.field-error[data-path="concurrency"]').filter({ hasText: 'from 1 to 8' }).waitFor();
+      await s.locator('.field-error[data-path="concurrency"]').filter({ hasText: 'Must be between 1 and 32 (got 99).' }).waitFor();
       await s.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
       const stored = await page.evaluate(() => window.__fake.settings.concurrency);
       assert(stored === 1, `invalid value not stored (${stored})`);
