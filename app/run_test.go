@@ -191,7 +191,7 @@ func TestRunServiceWhileAnotherProcessRunsTheQueue(t *testing.T) {
 	if len(s.Running) != 1 || s.Running[0].TaskID != running.ID || s.Running[0].Title != "Elsewhere" || s.Running[0].Role != task.RolePlanner {
 		t.Fatalf("running %+v", s.Running)
 	}
-	if err := run.Stop(pending.ID); err == nil || !strings.Contains(err.Error(), "not running") {
+	if err := run.Stop(pending.ID); err == nil || !strings.Contains(err.Error(), "only ongoing tasks can be stopped") {
 		t.Fatalf("stop of a pending task: %v", err)
 	}
 	if ok, _ := st.StopRequested(ctx, pending.ID); ok {

@@ -243,7 +243,7 @@ func TestAppSecondProcessReadsAlongside(t *testing.T) {
 	b.start()
 
 	st, err := b.runSvc.Status()
-	if err != nil || st.LockHeld || !strings.Contains(st.LockMessage, "another runner") {
+	if err != nil || st.LockHeld || !strings.Contains(st.LockMessage, "already running the queue") {
 		t.Fatalf("second app's status %+v %v", st, err)
 	}
 	if st, _ := a.runSvc.Status(); !st.LockHeld {
