@@ -76,6 +76,11 @@ export const flows = {
       await panel.getByRole('button', { name: 'Full transcript' }).click();
       await page.getByRole('dialog', { name: 'Full transcript' }).getByText('go test').first().waitFor();
       await shot('transcript');
+      // Escape closes the dialog only (not the task), and focus goes back to the button that opened it.
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Full transcript' }).waitFor({ state: 'detached' });
+      assert(await panel.getByRole('button', { name: 'Full transcript' }).evaluate((el) => el === document.activeElement), 'focus back on Full transcript');
+      await panel.getByRole('button', { name: 'Full transcript' }).click();
       await page.getByRole('dialog', { name: 'Full transcript' }).getByRole('button', { name: 'Close' }).click();
       // Stop asks first and says the work is kept.
       await panel.getByRole('button', { name: 'Stop', exact: true }).click();
