@@ -256,8 +256,12 @@ export const flows = {
       await side.getByText('package module').first().waitFor();
       await shot('review-side-by-side');
       await page.getByRole('checkbox', { name: 'Side by side' }).uncheck();
-      await page.getByRole('tab', { name: 'Leftovers' }).click();
+      // The tabs work from the keyboard: one tab stop, arrows move and select.
+      await page.getByRole('tab', { name: 'Changes', selected: true }).focus();
+      await page.keyboard.press('ArrowRight');
       await page.getByText('3 files').waitFor();
+      assert(await page.getByRole('tab', { name: 'Leftovers', selected: true }).evaluate((el) => el === document.activeElement), 'Leftovers selected and focused');
+      await page.getByRole('tabpanel', { name: 'Leftovers' }).getByRole('list', { name: 'Changed files' }).waitFor();
       await page.getByRole('tab', { name: 'Commits' }).click();
       await page.getByRole('list', { name: 'Commits' }).getByText('Add a test for the path rewrite').waitFor();
       await shot('review-commits');
