@@ -1,9 +1,11 @@
 // Command boof-runner is the Boof Runner desktop app and its headless CLI.
-// With no command it opens the window; with one it runs headless.
+// With no command it opens the window (package app/shell); with one it runs
+// headless (package backend/cli). This file is wiring only.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -11,8 +13,11 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/boof-runner/boof-runner/app/shell"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/cli"
+	"github.com/boof-runner/boof-runner/build"
+	"github.com/boof-runner/boof-runner/frontend"
 )
 
 func main() {
@@ -44,4 +49,18 @@ func run(args []string) int {
 		return cli.ExitUser
 	}
 	return cli.ExitOK
+}
+
+// runDesktop opens the desktop app on the data root, shows the window until
+// it closes, and closes the app (every running step stopped first).
+func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
+	desk, err := shell.Open(ctx, shell.Options{
+		DataDir: dataDir, Log: log, Assets: frontend.Assets(), AppIcon: build.AppIcon,
+		TrayIcons: shell.TrayIcons{Idle: build.TrayIdle, Running: build.TrayRunning, Attention: build.TrayAttention},
+	})
+	if err != nil {
+		return err
+	}
+	runErr := desk.Run()
+	return errors.Join(runErr, desk.Close())
 }

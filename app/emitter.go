@@ -1,12 +1,13 @@
-// Package app holds the services bound to the Wails window. They are thin:
-// each forwards to backend packages and maps errors to readable messages.
+// Package app holds the services bound to the Wails window (TaskService,
+// CommandService, RunService, SettingsService, ReviewService), their view
+// types and the live-output feed they serve. They are thin: each forwards to
+// backend packages and maps errors to readable messages. The package imports
+// no Wails code: the desktop shell (app/shell) gives it an Emitter and a
+// DirectoryPicker, and binds the services to the window.
 package app
 
 import (
-	"context"
 	"sync"
-
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // Event names, shaped domain:verb[:id]. Events are hints: the UI reloads
@@ -27,32 +28,9 @@ const (
 )
 
 // Emitter sends an event to the UI. Every event goes through one Emitter so
-// tests can record them.
+// tests can record them; the shell's emitter calls the Wails runtime.
 type Emitter interface {
 	Emit(name string, payload ...any)
-}
-
-// WailsEmitter emits through the Wails runtime once the window has started.
-type WailsEmitter struct {
-	mu  sync.RWMutex
-	ctx context.Context
-}
-
-// Attach binds the emitter to the Wails context given at startup.
-func (w *WailsEmitter) Attach(ctx context.Context) {
-	w.mu.Lock()
-	w.ctx = ctx
-	w.mu.Unlock()
-}
-
-// Emit sends the event; before startup it is dropped (the UI loads state on mount).
-func (w *WailsEmitter) Emit(name string, payload ...any) {
-	w.mu.RLock()
-	ctx := w.ctx
-	w.mu.RUnlock()
-	if ctx != nil {
-		runtime.EventsEmit(ctx, name, payload...)
-	}
 }
 
 // RecordingEmitter keeps every event; for tests.
@@ -75,4 +53,17 @@ func (r *RecordingEmitter) Names() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.Events...)
+}
+
+// PayloadsOf returns a copy of the payloads of the recorded events named name.
+func (r *RecordingEmitter) PayloadsOf(name string) [][]any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out [][]any
+	for i, n := range r.Events {
+		if n == name {
+			out = append(out, r.Payloads[i])
+		}
+	}
+	return out
 }

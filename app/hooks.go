@@ -9,15 +9,15 @@ import (
 
 // PipelineHooks turns the pipeline's typed events into the UI's feed and its
 // raw output into the terminal buffer; a step starting or ending also emits
-// tasks:changed and runner:status hints. The feed is built from the event
-// values alone: the log's wording plays no part in it.
-func PipelineHooks(live *LiveOutput, emit Emitter, status func() (RunnerStatus, error)) pipeline.Hooks {
+// a tasks:changed hint and calls stepped (the shell's status watcher then
+// emits runner:status; nil means nothing to call). stepped must not block.
+// The feed is built from the event values alone: the log's wording plays no
+// part in it.
+func PipelineHooks(live *LiveOutput, emit Emitter, stepped func()) pipeline.Hooks {
 	notify := func() {
 		emit.Emit(EventTasksChanged)
-		if status != nil {
-			if st, err := status(); err == nil {
-				emit.Emit(EventRunnerStatus, st)
-			}
+		if stepped != nil {
+			stepped()
 		}
 	}
 	roles := &execRoles{}

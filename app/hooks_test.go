@@ -19,17 +19,19 @@ type hookStep struct {
 }
 
 // feedOf runs events through the app's pipeline hooks and returns the feed
-// the UI would get, and the hints emitted.
-func feedOf(t *testing.T, steps []hookStep) ([]FeedItem, []string) {
+// the UI would get, the hints emitted and how often the status watcher was
+// poked.
+func feedOf(t *testing.T, steps []hookStep) ([]FeedItem, []string, int) {
 	t.Helper()
 	rec := &RecordingEmitter{}
 	live := NewLiveOutput(rec, pipeline.Scrub, time.Now, time.Hour)
-	h := PipelineHooks(live, rec, func() (RunnerStatus, error) { return RunnerStatus{Enabled: true}, nil })
+	stepped := 0
+	h := PipelineHooks(live, rec, func() { stepped++ })
 	for _, s := range steps {
 		h.OnEvent("t1", s.execID, task.Event{TaskID: "t1", At: time.Now(), Data: s.data})
 	}
 	live.Close()
-	return live.Snapshot("t1").Feed, rec.Names()
+	return live.Snapshot("t1").Feed, rec.Names(), stepped
 }
 
 // shown is what a feed item shows besides its text: kind, role and verdict.
@@ -72,7 +74,7 @@ func runEvents(note func(string) string) []hookStep {
 }
 
 func TestFeedRendersTypedEvents(t *testing.T) {
-	feed, hints := feedOf(t, runEvents(func(s string) string { return s }))
+	feed, hints, stepped := feedOf(t, runEvents(func(s string) string { return s }))
 	want := []string{
 		"note ",
 		"step_started reviewer",
@@ -108,9 +110,9 @@ func TestFeedRendersTypedEvents(t *testing.T) {
 			t.Fatalf("item %d: seq %d at %v", i, it.Seq, it.At)
 		}
 	}
-	// Each step start and end is a hint to reload the task list and the runner status.
-	if n := strings.Count(strings.Join(hints, " "), EventRunnerStatus); n != 3 {
-		t.Fatalf("hints %v", hints)
+	// Each step start and end is a hint to reload the task list, and pokes the runner status.
+	if n := strings.Count(strings.Join(hints, " "), EventTasksChanged); n != 3 || stepped != 3 {
+		t.Fatalf("hints %v, status watcher poked %d times", hints, stepped)
 	}
 	// The JSON the front end reads: kind and role beside the payload.
 	b, _ := json.Marshal(feed[8])
@@ -128,8 +130,8 @@ func TestFeedRendersTypedEvents(t *testing.T) {
 // own text: kinds, roles and verdicts come from the typed events alone, and a
 // note that reads like a verdict or a retry stays a note.
 func TestFeedIgnoresLogWording(t *testing.T) {
-	plain, _ := feedOf(t, runEvents(func(s string) string { return s }))
-	reworded, _ := feedOf(t, runEvents(func(s string) string { return "Reworded: " + strings.ToLower(s) + " (details)" }))
+	plain, _, _ := feedOf(t, runEvents(func(s string) string { return s }))
+	reworded, _, _ := feedOf(t, runEvents(func(s string) string { return "Reworded: " + strings.ToLower(s) + " (details)" }))
 	if !reflect.DeepEqual(shown(plain), shown(reworded)) {
 		t.Fatalf("rewording the log changed the feed:\n%v\n%v", shown(plain), shown(reworded))
 	}

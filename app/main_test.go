@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 )
@@ -14,4 +15,17 @@ func TestMain(m *testing.M) {
 		os.Exit(mock.Main(os.Args[2:], os.Stdin, os.Stdout))
 	}
 	os.Exit(m.Run())
+}
+
+// waitFor polls cond until it holds; the deadline only guards against a
+// hang, it is not a speed requirement.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -59,50 +58,35 @@ type TranscriptPage struct {
 	Total  int64  `json:"total"`
 }
 
-// RunService is the runner and the running task as the UI sees them.
+// RunService is the runner and the running task as the UI sees them. Its
+// exported methods are the ones the front end calls.
 type RunService struct {
 	store    *store.Store
-	host     *host.Host // nil when another process holds the runner lock
-	lockMsg  string
+	control  RunnerControl
 	settings *settings.File
 	live     *LiveOutput
 	emit     Emitter
 	ctx      func() context.Context
 }
 
-// NewRunService builds the service; host is nil when this process does not
-// run the queue (lockMsg says why).
-func NewRunService(st *store.Store, host *host.Host, lockMsg string, sf *settings.File, live *LiveOutput, emit Emitter, ctx func() context.Context) *RunService {
-	return &RunService{store: st, host: host, lockMsg: lockMsg, settings: sf, live: live, emit: emit, ctx: ctx}
+// NewRunService builds the service over this process's hold on the queue
+// (LocalRunner or LockedRunner).
+func NewRunService(st *store.Store, rc RunnerControl, sf *settings.File, live *LiveOutput, emit Emitter, ctx func() context.Context) *RunService {
+	return &RunService{store: st, control: rc, settings: sf, live: live, emit: emit, ctx: ctx}
 }
 
-// Enabled reports whether the queue runs (settings.runner.enabled).
-func (r *RunService) Enabled() bool {
+// enabled reports whether the queue runs (settings.runner.enabled).
+func (r *RunService) enabled() bool {
 	s, _ := r.settings.Load() // a bad file gives the defaults, as the runner uses
 	return s.Runner.Enabled
-}
-
-// Running lists the ids of the tasks running now.
-func (r *RunService) Running() []string {
-	if r.host != nil {
-		return r.host.Runner.Running()
-	}
-	ts, err := r.store.ListTasks(r.ctx(), store.Filter{Statuses: []task.Status{task.StatusOngoing}})
-	if err != nil {
-		return nil
-	}
-	ids := make([]string, 0, len(ts))
-	for _, t := range ts {
-		ids = append(ids, t.ID)
-	}
-	return ids
 }
 
 // Status returns the queue's state and what runs now.
 func (r *RunService) Status() (RunnerStatus, error) {
 	ctx := r.ctx()
-	st := RunnerStatus{Enabled: r.Enabled(), LockHeld: r.host != nil, LockMessage: r.lockMsg, Running: []RunningInfo{}}
-	for _, id := range r.Running() {
+	held, msg := r.control.Lock()
+	st := RunnerStatus{Enabled: r.enabled(), LockHeld: held, LockMessage: msg, Running: []RunningInfo{}}
+	for _, id := range r.control.Running(ctx) {
 		t, err := r.store.GetTask(ctx, id)
 		if err != nil {
 			continue
@@ -129,9 +113,7 @@ func (r *RunService) SetEnabled(on bool) (RunnerStatus, error) {
 	if _, err := r.settings.Set("runner.enabled", strconv.FormatBool(on)); err != nil {
 		return RunnerStatus{}, userError(err)
 	}
-	if r.host != nil {
-		r.host.Runner.Wake()
-	}
+	r.control.Wake()
 	st, err := r.Status()
 	if err == nil {
 		r.emit.Emit(EventRunnerStatus, st)
@@ -139,22 +121,10 @@ func (r *RunService) SetEnabled(on bool) (RunnerStatus, error) {
 	return st, err
 }
 
-// Stop stops a running task's whole process tree; its work is kept.
+// Stop durably asks the runner to stop a running task's whole process tree
+// (its work is kept); it returns an error when the task is not running.
 func (r *RunService) Stop(taskID string) error {
-	return r.StopTask(taskID)
-}
-
-// StopTask is Stop for the tray.
-func (r *RunService) StopTask(taskID string) error {
-	ctx := r.ctx()
-	t, err := r.store.GetTask(ctx, taskID)
-	if err != nil {
-		return userError(err)
-	}
-	if t.Status != task.StatusOngoing {
-		return fmt.Errorf("Task %s is not running.", taskID)
-	}
-	if err := runner.Stop(ctx, r.store, taskID); err != nil {
+	if err := runner.Stop(r.ctx(), r.store, taskID); err != nil { // refuses a task that is not ongoing
 		return userError(err)
 	}
 	r.live.Add(taskID, FeedItem{Data: task.Note{Level: task.LevelInfo, Text: "Stop requested: stopping the step's process tree; the work is kept."}})
@@ -234,27 +204,4 @@ func readRange(w io.Writer, path string, from, n int64) error {
 		return nil
 	}
 	return err
-}
-
-// WatchStatus emits runner:status whenever the set of running tasks or the
-// paused state changes (checked every interval) until ctx ends, so the
-// window never keeps showing a task that finished.
-func (r *RunService) WatchStatus(ctx context.Context, interval time.Duration) {
-	last := ""
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		key := fmt.Sprint(r.Enabled(), r.Running())
-		if key != last {
-			last = key
-			if st, err := r.Status(); err == nil {
-				r.emit.Emit(EventRunnerStatus, st)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

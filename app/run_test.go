@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -68,7 +70,7 @@ func startHost(t *testing.T) *hostFixture {
 		st.Close()
 	})
 	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake})
-	f.run = NewRunService(st, f.host, "", f.host.Settings, f.live, f.rec, context.Background)
+	f.run = NewRunService(st, LocalRunner(f.host.Runner), f.host.Settings, f.live, f.rec, context.Background)
 	return f
 }
 
@@ -169,10 +171,54 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	if err := f.run.Stop(b.ID); err == nil {
 		t.Fatal("stopping a stopped task succeeded")
 	}
-	if _, err := f.run.SetEnabled(false); err != nil {
+	if st, err := f.run.SetEnabled(false); err != nil || st.Enabled {
+		t.Fatalf("pause: %+v %v", st, err)
+	}
+	if st, _ := f.run.Status(); st.Enabled {
+		t.Fatal("pause did not stick")
+	}
+}
+
+// TestRunServiceWhileAnotherProcessRunsTheQueue: without the runner lock the
+// service shows the store's ongoing tasks, says which process runs the
+// queue, and its controls reach that process through the store.
+func TestRunServiceWhileAnotherProcessRunsTheQueue(t *testing.T) {
+	st := newTestStore(t)
+	ctx := context.Background()
+	running, err := st.CreateTask(ctx, task.NewTask{Title: "Elsewhere", Prompt: "runs in the other process"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if f.run.Enabled() {
-		t.Fatal("pause did not stick")
+	if _, err := st.Claim(ctx, running.ID, store.ClaimInfo{Runner: "other", Role: task.RolePlanner, Tool: "mock"}); err != nil {
+		t.Fatal(err)
+	}
+	pending, _ := st.CreateTask(ctx, task.NewTask{Prompt: "waits"})
+	rec := &RecordingEmitter{}
+	live := NewLiveOutput(rec, pipeline.Scrub, time.Now, 0)
+	defer live.Close()
+	sf := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
+	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue"), sf, live, rec, context.Background)
+
+	s, err := run.Status()
+	if err != nil || s.LockHeld || s.LockMessage != "process 42 runs the queue" || !s.Enabled {
+		t.Fatalf("status %+v %v", s, err)
+	}
+	if len(s.Running) != 1 || s.Running[0].TaskID != running.ID || s.Running[0].Title != "Elsewhere" || s.Running[0].Role != task.RolePlanner {
+		t.Fatalf("running %+v", s.Running)
+	}
+	if err := run.Stop(pending.ID); err == nil || !strings.Contains(err.Error(), "only ongoing tasks can be stopped") {
+		t.Fatalf("stop of a pending task: %v", err)
+	}
+	if ok, _ := st.StopRequested(ctx, pending.ID); ok {
+		t.Fatal("a stop request was stored for a pending task")
+	}
+	if err := run.Stop(running.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.StopRequested(ctx, running.ID); err != nil || !ok {
+		t.Fatalf("no durable stop request for the other process: %v %v", ok, err)
+	}
+	if s, err := run.SetEnabled(false); err != nil || s.Enabled || !slices.Contains(rec.Names(), EventRunnerStatus) {
+		t.Fatalf("pause %+v %v, events %v", s, err, rec.Names())
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // ToolChoice is a role's tool and model.
@@ -91,20 +91,28 @@ type UsageSummary struct {
 	ByTask  []store.UsageRow `json:"by_task"`
 }
 
+// DirectoryPicker asks the user for a directory with the native dialog; the
+// shell implements it over the Wails runtime.
+type DirectoryPicker interface {
+	// PickDirectory returns the chosen directory, or "" when the user
+	// cancelled; it returns an error when no dialog can be shown.
+	PickDirectory(title string) (string, error)
+}
+
 // SettingsService reads and writes settings and reports tool health and usage.
 type SettingsService struct {
-	file  *settings.File
-	store *store.Store
-	tools func() []agent.Tool
-	emit  Emitter
-	ctx   func() context.Context
-	wails func() context.Context
+	file   *settings.File
+	store  *store.Store
+	tools  func() []agent.Tool
+	emit   Emitter
+	ctx    func() context.Context
+	picker DirectoryPicker
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
-// wails gives the Wails context for the native folder dialog.
-func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx, wails func() context.Context) *SettingsService {
-	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, wails: wails}
+// picker shows the native folder dialog.
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker) *SettingsService {
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker}
 }
 
 func toView(s settings.Settings) SettingsView {
@@ -174,27 +182,31 @@ func (s *SettingsService) Get() (SaveSettingsResult, error) {
 	cur, err := s.file.Load()
 	res := SaveSettingsResult{Saved: true, Errors: []FieldError{}, Settings: toView(cur)}
 	if err != nil {
-		res.LoadError = firstLine(err.Error()) + " — using defaults until you save"
+		msg, _ := usererr.Describe(err)
+		res.LoadError = strings.TrimSuffix(msg, ".") + " — using defaults until you save."
 	}
 	return res, nil
 }
 
 // Save validates and writes the settings. Validation problems are not an
-// error: they come back in Errors and nothing is written.
+// error: every invalid field comes back in Errors and nothing is written.
 func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	cur, _ := s.file.Load()
 	next := fromView(cur, v)
 	res := SaveSettingsResult{Errors: []FieldError{}}
-	if err := next.Validate(); err != nil {
-		var ke *settings.KeyError
-		if errors.As(err, &ke) {
-			res.Errors = append(res.Errors, FieldError{Path: uiPath(ke.Key), Message: capitalize(ke.Reason)})
-			res.Settings = toView(cur)
-			return res, nil
-		}
-		return res, userError(err)
+	err := next.Validate()
+	if err == nil {
+		err = s.file.Save(next)
 	}
-	if err := s.file.Save(next); err != nil {
+	var ve *settings.ValidationError
+	if errors.As(err, &ve) {
+		for _, ke := range ve.Keys {
+			res.Errors = append(res.Errors, FieldError{Path: uiPath(ke.Key), Message: usererr.FieldMessage(ke)})
+		}
+		res.Settings = toView(cur)
+		return res, nil
+	}
+	if err != nil {
 		return res, userError(err)
 	}
 	saved, _ := s.file.Load()
@@ -205,7 +217,7 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 
 // PickDirectory opens the native folder picker; "" when cancelled.
 func (s *SettingsService) PickDirectory() (string, error) {
-	dir, err := runtime.OpenDirectoryDialog(s.wails(), runtime.OpenDialogOptions{Title: "Working directory", CanCreateDirectories: true})
+	dir, err := s.picker.PickDirectory("Working directory")
 	return dir, userError(err)
 }
 

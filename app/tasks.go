@@ -159,7 +159,7 @@ func (s *TaskService) Reorder(ids []string) error {
 			return userError(err)
 		}
 		if t.Status != task.StatusPending {
-			return fmt.Errorf("Only pending tasks can be reordered; %s is %s.", id, t.Status)
+			return userError(&store.StatusError{Op: "reorder", TaskID: id, Status: t.Status, Allowed: []task.Status{task.StatusPending}})
 		}
 	}
 	for i := 1; i < len(ids); i++ {
@@ -199,8 +199,8 @@ func (s *TaskService) Delete(id string, o DeleteOptions) error {
 	if err != nil {
 		return userError(err)
 	}
-	if t.Status == task.StatusOngoing {
-		return fmt.Errorf("Task %s is running: stop it first.", id)
+	if t.Status == task.StatusOngoing { // before any branch is touched
+		return userError(&store.StatusError{Op: "delete", TaskID: id, Status: t.Status})
 	}
 	if o.DeleteBranches && s.removeBranches != nil {
 		if err := s.removeBranches(ctx, t); err != nil {

@@ -54,7 +54,7 @@ func TestTaskServiceErrorsAreReadableAndChangeNothing(t *testing.T) {
 	if err == nil || err.Error() != "Prompt is empty." {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := svc.Get("0000000000000000"); err == nil || !strings.Contains(err.Error(), "no longer exists") {
+	if _, err := svc.Get("0000000000000000"); err == nil || err.Error() != `Task "0000000000000000" does not exist.` {
 		t.Fatalf("get missing: %v", err)
 	}
 	if _, err := svc.Answer("0000000000000000", "  "); err == nil {

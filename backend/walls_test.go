@@ -1,4 +1,6 @@
-// Package backend_test enforces the two walls of DESIGN.md.
+// Package backend_test enforces the walls of DESIGN.md: backend/ never
+// imports app/ or UI code, backend/task does no I/O, only the desktop shell
+// (app/shell, one file of it) calls Wails, and the root holds main.go only.
 package backend_test
 
 import (
@@ -19,13 +21,17 @@ import (
 )
 
 type pkg struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Dir          string
+	GoFiles      []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Imports      []string
+	Deps         []string
 }
 
 func listPackages(t *testing.T, pattern string) []pkg {
-	return goList[pkg](t, "ImportPath,Imports,Deps", pattern)
+	return goList[pkg](t, "ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,Deps", pattern)
 }
 
 // goList runs `go list -e -json=fields pattern` and decodes its packages.
@@ -223,5 +229,77 @@ func TestCLIWallCatchesNames(t *testing.T) {
 		if mayImportAdapter(module+"/app", a) || mayImportAdapter(module+"/backend/runner", a) {
 			t.Fatalf("%s would be allowed outside backend/host", a)
 		}
+	}
+}
+
+// Where Wails may be named: the shell package, and in it one file.
+const (
+	shellPkg   = module + "/app/shell"
+	wailsFile  = "wails.go"
+	wailsPath  = "github.com/wailsapp/"
+	wailsRTime = "github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+func isWails(path string) bool { return strings.HasPrefix(path, wailsPath) }
+
+// TestOnlyTheShellCallsWails: no package of the module but app/shell imports
+// Wails (the root's main.go included), and the bound services of app/
+// depend on no Wails or tray code even indirectly.
+func TestOnlyTheShellCallsWails(t *testing.T) {
+	shellSeen := false
+	for _, p := range listPackages(t, module+"/...") {
+		for _, imp := range p.Imports {
+			if isWails(imp) && p.ImportPath != shellPkg {
+				t.Errorf("%s imports %s: only %s calls Wails", p.ImportPath, imp, shellPkg)
+			}
+			if p.ImportPath == shellPkg && imp == wailsRTime {
+				shellSeen = true
+			}
+		}
+		if p.ImportPath == module+"/app" {
+			for _, d := range p.Deps {
+				if uiImport(d) {
+					t.Errorf("%s depends on %s: the bound services reach the window through interfaces the shell implements", p.ImportPath, d)
+				}
+			}
+		}
+	}
+	// The check can fail: the shell does import the runtime.
+	if !shellSeen {
+		t.Fatalf("%s does not import %s: the wall check sees nothing", shellPkg, wailsRTime)
+	}
+}
+
+// TestWailsCallsAreInOneFileOfTheShell: within app/shell (tests included),
+// only wails.go imports a Wails package.
+func TestWailsCallsAreInOneFileOfTheShell(t *testing.T) {
+	pkgs := listPackages(t, shellPkg)
+	p := pkgs[0]
+	fset := token.NewFileSet()
+	var inWails []string
+	for _, name := range slices.Concat(p.GoFiles, p.TestGoFiles, p.XTestGoFiles) {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if isWails(path) {
+				inWails = append(inWails, name)
+				break
+			}
+		}
+	}
+	if !slices.Equal(inWails, []string{wailsFile}) {
+		t.Fatalf("files of %s importing Wails: %q, want only %s", shellPkg, inWails, wailsFile)
+	}
+}
+
+// TestRootHoldsMainOnly: the module root is wiring, main.go alone; the
+// front end's embedding lives in frontend/, the icons in build/.
+func TestRootHoldsMainOnly(t *testing.T) {
+	p := listPackages(t, module)[0]
+	if !slices.Equal(p.GoFiles, []string{"main.go"}) || len(p.TestGoFiles)+len(p.XTestGoFiles) != 0 {
+		t.Fatalf("root package files %q (tests %q %q), want main.go only", p.GoFiles, p.TestGoFiles, p.XTestGoFiles)
 	}
 }

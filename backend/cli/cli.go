@@ -14,6 +14,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // Exit codes.
@@ -102,7 +103,10 @@ func IsCommand(name string) bool {
 	return ok || res
 }
 
-// Run executes the subcommand in args[0] and returns the process exit code.
+// Run executes the subcommand in args[0] and returns the process exit code:
+// ExitUsage with "boof-runner COMMAND: <problem>" on stderr for a mistake in
+// how it was called, ExitUser with "boof-runner: <message>" (the message of
+// backend/usererr, the same the desktop app shows) for any other error.
 func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdio.Stdout)
@@ -130,7 +134,8 @@ func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 		}
 		return ExitUsage
 	}
-	fmt.Fprintf(stdio.Stderr, "boof-runner %s: %s\n", name, oneLine(err.Error()))
+	msg, _ := usererr.Describe(err)
+	fmt.Fprintf(stdio.Stderr, "boof-runner: %s\n", msg)
 	return ExitUser
 }
 

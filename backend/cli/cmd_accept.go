@@ -86,7 +86,7 @@ func runAccept(ctx context.Context, c *call) error {
 			}
 		}
 		if err != nil {
-			return explainAccept(err)
+			return err
 		}
 		if !*asJSON {
 			printPlan(c, p)
@@ -95,7 +95,7 @@ func runAccept(ctx context.Context, c *call) error {
 	}
 	a, err := rc.svc.Accept(ctx, r, review.StoreRecorder{Store: rc.store})
 	if err != nil {
-		return explainAccept(err)
+		return err
 	}
 	if *asJSON {
 		return writeJSON(c.io.Stdout, a)
@@ -121,17 +121,6 @@ func printPlan(c *call, p review.Plan) {
 	if p.Strategy == review.StrategyRebase && p.FastForward {
 		fmt.Fprintln(w, "fast-forward")
 	}
-}
-
-// explainAccept adds what the user can do about a refusal.
-func explainAccept(err error) error {
-	switch {
-	case errors.Is(err, review.ErrConflict):
-		return fmt.Errorf("%w; nothing changed: re-queue the task to merge the target into its branch, or resolve by hand", err)
-	case errors.Is(err, review.ErrDirty):
-		return fmt.Errorf("%w; nothing changed", err)
-	}
-	return err
 }
 
 // reviewerSummary returns the first paragraph of the task's last reviewer
@@ -169,7 +158,7 @@ func runUndoAccept(ctx context.Context, c *call) error {
 	}
 	err = rc.svc.Undo(ctx, review.UndoRequest{Repo: rc.task.Repo, TaskID: rc.task.ID, Status: rc.task.Status, Record: a}, rec)
 	if err != nil {
-		return explainAccept(err)
+		return err
 	}
 	fmt.Fprintf(c.io.Stdout, "undid the accept of %s: %s is back at %s\n", rc.task.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.OldSHA)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // runDoctor checks every agent tool in parallel (within 20 s): installed,
@@ -53,7 +55,8 @@ func runDoctor(ctx context.Context, c *call) error {
 		return writeJSON(c.io.Stdout, hs)
 	}
 	if lerr != nil {
-		fmt.Fprintf(c.io.Stdout, "settings: %s (using defaults)\n\n", oneLine(lerr.Error()))
+		msg, _ := usererr.Describe(lerr)
+		fmt.Fprintf(c.io.Stdout, "settings: %s (using defaults)\n\n", strings.TrimSuffix(msg, "."))
 	}
 	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tINSTALLED\tVERSION\tAUTHENTICATED\tERROR")

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
@@ -60,7 +62,8 @@ func runRunner(ctx context.Context, c *call) error {
 	defer h.Close()
 	set, lerr := h.Settings.Load()
 	if lerr != nil {
-		fmt.Fprintf(c.io.Stderr, "boof-runner runner: warning: %s; running with defaults in memory (the file is left as it is)\n", oneLine(lerr.Error()))
+		msg, _ := usererr.Describe(lerr)
+		fmt.Fprintf(c.io.Stderr, "boof-runner runner: warning: %s; running with defaults in memory (the file is left as it is)\n", strings.TrimSuffix(msg, "."))
 	}
 	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d\n",
 		paths.Root, os.Getpid(), set.DefaultTool, set.Runner.Concurrency)

@@ -133,7 +133,7 @@ func TestAcceptUndoAcceptCLI(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(repo, "b.txt"), "local edit\n")
 	r = runCLI(t, data, "", "accept", id, "--strategy", "squash")
-	if r.code != 1 || !strings.Contains(r.stderr, `"b.txt"`) || !strings.Contains(r.stderr, "nothing changed") {
+	if want := "boof-runner: Nothing changed: the target checkout " + repo + ` has uncommitted changes in "b.txt"; commit or stash them first.` + "\n"; r.code != 1 || r.stderr != want {
 		t.Fatalf("dirty accept: %d %s", r.code, r.stderr)
 	}
 	if git(t, repo, "rev-parse", "main") != mainHead || statusOf(t, data, id) != "done" {
@@ -154,7 +154,7 @@ func TestAcceptUndoAcceptCLI(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(repo, "c d.txt")); string(got) != "sea\n" {
 		t.Fatal("checkout not updated")
 	}
-	if r = runCLI(t, data, "", "accept", id); r.code != 1 || !strings.Contains(r.stderr, "illegal status transition") {
+	if r = runCLI(t, data, "", "accept", id); r.code != 1 || r.stderr != "boof-runner: This task is already accepted.\n" {
 		t.Fatalf("second accept: %d %s", r.code, r.stderr)
 	}
 

@@ -52,7 +52,7 @@ func TestRetryArchiveUnarchiveDelete(t *testing.T) {
 	}
 	for _, verb := range []string{"delete", "retry", "archive"} {
 		r := runCLI(t, dir, "", verb, id)
-		if r.code != 1 || !strings.Contains(r.stderr, "ongoing") {
+		if r.code != 1 || r.stderr != "boof-runner: This task is ongoing: stop it before you "+verb+" it.\n" {
 			t.Fatalf("%s ongoing: code %d stderr %q", verb, r.code, r.stderr)
 		}
 		if st := taskStatus(t, s, id); st != task.StatusOngoing {
@@ -74,7 +74,7 @@ func TestRetryArchiveUnarchiveDelete(t *testing.T) {
 	if r := runCLI(t, dir, "", "delete", id); r.code != 0 {
 		t.Fatalf("delete: %d %q", r.code, r.stderr)
 	}
-	if r := runCLI(t, dir, "", "show", id); r.code != 1 || !strings.Contains(r.stderr, "not found") {
+	if r := runCLI(t, dir, "", "show", id); r.code != 1 || r.stderr != `boof-runner: Task "`+id+`" does not exist.`+"\n" {
 		t.Fatalf("show deleted: %d %q", r.code, r.stderr)
 	}
 	if r := runCLI(t, dir, "", "retry"); r.code != 2 {
@@ -87,7 +87,7 @@ func TestAnswerFromStdin(t *testing.T) {
 	id := addTask(t, dir, "build a thing")
 	s := storeAt(t, dir)
 	ctx := context.Background()
-	if r := runCLI(t, dir, "", "answer", id, "too early"); r.code != 1 || !strings.Contains(r.stderr, "actions") {
+	if r := runCLI(t, dir, "", "answer", id, "too early"); r.code != 1 || r.stderr != "boof-runner: This task is pending and has no questions to answer.\n" {
 		t.Fatalf("answer pending: %d %q", r.code, r.stderr)
 	}
 	if _, err := s.Claim(ctx, id, store.ClaimInfo{Role: task.RolePlanner}); err != nil {

@@ -43,14 +43,20 @@ type Error struct {
 
 // Error returns "git <verb>: exit N: <first line of stderr>".
 func (e *Error) Error() string {
-	msg := e.Stderr
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
+	if msg := e.Detail(); msg != "" {
+		return fmt.Sprintf("git %s: exit %d: %s", e.Verb(), e.ExitCode, msg)
 	}
-	if msg == "" {
-		return fmt.Sprintf("git %s: exit %d", verb(e.Args), e.ExitCode)
-	}
-	return fmt.Sprintf("git %s: exit %d: %s", verb(e.Args), e.ExitCode, msg)
+	return fmt.Sprintf("git %s: exit %d", e.Verb(), e.ExitCode)
+}
+
+// Verb returns the git subcommand that failed ("merge", "worktree").
+func (e *Error) Verb() string { return verb(e.Args) }
+
+// Detail returns the first line of git's standard error, "" when it wrote
+// nothing.
+func (e *Error) Detail() string {
+	msg, _, _ := strings.Cut(e.Stderr, "\n")
+	return strings.TrimSpace(msg)
 }
 
 // Is reports whether e is of the kind named by target, one of the

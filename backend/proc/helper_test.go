@@ -91,15 +91,28 @@ func helperMain(role string, args []string) int {
 		}
 		sleepForever()
 	case "daemon-mid":
+		// mid exits once leaf has printed, so "leaf-ready" is always on the
+		// terminal before "ready".
+		r, w, err := os.Pipe()
+		if err != nil {
+			return 1
+		}
 		c := helperCmd("daemon-leaf")
 		c.Stdout = os.Stdout
+		c.ExtraFiles = []*os.File{w}
 		if err := c.Start(); err != nil {
 			return 1
 		}
+		w.Close()
+		_, _ = r.Read(make([]byte, 1))
 		return 0
 	case "daemon-leaf":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		fmt.Println("leaf-ready")
+		if ready := os.NewFile(3, "ready"); ready != nil {
+			_, _ = ready.Write([]byte{1})
+			ready.Close()
+		}
 		// Detach from the terminal like a real daemon.
 		if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
 			for fd := 0; fd <= 2; fd++ {

@@ -138,7 +138,9 @@ func TestTwoRunnersOneDataRoot(t *testing.T) {
 		t.Fatalf("lock holder %d, want %d", pid, cmd.Process.Pid)
 	}
 	res := r.cli(context.Background(), "runner", "--until-idle")
-	if res.code != 1 || !strings.Contains(res.stderr, "another runner") || !strings.Contains(res.stderr, strconv.Itoa(cmd.Process.Pid)) {
+	want := "boof-runner: Another process (pid " + strconv.Itoa(cmd.Process.Pid) + ") is already running the queue of this data root; " +
+		"you can still add and read tasks and send stop or inject controls.\n"
+	if res.code != 1 || res.stderr != want {
 		t.Fatalf("second runner: %+v", res)
 	}
 	// The second process can still add tasks, read and send controls.

@@ -33,8 +33,8 @@ func (f *File) Catalog() Catalog { return f.cat }
 func (f *File) Path() string { return f.path }
 
 // Load returns the effective settings. A missing file gives the defaults.
-// A malformed file (ErrMalformed) or an invalid value (*KeyError, wrapping
-// ErrInvalid) gives the defaults together with the error; the file is left
+// A malformed file (*MalformedError) or invalid values (*ValidationError,
+// wrapping ErrInvalid) give the defaults together with the error; the file is left
 // untouched either way. Other read errors are returned wrapped, with defaults.
 func (f *File) Load() (Settings, error) {
 	f.mu.Lock()
@@ -66,41 +66,34 @@ func (f *File) readRaw() (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrMalformed, f.path, err)
+		return nil, &MalformedError{Path: f.path, Problem: malformedProblem(err)}
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%w %s: text after the JSON object", ErrMalformed, f.path)
+		return nil, &MalformedError{Path: f.path, Problem: "has text after the JSON object"}
 	}
 	if raw == nil {
-		return nil, fmt.Errorf("%w %s: not a JSON object", ErrMalformed, f.path)
+		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object"}
 	}
 	return raw, nil
 }
 
-// effective merges raw over the defaults, decodes and validates it.
+// effective merges raw over the defaults, decodes and validates it. It
+// returns a *ValidationError naming every key of the wrong type or with a
+// bad value.
 func (f *File) effective(raw map[string]any) (Settings, error) {
 	merged, err := f.mergedTree(raw)
 	if err != nil {
 		return Settings{}, err
 	}
-	b, err := json.Marshal(merged)
-	if err != nil {
-		return Settings{}, fmt.Errorf("encode settings: %w", err)
-	}
-	var s Settings
-	if err := json.Unmarshal(b, &s); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			key := te.Field
-			if key == "" {
-				key = "(root)"
-			}
-			return Settings{}, &KeyError{Key: key, Reason: fmt.Sprintf("want %s, got %s", te.Type, te.Value)}
-		}
-		return Settings{}, fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
+	s := Defaults(f.cat)
+	bad := decode(merged, &s)
 	s.DefaultTool, s.catalog = f.cat.Default(), f.cat
-	if err := s.Validate(); err != nil {
+	for _, k := range s.problems() {
+		if !hasKey(bad, k.Key) { // a value of the wrong type kept its default
+			bad = append(bad, k)
+		}
+	}
+	if err := invalid(bad); err != nil {
 		return Settings{}, err
 	}
 	return s, nil
@@ -159,7 +152,7 @@ func (f *File) Get(key string) (json.RawMessage, error) {
 // default). The result is validated as a whole; on any error the file is
 // unchanged. It returns ErrUnknownKey for a key outside the schema,
 // ErrMalformed when the file cannot be parsed (fix it or save from the UI),
-// *KeyError for an invalid value, or a wrapped write error.
+// *ValidationError for invalid values, or a wrapped write error.
 func (f *File) Set(key, value string) (Settings, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -190,8 +183,8 @@ func (f *File) Set(key, value string) (Settings, error) {
 
 // Save writes s as the user's settings, keeping keys this version does not
 // know. It replaces a malformed file (the user asked to save). It returns
-// a *KeyError for invalid settings (changing nothing) or a wrapped write
-// error.
+// a *ValidationError for invalid settings (changing nothing) or a wrapped
+// write error.
 func (f *File) Save(s Settings) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

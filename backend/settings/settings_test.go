@@ -129,7 +129,7 @@ func TestLoadBadFileNamesKeyAndKeepsFile(t *testing.T) {
 		"unknown tool":     {`{"roles":{"developer":{"tool":"gpt"}}}`, "roles.developer.tool"},
 		"bad policy":       {`{"worktree":{"onDone":"trash"}}`, "worktree.onDone"},
 		"empty backoff":    {`{"retries":{"backoffMs":[]}}`, "retries.backoffMs"},
-		"negative backoff": {`{"retries":{"backoffMs":[1,-1]}}`, "retries.backoffMs[1]"},
+		"negative backoff": {`{"retries":{"backoffMs":[1,-1]}}`, "retries.backoffMs must hold delays between 0 and 86400000 (got -1 at position 2)"},
 		"bad env name":     {`{"tools":{"codex":{"env":{"A B":"x"}}}}`, "tools.codex.env"},
 		"relative workdir": {`{"workingDirectory":"rel/dir"}`, "workingDirectory"},
 	}

@@ -131,7 +131,7 @@ func setPath(root map[string]any, parts []string, v any) error {
 		}
 		nm, ok := next.(map[string]any)
 		if !ok {
-			return &KeyError{Key: strings.Join(parts[:i+1], "."), Reason: "is not an object"}
+			return &ValidationError{Keys: []*KeyError{{Key: strings.Join(parts[:i+1], "."), Reason: "must be an object (got " + got(next) + ")"}}}
 		}
 		m = nm
 	}

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,20 +24,28 @@ const (
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// Validate checks every known key and returns a *KeyError (wrapping
-// ErrInvalid) naming the first bad one. Role tools are checked against the
+// Validate checks every known key and returns a *ValidationError (wrapping
+// ErrInvalid) naming each bad one, or nil. Role tools are checked against the
 // Catalog the settings came with (Defaults, File.Load), so build settings
 // from those, not from a bare literal.
-func (s Settings) Validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &KeyError{Key: key, Reason: fmt.Sprintf(format, args...)}
+func (s Settings) Validate() error { return invalid(s.problems()) }
+
+// problems returns a *KeyError for every bad value, in schema order. Each
+// reason completes "<key> …" in the user's terms and quotes the value.
+func (s Settings) problems() []*KeyError {
+	var out []*KeyError
+	bad := func(key, format string, args ...any) {
+		out = append(out, &KeyError{Key: key, Reason: fmt.Sprintf(format, args...)})
+	}
+	between := func(key string, n, lo, hi int64) {
+		if n < lo || n > hi {
+			bad(key, "must be between %d and %d (got %d)", lo, hi, n)
+		}
 	}
 	if w := s.WorkingDirectory; w != "" && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
-		return bad("workingDirectory", "%q must be an absolute path or start with ~/", w)
+		bad("workingDirectory", "must be an absolute path or start with ~/ (got %q)", w)
 	}
-	if c := s.Runner.Concurrency; c < 1 || c > MaxConcurrency {
-		return bad("runner.concurrency", "%d must be between 1 and %d", c, MaxConcurrency)
-	}
+	between("runner.concurrency", int64(s.Runner.Concurrency), 1, MaxConcurrency)
 	roles := []struct {
 		name task.Role
 		ref  *ToolRef
@@ -49,61 +58,52 @@ func (s Settings) Validate() error {
 			continue
 		}
 		if !slices.Contains(s.catalog.Names, r.ref.Tool) {
-			return bad("roles."+string(r.name)+".tool", "%q is not one of %s", r.ref.Tool, strings.Join(s.catalog.Names, ", "))
+			bad("roles."+string(r.name)+".tool", "must be one of %s (got %q)", strings.Join(s.catalog.Names, ", "), r.ref.Tool)
 		}
 		if strings.ContainsAny(r.ref.Model, "\n\r\x00") {
-			return bad("roles."+string(r.name)+".model", "contains a line break or NUL")
+			bad("roles."+string(r.name)+".model", "must not contain a line break or NUL")
 		}
 	}
-	if n := s.Review.MaxFixRounds; n < 0 || n > MaxFixRoundsLimit {
-		return bad("review.maxFixRounds", "%d must be between 0 and %d", n, MaxFixRoundsLimit)
-	}
-	if n := s.Review.MaxInlineDiffBytes; n < 1 || n > maxInlineDiffBytesCap {
-		return bad("review.maxInlineDiffBytes", "%d must be between 1 and %d", n, maxInlineDiffBytesCap)
-	}
+	between("review.maxFixRounds", int64(s.Review.MaxFixRounds), 0, MaxFixRoundsLimit)
+	between("review.maxInlineDiffBytes", int64(s.Review.MaxInlineDiffBytes), 1, maxInlineDiffBytesCap)
 	if v := s.Worktree.OnDone; v != "keep-branch" && v != "keep" && v != "delete" {
-		return bad("worktree.onDone", "%q must be keep-branch, keep or delete", v)
+		bad("worktree.onDone", "must be keep-branch, keep or delete (got %q)", v)
 	}
 	if v := s.Worktree.OnFailure; v != "keep" && v != "delete" {
-		return bad("worktree.onFailure", "%q must be keep or delete", v)
+		bad("worktree.onFailure", "must be keep or delete (got %q)", v)
 	}
 	if strings.ContainsRune(s.Worktree.Root, 0) {
-		return bad("worktree.root", "contains NUL")
+		bad("worktree.root", "must not contain NUL")
 	}
-	if n := s.Retries.Transient; n < 0 || n > MaxTransientLimit {
-		return bad("retries.transient", "%d must be between 0 and %d", n, MaxTransientLimit)
-	}
+	between("retries.transient", int64(s.Retries.Transient), 0, MaxTransientLimit)
 	if len(s.Retries.BackoffMs) == 0 {
-		return bad("retries.backoffMs", "must list at least one delay")
+		bad("retries.backoffMs", "must list at least one delay")
 	}
 	for i, d := range s.Retries.BackoffMs {
 		if d < 0 || d > maxDelayMs {
-			return bad(fmt.Sprintf("retries.backoffMs[%d]", i), "%d must be between 0 and %d", d, maxDelayMs)
+			bad("retries.backoffMs", "must hold delays between 0 and %d (got %d at position %d)", maxDelayMs, d, i+1)
+			break
 		}
 	}
-	if n := s.Retries.IdleTimeoutMs; n < minIdleTimeoutMs || n > maxDelayMs {
-		return bad("retries.idleTimeoutMs", "%d must be between %d and %d", n, minIdleTimeoutMs, maxDelayMs)
-	}
-	if n := s.Stop.GraceMs; n < 0 || n > maxGraceMs {
-		return bad("stop.graceMs", "%d must be between 0 and %d", n, maxGraceMs)
-	}
-	for name, tc := range s.Tools {
+	between("retries.idleTimeoutMs", s.Retries.IdleTimeoutMs, minIdleTimeoutMs, maxDelayMs)
+	between("stop.graceMs", s.Stop.GraceMs, 0, maxGraceMs)
+	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		if !slices.Contains(s.catalog.Configurable, name) {
 			continue // unknown tools are kept as they are
 		}
+		tc := s.Tools[name]
 		if strings.ContainsAny(tc.Path, "\n\r\x00") {
-			return bad("tools."+name+".path", "contains a line break or NUL")
+			bad("tools."+name+".path", "must not contain a line break or NUL")
 		}
-		for k, v := range tc.Env {
+		for _, k := range slices.Sorted(maps.Keys(tc.Env)) {
 			if !envName.MatchString(k) {
-				return bad("tools."+name+".env", "%q is not a valid environment variable name", k)
-			}
-			if strings.ContainsRune(v, 0) {
-				return bad("tools."+name+".env."+k, "contains NUL")
+				bad("tools."+name+".env", "must name valid environment variables (got %q)", k)
+			} else if strings.ContainsRune(tc.Env[k], 0) {
+				bad("tools."+name+".env."+k, "must not contain NUL")
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // EnvList returns tools.<name>.env as sorted KEY=VALUE pairs.

@@ -58,7 +58,7 @@ func CheckAttachmentName(name string) error {
 
 func (s *Store) attachmentPath(taskID, name string) (string, error) {
 	if !task.ValidID(taskID) {
-		return "", fmt.Errorf("task %q: %w", taskID, ErrNotFound)
+		return "", notFound(WhatTask, taskID)
 	}
 	if err := CheckAttachmentName(name); err != nil {
 		return "", err
@@ -169,7 +169,7 @@ func (s *Store) RemoveAttachment(ctx context.Context, taskID, name string) error
 			return fmt.Errorf("remove attachment %s: %w", name, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return fmt.Errorf("attachment %s of %s: %w", name, taskID, ErrNotFound)
+			return fmt.Errorf("task %s: %w", taskID, notFound(WhatAttachment, name))
 		}
 		return appendEventTx(ctx, tx, taskID, s.nowMs(), task.AttachmentRemoved{Name: name})
 	})

@@ -51,7 +51,7 @@ func (s *Store) GetCommand(ctx context.Context, name string) (Command, error) {
 	err := s.db.QueryRowContext(ctx, `SELECT name, text, created_at, updated_at FROM commands WHERE name = ?`, name).
 		Scan(&c.Name, &c.Text, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Command{}, fmt.Errorf("command %q: %w", name, ErrNotFound)
+		return Command{}, notFound(WhatCommand, name)
 	}
 	if err != nil {
 		return Command{}, fmt.Errorf("get command %s: %w", name, err)
@@ -88,7 +88,7 @@ func (s *Store) DeleteCommand(ctx context.Context, name string) error {
 		return fmt.Errorf("delete command %s: %w", name, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("command %q: %w", name, ErrNotFound)
+		return notFound(WhatCommand, name)
 	}
 	return nil
 }

@@ -71,10 +71,36 @@ var ErrTooLarge = errors.New("too large")
 var ErrExists = errors.New("already exists")
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", task.ErrInvalid, fmt.Sprintf(format, args...))
+	return &task.InvalidError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // isFKError reports a foreign key violation from SQLite.
 func isFKError(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
 }
+
+// What a NotFoundError names.
+const (
+	WhatTask       = "task"
+	WhatCommand    = "command"
+	WhatAttachment = "attachment"
+	WhatExecution  = "execution"
+)
+
+// NotFoundError names what does not exist: a task, a command template, an
+// attachment or an execution, with its id or name. errors.Is matches
+// ErrNotFound.
+type NotFoundError struct {
+	// What is the kind of thing (WhatTask, WhatCommand, ...).
+	What string
+	// ID is its id, or its name for a command or an attachment.
+	ID string
+}
+
+// Error returns `<what> "<id>": not found`.
+func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %q: not found", e.What, e.ID) }
+
+// Unwrap lets errors.Is match ErrNotFound.
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+func notFound(what, id string) error { return &NotFoundError{What: what, ID: id} }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -67,7 +68,7 @@ func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid
 		return fmt.Errorf("set execution process: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("open execution %d: %w", execID, ErrNotFound)
+		return fmt.Errorf("open %w", notFound(WhatExecution, strconv.FormatInt(execID, 10)))
 	}
 	return nil
 }
@@ -89,7 +90,7 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		e, err := scanExecution(tx.QueryRowContext(ctx, `SELECT `+execColumns+` FROM executions WHERE id = ?`, execID))
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("execution %d: %w", execID, ErrNotFound)
+			return notFound(WhatExecution, strconv.FormatInt(execID, 10))
 		}
 		if err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)

@@ -25,7 +25,7 @@ func (s *Store) AppendLog(ctx context.Context, taskID string, execID int64, leve
 		taskID, ex, s.nowMs(), string(level), text)
 	if err != nil {
 		if isFKError(err) {
-			return fmt.Errorf("append log: task %q: %w", taskID, ErrNotFound)
+			return fmt.Errorf("append log: %w", notFound(WhatTask, taskID))
 		}
 		return fmt.Errorf("append log: %w", err)
 	}

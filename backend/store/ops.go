@@ -229,7 +229,7 @@ func (s *Store) IncrementCompletedRuns(ctx context.Context, id string) (int, err
 	err := s.db.QueryRowContext(ctx, `UPDATE tasks SET completed_runs = completed_runs + 1, updated_at = ? WHERE id = ? RETURNING completed_runs`,
 		s.nowMs(), id).Scan(&n)
 	if err == sql.ErrNoRows {
-		return 0, fmt.Errorf("task %q: %w", id, ErrNotFound)
+		return 0, notFound(WhatTask, id)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("increment completed runs %s: %w", id, err)
@@ -262,7 +262,7 @@ func (s *Store) SetRunOutcome(ctx context.Context, id string, o RunOutcome) erro
 		return fmt.Errorf("set run outcome %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("task %q: %w", id, ErrNotFound)
+		return notFound(WhatTask, id)
 	}
 	return nil
 }

@@ -18,7 +18,9 @@ import (
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
 )
 
-// ErrNotFound is returned when a task id does not exist.
+// ErrNotFound is matched by every *NotFoundError (a task, command,
+// attachment or execution that does not exist) and by NextPending on an
+// empty queue.
 var ErrNotFound = errors.New("not found")
 
 // ErrNotDatabase is matched by the error for a file that is not SQLite.

@@ -153,9 +153,8 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	changed := make(chan struct{}, 10)
-	if err := s.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} }); err != nil {
-		t.Fatal(err)
-	}
+	watched := make(chan error, 1)
+	go func() { watched <- s.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} }) }()
 	other, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -166,8 +165,18 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 	}
 	select {
 	case <-changed:
+	case err := <-watched:
+		t.Fatalf("watch ended early: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("no change seen")
+	}
+	// Watch returns once ctx ends, and the store then closes.
+	cancel()
+	if err := <-watched; err != nil {
+		t.Fatalf("watch returned %v after its context ended", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -58,7 +58,7 @@ func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {
 	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks WHERE id = ?`, id)
 	t, err := scanTask(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, fmt.Errorf("task %q: %w", id, ErrNotFound)
+		return task.Task{}, notFound(WhatTask, id)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("get task %s: %w", id, err)

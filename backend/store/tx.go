@@ -31,7 +31,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func getTaskTx(ctx context.Context, tx *sql.Tx, id string) (task.Task, error) {
 	t, err := scanTask(tx.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, fmt.Errorf("task %q: %w", id, ErrNotFound)
+		return task.Task{}, notFound(WhatTask, id)
 	}
 	if err != nil {
 		return task.Task{}, fmt.Errorf("get task %s: %w", id, err)

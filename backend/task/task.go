@@ -53,7 +53,8 @@ const (
 	MaxLabel    = 64
 )
 
-// ErrInvalid is matched by every validation error of user input.
+// ErrInvalid is matched by every validation error of user input (each an
+// *InvalidError).
 var ErrInvalid = errors.New("invalid task")
 
 // NewTask is what a user supplies to create a task.
@@ -71,7 +72,7 @@ type NewTask struct {
 }
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	return &InvalidError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // Normalize trims and checks n, returning the cleaned copy or an error

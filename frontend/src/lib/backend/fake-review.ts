@@ -5,6 +5,7 @@
 //   wip          checked out in /home/me/project-wip with uncommitted changes
 import type { TaskDetail, TypedEvent } from './types';
 import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest, TaskBranch } from './review-api';
+import { canTransition, conflictMessage, dirtyMessage, movedMessage, notFound, terminal, transitionMessage } from './fake-errors';
 
 /** What the fake review needs from FakeBackend. */
 export interface ReviewHost {
@@ -63,7 +64,7 @@ function sha(s: RepoState, salt: string): string {
 
 function task(host: ReviewHost, id: string): TaskDetail {
   const t = host.tasks.get(id);
-  if (!t) throw new Error(`task not found: ${id}`);
+  if (!t) throw new Error(notFound('task', id));
   return t;
 }
 
@@ -75,13 +76,14 @@ function setStatus(host: ReviewHost, t: TaskDetail, status: TaskDetail['status']
   host.emit('tasks:changed');
 }
 
-function mustBeDone(t: TaskDetail, what: string): void {
-  if (t.status !== 'done') throw new Error(`task ${t.id} is ${t.status}: only a done task can be ${what}`);
+/** Refuses what the Go side refuses (task.CheckTransition), in its words. */
+function mustBecome(t: TaskDetail, to: TaskDetail['status']): void {
+  if (!canTransition(t.status, to)) throw new Error(transitionMessage(t.status, to));
 }
 
 function plan(host: ReviewHost, id: string, input: AcceptInput): AcceptPlan {
   const t = task(host, id);
-  mustBeDone(t, 'accepted');
+  mustBecome(t, 'accepted');
   if (!t.branch) throw new Error('task branch does not exist');
   if (!['merge', 'squash', 'rebase'].includes(input.strategy)) throw new Error(`bad accept strategy: '${input.strategy}'`);
   const name = input.target.trim() || t.base || 'main';
@@ -113,10 +115,10 @@ function accept(host: ReviewHost, id: string, input: AcceptInput): AcceptRecord 
   const p = plan(host, id, input);
   const name = p.target_ref.slice('refs/heads/'.length);
   if (input.expect_target && input.expect_target !== p.target_sha) {
-    throw new Error(`target branch moved: ${name} is at ${p.target_sha.slice(0, 9)}, the dry run saw ${input.expect_target.slice(0, 9)}; nothing changed`);
+    throw new Error(movedMessage(name, input.expect_target, p.target_sha));
   }
-  if (p.conflicts?.length) throw new Error(`accept would conflict in ${p.conflicts.join(', ')}; nothing changed`);
-  if (p.dirty?.length) throw new Error(`target checkout has uncommitted changes in ${p.checkout}: ${p.dirty.join(', ')}`);
+  if (p.conflicts?.length) throw new Error(conflictMessage(p.conflicts));
+  if (p.dirty?.length) throw new Error(dirtyMessage(p.checkout ?? '', p.dirty));
   const s = state(host);
   const b = s.branches.get(name)!;
   const rec: AcceptRecord = {
@@ -141,8 +143,8 @@ function undo(host: ReviewHost, id: string): void {
   const rec = s.accepts.get(id);
   if (t.status !== 'accepted' || !rec) throw new Error(`task ${id} has no accept to undo`);
   const b = s.branches.get(rec.target)!;
-  if (b.sha !== rec.new_sha) throw new Error(`target branch moved: ${rec.target} is at ${b.sha.slice(0, 9)}, no longer the accept ${rec.new_sha.slice(0, 9)}; nothing changed`);
-  if (b.dirty?.length) throw new Error(`target checkout has uncommitted changes in ${b.checkout}: ${b.dirty.join(', ')}`);
+  if (b.sha !== rec.new_sha) throw new Error(movedMessage(rec.target, rec.new_sha, b.sha));
+  if (b.dirty?.length) throw new Error(dirtyMessage(b.checkout ?? '', b.dirty));
   b.sha = rec.old_sha;
   s.accepts.delete(id);
   setStatus(host, t, 'done', { kind: 'accept_undone', data: rec });
@@ -150,7 +152,8 @@ function undo(host: ReviewHost, id: string): void {
 
 function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): void {
   const t = task(host, id);
-  mustBeDone(t, 'sent back');
+  if (!terminal(t.status)) throw new Error(transitionMessage(t.status, 'pending')); // no finished work to review
+  mustBecome(t, 'pending');
   const general = (c.general ?? '').trim();
   (c.comments ?? []).forEach((cm, i) => {
     if (!cm.text?.trim()) throw new Error(`bad request for changes: comment ${i + 1} is empty`);
@@ -176,14 +179,14 @@ export function reviewHandlers(host: ReviewHost) {
     'ReviewService.UndoAccept': (id: string) => undo(host, id),
     'ReviewService.Reject': (id: string) => {
       const t = task(host, id);
-      mustBeDone(t, 'rejected');
+      mustBecome(t, 'rejected');
       setStatus(host, t, 'rejected', { kind: 'rejected', data: { deleted: [], at: new Date().toISOString() } });
     },
     'ReviewService.RequestChanges': (id: string, c: ChangeRequest) => requestChanges(host, id, c),
     'ReviewService.TaskBranches': (id: string) => fakeTaskBranches(task(host, id)),
     'ReviewService.RejectDeletingBranches': (id: string, confirm: TaskBranch[]) => {
       const t = task(host, id);
-      mustBeDone(t, 'rejected');
+      mustBecome(t, 'rejected');
       const have = fakeTaskBranches(t);
       if (JSON.stringify(have) !== JSON.stringify(confirm ?? [])) {
         throw new Error(`not confirmed: would delete ${have.map((b) => b.name).join(', ')}`);

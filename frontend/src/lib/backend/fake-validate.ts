@@ -1,28 +1,47 @@
 import type { FieldError, Settings } from './types';
 
-/** The validation the Go side does, mirrored for the fake backend. */
+// Limits of backend/settings/validate.go.
+const MAX_CONCURRENCY = 32;
+const MAX_FIX_ROUNDS = 50;
+const MAX_TRANSIENT = 20;
+const MAX_DELAY_MS = 24 * 3600 * 1000;
+const MIN_IDLE_TIMEOUT_MS = 100;
+const MAX_GRACE_MS = 10 * 60 * 1000;
+const MAX_INLINE_DIFF_BYTES = 64 << 20;
+
+/**
+ * The validation the Go side does (settings.Validate, reported per field by
+ * SettingsService.Save), mirrored for the fake backend: the same rules, the
+ * same UI paths and the same messages, every invalid field at once
+ * (fake-errors.test.ts checks it against settings-golden.json).
+ */
 export function validateSettings(s: Settings, tools: string[]): FieldError[] {
   const e: FieldError[] = [];
-  const int = (path: string, v: number, min: number, max: number, what: string) => {
-    if (!Number.isInteger(v) || v < min || v > max) e.push({ path, message: `${what} must be a whole number from ${min} to ${max}` });
+  const bad = (path: string, reason: string) => e.push({ path, message: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.` });
+  const between = (path: string, n: number, lo: number, hi: number) => {
+    if (!Number.isInteger(n) || n < lo || n > hi) bad(path, `must be between ${lo} and ${hi} (got ${n})`);
   };
-  if (!s.working_directory.trim()) e.push({ path: 'working_directory', message: 'choose a working directory' });
-  else if (!s.working_directory.startsWith('/')) e.push({ path: 'working_directory', message: 'the working directory must be an absolute path' });
-  int('concurrency', s.concurrency, 1, 8, 'concurrency');
-  if (!tools.includes(s.default_tool)) e.push({ path: 'default_tool', message: `unknown tool '${s.default_tool}'` });
-  for (const [role, c] of Object.entries(s.roles)) {
-    if (c === null) {
-      if (role !== 'observer') e.push({ path: `roles.${role}`, message: `${role} needs a tool` });
-      continue;
-    }
-    if (!tools.includes(c.tool)) e.push({ path: `roles.${role}.tool`, message: `unknown tool '${c.tool}'` });
+  const q = (v: string) => JSON.stringify(v);
+  const w = s.working_directory.trim();
+  if (w && !w.startsWith('/') && !w.startsWith('~/')) bad('working_directory', `must be an absolute path or start with ~/ (got ${q(w)})`);
+  between('concurrency', s.concurrency, 1, MAX_CONCURRENCY);
+  for (const role of ['planner', 'refinement', 'developer', 'observer', 'reviewer'] as const) {
+    const c = s.roles[role];
+    if (role === 'observer' && !c?.tool) continue; // no observer step
+    const tool = c?.tool ?? '';
+    if (!tools.includes(tool)) bad(`roles.${role}.tool`, `must be one of ${tools.join(', ')} (got ${q(tool)})`);
+    if (/[\n\r\0]/.test(c?.model ?? '')) bad(`roles.${role}.model`, 'must not contain a line break or NUL');
   }
-  int('review.max_fix_rounds', s.review.max_fix_rounds, 0, 10, 'fix rounds');
-  int('review.max_inline_diff_bytes', s.review.max_inline_diff_bytes, 1000, 10_000_000, 'inline diff limit');
-  int('retries.transient', s.retries.transient, 0, 10, 'retries');
-  if (!s.retries.backoff_ms.length) e.push({ path: 'retries.backoff_ms', message: 'give at least one delay' });
-  else if (s.retries.backoff_ms.some((v) => !Number.isInteger(v) || v < 0)) e.push({ path: 'retries.backoff_ms', message: 'delays must be whole milliseconds, not negative' });
-  int('retries.idle_timeout_ms', s.retries.idle_timeout_ms, 60_000, 86_400_000, 'idle timeout');
-  int('stop.grace_ms', s.stop.grace_ms, 100, 600_000, 'stop grace period');
+  between('review.max_fix_rounds', s.review.max_fix_rounds, 0, MAX_FIX_ROUNDS);
+  between('review.max_inline_diff_bytes', s.review.max_inline_diff_bytes, 1, MAX_INLINE_DIFF_BYTES);
+  if (!['keep-branch', 'keep', 'delete'].includes(s.worktree.on_done)) bad('worktree.on_done', `must be keep-branch, keep or delete (got ${q(s.worktree.on_done)})`);
+  if (!['keep', 'delete'].includes(s.worktree.on_failure)) bad('worktree.on_failure', `must be keep or delete (got ${q(s.worktree.on_failure)})`);
+  if (s.worktree.root.includes('\0')) bad('worktree.root', 'must not contain NUL');
+  between('retries.transient', s.retries.transient, 0, MAX_TRANSIENT);
+  if (!s.retries.backoff_ms.length) bad('retries.backoff_ms', 'must list at least one delay');
+  const i = s.retries.backoff_ms.findIndex((d) => !Number.isInteger(d) || d < 0 || d > MAX_DELAY_MS);
+  if (i >= 0) bad('retries.backoff_ms', `must hold delays between 0 and ${MAX_DELAY_MS} (got ${s.retries.backoff_ms[i]} at position ${i + 1})`);
+  between('retries.idle_timeout_ms', s.retries.idle_timeout_ms, MIN_IDLE_TIMEOUT_MS, MAX_DELAY_MS);
+  between('stop.grace_ms', s.stop.grace_ms, 0, MAX_GRACE_MS);
   return e;
 }

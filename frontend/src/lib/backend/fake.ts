@@ -5,6 +5,7 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
+import { notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
 
@@ -118,7 +119,7 @@ export class FakeBackend implements Backend {
 
   private get(id: string): TaskDetail {
     const t = this.tasks.get(id);
-    if (!t) throw new Error(`task not found: ${id}`);
+    if (!t) throw new Error(notFound('task', id));
     return t;
   }
 
@@ -139,7 +140,7 @@ export class FakeBackend implements Backend {
   }
 
   private notOngoing(t: TaskDetail, what: string): void {
-    if (t.status === 'ongoing') throw new Error(`task ${t.id} is ongoing: stop it before you ${what}`);
+    if (t.status === 'ongoing') throw new Error(`This task is ongoing: stop it before you ${what}.`);
   }
 
   status(): RunnerStatus {
@@ -179,7 +180,7 @@ export class FakeBackend implements Backend {
     'TaskService.Create': (input) => {
       this.validateInput(input.prompt, input.runs, input.priority);
       if (input.base && !['main', 'develop', 'release/1.0'].includes(input.base) && !/^[0-9a-f]{7,40}$/.test(input.base)) {
-        throw new Error(`unknown base ref '${input.base}': not a branch or commit in /home/dev/project`);
+        throw new Error(unknownBaseMessage(input.base, '/home/dev/project'));
       }
       const ts = this.stamp();
       const id = `t${this.now().getTime().toString(36)}${(this.counter++).toString(36).padStart(2, '0')}`;
@@ -211,13 +212,13 @@ export class FakeBackend implements Backend {
       return this.change(t);
     },
     'TaskService.Reorder': (ids) => {
-      for (const id of ids) if (this.get(id).status !== 'pending') throw new Error(`task ${id} is not pending`);
+      for (const id of ids) if (this.get(id).status !== 'pending') throw new Error(statusMessage('reorder', this.get(id).status, ['pending']));
       ids.forEach((id, i) => (this.get(id).position = i));
       this.emit('tasks:changed');
     },
     'TaskService.Retry': (id) => {
       const t = this.get(id);
-      if (t.status !== 'failed' && t.status !== 'stopped') throw new Error(`only failed or stopped tasks can be retried (task is ${t.status})`);
+      if (t.status !== 'failed' && t.status !== 'stopped') throw new Error(statusMessage('retry', t.status, ['failed', 'stopped']));
       delete t.error;
       return this.change(t, 'pending');
     },
@@ -229,7 +230,7 @@ export class FakeBackend implements Backend {
     },
     'TaskService.Unarchive': (id) => {
       const t = this.get(id) as TaskDetail & { prev?: TaskDetail['status'] };
-      if (t.status !== 'archived') throw new Error(`task ${id} is not archived`);
+      if (t.status !== 'archived') throw new Error(statusMessage('unarchive', t.status, ['archived']));
       return this.change(t, t.prev ?? 'done');
     },
     'TaskService.Delete': (id) => {
@@ -249,7 +250,7 @@ export class FakeBackend implements Backend {
     },
     'TaskService.Answer': (id, answer) => {
       const t = this.get(id);
-      if (t.status !== 'actions') throw new Error(`task ${id} has no open questions`);
+      if (t.status !== 'actions') throw new Error(statusMessage('answer', t.status, ['actions']));
       if (!answer.trim()) throw new Error('answer is empty');
       t.answers += (t.answers ? '\n\n' : '') + answer.trim();
       delete t.questions;
@@ -280,7 +281,7 @@ export class FakeBackend implements Backend {
     },
     'RunService.Stop': (id) => {
       const t = this.get(id);
-      if (t.status !== 'ongoing') throw new Error(`task ${id} is not running`);
+      if (t.status !== 'ongoing') throw new Error(statusMessage('stop', t.status, ['ongoing']));
       this.streams.delete(id);
       t.error = 'stopped by the user; work kept in the worktree';
       t.finished_at = this.stamp();
@@ -289,7 +290,8 @@ export class FakeBackend implements Backend {
     },
     'RunService.Inject': (id, text) => {
       const t = this.get(id);
-      if (t.status !== 'ongoing') throw new Error(`task ${id} is not running`);
+      const injectable: TaskDetail['status'][] = ['ongoing', 'pending', 'actions'];
+      if (!injectable.includes(t.status)) throw new Error(statusMessage('inject into', t.status, injectable));
       if (!text.trim()) throw new Error('injected prompt is empty');
       const inj = { id: `inj${this.counter++}`, text: text.trim(), delivery: this.injectDelivery, applied: this.injectDelivery === 'live', created_at: this.stamp() };
       t.injections.push(inj);

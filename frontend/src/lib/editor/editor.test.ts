@@ -51,7 +51,7 @@ describe('EditorStore', () => {
     expect(s.readOnly).toBe(true);
     expect(await s.save()).toBe(false);
     expect(await s.archive()).toBe(false);
-    expect(s.error).toMatch(/is ongoing: stop it/);
+    expect(s.error).toBe('This task is ongoing: stop it before you archive it.');
   });
 
   it('retries, archives, unarchives, exports and deletes', async () => {
@@ -86,6 +86,6 @@ describe('EditorStore', () => {
     const s = new EditorStore(b, 'nope');
     await s.load();
     expect(s.task).toBeNull();
-    expect(s.error).toBe('Task not found: nope');
+    expect(s.error).toBe('Task "nope" does not exist.');
   });
 });

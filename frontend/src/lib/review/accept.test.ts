@@ -83,7 +83,7 @@ describe('AcceptStore dry run', () => {
     const s = new AcceptStore(b, byTitle(b, 'Parse codex usage lines'));
     await s.refresh();
     expect(s.plan).toBeNull();
-    expect(s.error).toMatch(/only a done task can be accepted/);
+    expect(s.error).toBe('This task has failed and cannot become accepted.');
   });
 });
 
@@ -112,9 +112,10 @@ describe('AcceptStore accept and undo', () => {
     const b = new FakeBackend();
     const s = new AcceptStore(b, byTitle(b, DONE));
     await s.refresh();
+    const seen = s.plan!.target_sha;
     const moved = moveFakeBranch(b, 'main');
     expect(await s.accept()).toBe(false);
-    expect(s.error).toMatch(/^Target branch moved/);
+    expect(s.error).toBe(`Nothing changed: branch main moved meanwhile (expected ${seen.slice(0, 12)}, now ${moved.slice(0, 12)}); try again.`);
     expect(b.tasks.get(s.taskId)!.status).toBe('done');
     expect(s.plan!.target_sha).toBe(moved);
     expect(await s.accept()).toBe(true);
@@ -125,9 +126,10 @@ describe('AcceptStore accept and undo', () => {
     const s = new AcceptStore(b, byTitle(b, DONE));
     await s.refresh();
     await s.accept();
-    moveFakeBranch(b, 'main');
+    const accepted = s.result!.new_sha;
+    const moved = moveFakeBranch(b, 'main');
     expect(await s.undo()).toBe(false);
-    expect(s.error).toMatch(/^Target branch moved/);
+    expect(s.error).toBe(`Nothing changed: branch main moved meanwhile (expected ${accepted.slice(0, 12)}, now ${moved.slice(0, 12)}); try again.`);
     expect(s.undone).toBe(false);
     expect(b.tasks.get(s.taskId)!.status).toBe('accepted');
   });

@@ -175,7 +175,7 @@ describe('ReviewStore decisions', () => {
     expect(b.tasks.get(id)!.branch).toBeTruthy();
     const f = new ReviewStore(b, byTitle(b, 'Parse codex usage lines'));
     expect(await f.reject()).toBe(false);
-    expect(f.error).toMatch(/only a done task/);
+    expect(f.error).toBe('This task has failed and cannot become rejected.');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Backend } from '../backend/backend';
-import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type FeedItem, type OutputBatch } from '../backend/types';
 
 /** A feed entry as shown: a tool call carries its folded result. */
@@ -74,23 +74,20 @@ export class OutputStore {
   /** Subscribes first (so nothing is missed), then loads the snapshot. */
   async start(): Promise<void> {
     this.off = this.backend.listen<OutputBatch>(EVENTS.taskOutput(this.taskId), (b) => this.push(b));
-    try {
-      const snap = await this.backend.invoke('RunService.Output', this.taskId);
-      if (this.stopped) return;
-      const early = this.pendingFeed;
-      this.pendingFeed = [];
-      this.pendingTerm = [];
-      this.apply(snap.feed ?? [], true);
-      this.tail = [];
-      this.tailLen = 0;
-      this.keep(snap.terminal ?? '');
-      this.transcriptBytes = snap.transcript_bytes;
-      for (const s of this.termSinks) s(this.terminalTail);
-      // Batches that arrived while the snapshot was loading and are newer than it.
-      this.apply(early.filter((f) => f.seq > this.lastSeq), false);
-    } catch (e) {
-      this.error = `Could not load the output: ${errorMessage(e)}`;
-    }
+    const r = await run(this, () => this.backend.invoke('RunService.Output', this.taskId), { fail: 'Could not load the output' });
+    if (!r.ok || this.stopped) return;
+    const snap = r.value;
+    const early = this.pendingFeed;
+    this.pendingFeed = [];
+    this.pendingTerm = [];
+    this.apply(snap.feed ?? [], true);
+    this.tail = [];
+    this.tailLen = 0;
+    this.keep(snap.terminal ?? '');
+    this.transcriptBytes = snap.transcript_bytes;
+    for (const s of this.termSinks) s(this.terminalTail);
+    // Batches that arrived while the snapshot was loading and are newer than it.
+    this.apply(early.filter((f) => f.seq > this.lastSeq), false);
   }
 
   /** The retained terminal text (at most TERMINAL_TAIL_MAX characters). */

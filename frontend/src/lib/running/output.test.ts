@@ -94,10 +94,10 @@ describe('OutputStore', () => {
 
   it('reports a failed snapshot as a message', async () => {
     const b = new FakeBackend();
-    b.failNext('RunService.Output', 'task not found: zz');
+    b.failNext('RunService.Output', 'Task "zz" does not exist.');
     const s = new OutputStore(b, 'zz', manual());
     await s.start();
-    expect(s.error).toBe('Could not load the output: Task not found: zz');
+    expect(s.error).toBe('Could not load the output: Task "zz" does not exist.');
   });
 });
 

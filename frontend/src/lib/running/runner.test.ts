@@ -13,7 +13,7 @@ describe('RunnerStore', () => {
     await s.stop(r.task_id);
     expect(s.status.running).toHaveLength(0);
     expect(b.tasks.get(r.task_id)!.status).toBe('stopped');
-    await expect(s.stop(r.task_id)).rejects.toThrow(/is not running/);
+    await expect(s.stop(r.task_id)).rejects.toThrow('This task was stopped: only ongoing tasks can be stopped.');
     await s.setEnabled(false);
     expect(s.status.enabled).toBe(false);
     off();

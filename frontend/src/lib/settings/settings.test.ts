@@ -14,8 +14,9 @@ describe('SettingsStore', () => {
     s.draft!.retries.idle_timeout_ms = 5;
     expect(s.dirty).toBe(true);
     expect(await s.save()).toBe(false);
-    expect(s.errorFor('concurrency')).toMatch(/from 1 to 8/);
-    expect(s.errorFor('retries.idle_timeout_ms')).toMatch(/Idle timeout/);
+    expect(s.errorFor('concurrency')).toBe('Must be between 1 and 32 (got 99).');
+    expect(s.errorFor('retries.idle_timeout_ms')).toBe('Must be between 100 and 86400000 (got 5).');
+    expect(s.errors).toHaveLength(2);
     expect(s.errorFor('review')).toBe('');
     expect(s.dirty).toBe(true);
     expect(b.settings.concurrency).toBe(1);

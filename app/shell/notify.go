@@ -1,8 +1,7 @@
-package app
+package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html"
 	"log/slog"
@@ -292,30 +291,7 @@ func (n *Notifier) Close() {
 	}
 }
 
-// ErrNoSessionBus is matched by the error for a session bus that cannot be
-// reached (StartTray); notifications and TrayHostAvailable treat it as "no
-// desktop", not as a failure.
-var ErrNoSessionBus = errors.New("no session bus")
-
-// dialSession opens a private, authenticated connection to the session bus
-// named by DBUS_SESSION_BUS_ADDRESS (or the user's standard socket). It
-// never launches a bus. The connection outlives ctx (godbus would close a
-// connection bound to a context when it ends); ctx only bounds the dial.
-func dialSession(ctx context.Context) (*dbus.Conn, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	conn, err := dbus.SessionBusPrivateNoAutoStartup()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoSessionBus, err)
-	}
-	if err := conn.Auth(nil); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("session bus auth: %w", err)
-	}
-	if err := conn.Hello(); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("session bus hello: %w", err)
-	}
-	return conn, nil
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -1,4 +1,4 @@
-package app
+package shell
 
 import (
 	"context"
@@ -8,20 +8,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// RunControl is the runner as the tray sees it; *RunService implements it.
+// RunControl is the runner as the tray sees it; runControl implements it
+// over the bound RunService and this process's hold on the queue.
 type RunControl interface {
 	// Enabled reports whether the runner takes tasks from the queue.
 	Enabled() bool
 	// SetEnabled pauses (false) or resumes (true) the queue, saves the
 	// setting and tells the UI (runner:status); it returns the error that
 	// kept the setting from being saved.
-	SetEnabled(on bool) (RunnerStatus, error)
-	// Running returns the ids of the tasks running now in this process.
+	SetEnabled(on bool) error
+	// Running returns the ids of the tasks running now: this process's, or
+	// the store's ongoing ones when another process runs the queue.
 	Running() []string
 	// StopTask durably asks the runner to stop an ongoing task (its work is
 	// kept); it returns the store's error when the task is not ongoing.
@@ -51,7 +53,7 @@ type DesktopDeps struct {
 	Store   TaskReader
 	Run     RunControl
 	Window  Window
-	Emitter Emitter
+	Emitter app.Emitter
 	// Shutdown stops running steps cleanly before the app quits (the tray's
 	// Quit, or a window close that is not turned into a hide). It is called
 	// at most once.
@@ -72,16 +74,14 @@ type DesktopDeps struct {
 type Desktop struct {
 	d        DesktopDeps
 	quitting atomic.Bool
+	released atomic.Bool // a BeforeClose let the app quit
 	shutOnce sync.Once
 
 	mu      sync.Mutex
 	lastErr string // last logged store error text, so a failing store logs once
 }
 
-var (
-	_ TrayControls = (*Desktop)(nil)
-	_ RunControl   = (*RunService)(nil)
-)
+var _ TrayControls = (*Desktop)(nil)
 
 // trayStateLimit bounds the rows read for the tray's counts.
 const trayStateLimit = 5000
@@ -89,7 +89,7 @@ const trayStateLimit = 5000
 // NewDesktop returns a Desktop over deps.
 func NewDesktop(deps DesktopDeps) *Desktop {
 	if deps.Emitter == nil {
-		deps.Emitter = &RecordingEmitter{}
+		deps.Emitter = discard{}
 	}
 	if deps.Shutdown == nil {
 		deps.Shutdown = func() {}
@@ -180,18 +180,18 @@ func (d *Desktop) ToggleWindow() {
 // NewTask shows the window and asks it to open the New task form.
 func (d *Desktop) NewTask() {
 	d.d.Window.Show()
-	d.d.Emitter.Emit(EventUINewTask)
+	d.d.Emitter.Emit(app.EventUINewTask)
 }
 
 // ShowReview shows the window and asks it to show the review queue.
 func (d *Desktop) ShowReview() {
 	d.d.Window.Show()
-	d.d.Emitter.Emit(EventUIShowReview)
+	d.d.Emitter.Emit(app.EventUIShowReview)
 }
 
 // SetRunnerEnabled pauses or resumes the runner; a failure is logged.
 func (d *Desktop) SetRunnerEnabled(on bool) {
-	if _, err := d.d.Run.SetEnabled(on); err != nil {
+	if err := d.d.Run.SetEnabled(on); err != nil {
 		d.d.Log.Error("tray: set runner enabled", "on", on, "err", err)
 	}
 }
@@ -202,7 +202,7 @@ func (d *Desktop) StopTask(id string) {
 		d.d.Log.Error("tray: stop task", "task", id, "err", err)
 		return
 	}
-	d.d.Emitter.Emit(EventTasksChanged)
+	d.d.Emitter.Emit(app.EventTasksChanged)
 }
 
 // Quit stops running steps cleanly, then ends the app.
@@ -217,7 +217,9 @@ func (d *Desktop) shutdown() { d.shutOnce.Do(d.d.Shutdown) }
 // BeforeClose is Wails' OnBeforeClose. When the close-to-tray setting is on
 // and a tray host exists, it hides the window and returns true (prevent the
 // close). Otherwise, and always once Quit was asked, it stops running steps
-// and returns false so the app quits.
+// and returns false so the app quits. Wails may ask again while the app
+// ends (on a signal both its own handler and Quit ask): only the first
+// answer is false, so the window is quit once.
 func (d *Desktop) BeforeClose(ctx context.Context) (prevent bool) {
 	if !d.quitting.Load() && d.d.CloseToTray() && d.d.TrayHost(ctx) {
 		d.d.Window.Hide()
@@ -225,30 +227,8 @@ func (d *Desktop) BeforeClose(ctx context.Context) (prevent bool) {
 	}
 	d.quitting.Store(true)
 	d.shutdown()
-	return false
+	return !d.released.CompareAndSwap(false, true)
 }
-
-// TrayHostAvailable reports whether a StatusNotifierWatcher (the tray host
-// of KDE, GNOME's AppIndicator extension, waybar, …) owns its name on the
-// session bus. No session bus means false.
-func TrayHostAvailable(ctx context.Context) bool {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	conn, err := dialSession(ctx)
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	var has bool
-	err = conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, watcherName).Store(&has)
-	return err == nil && has
-}
-
-// watcherName is the well-known name of the tray host.
-const watcherName = "org.kde.StatusNotifierWatcher"
 
 // displayTitle is a task's DisplayTitle, else its id.
 func displayTitle(t task.Task) string {
@@ -256,83 +236,4 @@ func displayTitle(t task.Task) string {
 		return s
 	}
 	return t.ID
-}
-
-// WailsWindow is the Wails main window. Wails v2 cannot tell whether the
-// window is shown, so WailsWindow tracks what it was last told; calls made
-// before Attach only change that record.
-type WailsWindow struct {
-	mu      sync.Mutex
-	ctx     context.Context
-	visible bool
-}
-
-var _ Window = (*WailsWindow)(nil)
-
-// NewWailsWindow returns the window record; startVisible says whether Wails
-// opens the window shown (options.App.StartHidden false).
-func NewWailsWindow(startVisible bool) *WailsWindow { return &WailsWindow{visible: startVisible} }
-
-// Attach binds the window to the Wails context given at startup.
-func (w *WailsWindow) Attach(ctx context.Context) {
-	w.mu.Lock()
-	w.ctx = ctx
-	w.mu.Unlock()
-}
-
-func (w *WailsWindow) set(visible bool) context.Context {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.visible = visible
-	return w.ctx
-}
-
-// Show shows the window, un-minimised.
-func (w *WailsWindow) Show() {
-	if ctx := w.set(true); ctx != nil {
-		runtime.WindowShow(ctx)
-		runtime.WindowUnminimise(ctx)
-	}
-}
-
-// Hide hides the window.
-func (w *WailsWindow) Hide() {
-	if ctx := w.set(false); ctx != nil {
-		runtime.WindowHide(ctx)
-	}
-}
-
-// Visible reports whether the window was last shown.
-func (w *WailsWindow) Visible() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.visible
-}
-
-// Quit asks Wails to end the app; Wails calls OnBeforeClose first.
-func (w *WailsWindow) Quit() {
-	w.mu.Lock()
-	ctx := w.ctx
-	w.mu.Unlock()
-	if ctx != nil {
-		runtime.Quit(ctx)
-	}
-}
-
-// HintEmitter passes every event to Next and, for the events that say state
-// changed (tasks:changed, runner:status), calls each of On: give it the
-// tray's and the notifier's Hint, which never block.
-type HintEmitter struct {
-	Next Emitter
-	On   []func()
-}
-
-// Emit forwards the event, then calls the hints.
-func (h HintEmitter) Emit(name string, payload ...any) {
-	h.Next.Emit(name, payload...)
-	if name == EventTasksChanged || name == EventRunnerStatus {
-		for _, f := range h.On {
-			f()
-		}
-	}
 }

@@ -1,8 +1,9 @@
-package app
+package shell
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -78,8 +80,11 @@ func TestDesktopBeforeClose(t *testing.T) {
 		if d.BeforeClose(context.Background()) || shut.Load() != 1 || len(win.log()) != 0 {
 			t.Fatalf("shutdowns %d, window %v", shut.Load(), win.log())
 		}
-		// A second close (Wails asks again after Quit) shuts down only once.
-		d.BeforeClose(context.Background())
+		// A second close (Wails asks again after Quit) shuts down only once,
+		// and does not quit the window a second time.
+		if !d.BeforeClose(context.Background()) {
+			t.Fatal("a second close quit the window again")
+		}
 		if shut.Load() != 1 {
 			t.Fatalf("shutdown ran %d times", shut.Load())
 		}
@@ -127,7 +132,7 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 	l := lifecycle{t, st}
 	pending := l.create("waiting")
 	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), st: st}
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var logs bytes.Buffer
 	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: &testWindow{}, Emitter: rec, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 
@@ -150,8 +155,8 @@ func TestDesktopActionFailuresAreLoggedAndChangeNothing(t *testing.T) {
 	}
 }
 
-func TestWailsWindowBeforeStartup(t *testing.T) {
-	w := NewWailsWindow(true)
+func TestWailsRuntimeBeforeStartup(t *testing.T) {
+	w := newWailsRuntime(true)
 	w.Hide()
 	if w.Visible() {
 		t.Fatal("visible after Hide")
@@ -160,7 +165,12 @@ func TestWailsWindowBeforeStartup(t *testing.T) {
 	if !w.Visible() {
 		t.Fatal("hidden after Show")
 	}
-	w.Quit() // no Wails context yet: nothing to quit, and no crash
+	// No Wails context yet: nothing to quit or emit to, no dialog, and no crash.
+	w.Quit()
+	w.Emit(app.EventTasksChanged)
+	if dir, err := w.PickDirectory("Working directory"); dir != "" || !errors.Is(err, errNoWindow) {
+		t.Fatalf("picker before startup: %q %v", dir, err)
+	}
 }
 
 // seedQueue fills a store with a realistic backlog: n tasks, most of them
@@ -202,12 +212,12 @@ func BenchmarkDesktopTrayState(b *testing.B) {
 }
 
 func TestHintEmitter(t *testing.T) {
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var hints atomic.Int32
 	h := HintEmitter{Next: rec, On: []func(){func() { hints.Add(1) }}}
-	h.Emit(EventTasksChanged)
-	h.Emit(EventTaskOutputPrefix+"x", 1)
-	h.Emit(EventRunnerStatus)
+	h.Emit(app.EventTasksChanged)
+	h.Emit(app.EventTaskOutputPrefix+"x", 1)
+	h.Emit(app.EventRunnerStatus)
 	if hints.Load() != 2 || len(rec.Names()) != 3 {
 		t.Fatalf("hints %d, events %v", hints.Load(), rec.Names())
 	}

@@ -1,4 +1,4 @@
-package app
+package shell
 
 import (
 	"bytes"
@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent/mock"
+	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -39,9 +40,9 @@ func (r *testRun) Enabled() bool {
 	return err == nil && s.Runner.Enabled
 }
 
-func (r *testRun) SetEnabled(on bool) (RunnerStatus, error) {
+func (r *testRun) SetEnabled(on bool) error {
 	_, err := r.file.Set("runner.enabled", strconv.FormatBool(on))
-	return RunnerStatus{Enabled: on}, err
+	return err
 }
 
 func (r *testRun) Running() []string {
@@ -129,13 +130,13 @@ func labels(items []menuEntry) []string {
 func TestTray(t *testing.T) {
 	addr := startSessionBus(t)
 	_, w := startWatcher(t, addr)
-	host := connectBus(t, addr)
+	bus := connectBus(t, addr)
 	st := newTestStore(t)
 	l := lifecycle{t, st}
 	settingsPath := filepath.Join(t.TempDir(), "settings.json")
-	run := &testRun{file: settings.NewFile(settingsPath, settings.Catalog{Names: []string{mock.Name}}), st: st}
+	run := &testRun{file: settings.NewFile(settingsPath, host.Catalog()), st: st}
 	win := &testWindow{visible: true}
-	rec := &RecordingEmitter{}
+	rec := &app.RecordingEmitter{}
 	var shutdowns []string
 	var shutMu sync.Mutex
 	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec,
@@ -170,8 +171,8 @@ func TestTray(t *testing.T) {
 		sender, item = s, dbus.ObjectPath(p)
 		return ok
 	})
-	menu = menuPath(t, host, sender, item)
-	entries := func() []menuEntry { return readMenu(t, host, sender, menu) }
+	menu = menuPath(t, bus, sender, item)
+	entries := func() []menuEntry { return readMenu(t, bus, sender, menu) }
 	find := func(label string) menuEntry {
 		t.Helper()
 		for _, e := range entries() {
@@ -182,7 +183,7 @@ func TestTray(t *testing.T) {
 		t.Fatalf("no menu item %q in %q", label, labels(entries()))
 		return menuEntry{}
 	}
-	click := func(label string) { t.Helper(); clickMenu(t, host, sender, menu, find(label).ID) }
+	click := func(label string) { t.Helper(); clickMenu(t, bus, sender, menu, find(label).ID) }
 	waitLabel := func(label string) menuEntry {
 		t.Helper()
 		waitFor(t, "menu item "+label, func() bool { return slices.Contains(labels(entries()), label) })
@@ -194,7 +195,7 @@ func TestTray(t *testing.T) {
 		if item != "/StatusNotifierItem" {
 			t.Fatalf("registered path %q", item)
 		}
-		title, err := host.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.Title")
+		title, err := bus.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.Title")
 		if err != nil || title.Value() != "Boof Runner" {
 			t.Fatalf("Title %v %v", title, err)
 		}
@@ -203,7 +204,7 @@ func TestTray(t *testing.T) {
 		if find("Stop running task").Enabled {
 			t.Fatal("Stop is enabled while idle")
 		}
-		if got := iconWidth(t, host, sender, item); got != idle || tray.IconState() != IconIdle {
+		if got := iconWidth(t, bus, sender, item); got != idle || tray.IconState() != IconIdle {
 			t.Fatalf("icon %d (%s), want idle", got, tray.IconState())
 		}
 	})
@@ -218,7 +219,7 @@ func TestTray(t *testing.T) {
 
 	t.Run("new task shows the window and opens the form", func(t *testing.T) {
 		click("New task…")
-		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), EventUINewTask) })
+		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), app.EventUINewTask) })
 		if !win.Visible() {
 			t.Fatal("window not shown")
 		}
@@ -251,7 +252,7 @@ func TestTray(t *testing.T) {
 		if state := tray.IconState(); state != IconRunning {
 			t.Fatalf("icon state %s, want running", state)
 		}
-		if got := iconWidth(t, host, sender, item); got != running {
+		if got := iconWidth(t, bus, sender, item); got != running {
 			t.Fatalf("icon %d, want running", got)
 		}
 		click("Stop “Refactor the parser”")
@@ -271,7 +272,7 @@ func TestTray(t *testing.T) {
 		if state := tray.IconState(); state != IconIdle {
 			t.Fatalf("icon state %s, want idle", state)
 		}
-		if got := iconWidth(t, host, sender, item); got != idle {
+		if got := iconWidth(t, bus, sender, item); got != idle {
 			t.Fatalf("icon %d, want idle", got)
 		}
 		asking := l.create("Pick a database")
@@ -279,11 +280,11 @@ func TestTray(t *testing.T) {
 		l.ask(asking, "Which one?")
 		tray.Hint()
 		waitFor(t, "the attention icon", func() bool { return tray.IconState() == IconAttention })
-		if got := iconWidth(t, host, sender, item); got != attention {
+		if got := iconWidth(t, bus, sender, item); got != attention {
 			t.Fatalf("icon %d, want attention", got)
 		}
 		click("Review queue (1 waiting)")
-		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), EventUIShowReview) })
+		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), app.EventUIShowReview) })
 	})
 
 	t.Run("quit stops running steps first", func(t *testing.T) {
@@ -311,7 +312,7 @@ func TestTray(t *testing.T) {
 		tray.Close()
 		closed = true
 		var has bool
-		if err := host.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, sender).Store(&has); err != nil || has {
+		if err := bus.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, sender).Store(&has); err != nil || has {
 			t.Fatalf("tray still on the bus: %v %v", has, err)
 		}
 	})

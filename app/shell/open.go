@@ -1,0 +1,158 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"testing/fstest"
+	"time"
+
+	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+// Options configure Open; only DataDir and the assets matter to most callers.
+type Options struct {
+	// DataDir is the data root; "" means $BOOF_RUNNER_HOME or the OS data
+	// directory.
+	DataDir string
+	// Assets is the built front end served to the window; nil means none.
+	Assets fs.FS
+	// AppIcon is the window icon (PNG).
+	AppIcon []byte
+	// TrayIcons are the tray's state icons.
+	TrayIcons TrayIcons
+	// Exe is the executable whose hidden mock.AgentCommand runs the mock
+	// agent; "" means this executable.
+	Exe string
+	// Log receives the app's log; nil means it is discarded.
+	Log *slog.Logger
+}
+
+// Open opens the data root (creating it when missing), its store and its
+// queue (this process takes the runner lock, or reads alongside the process
+// that holds it), builds the bound services, and starts the tray when the
+// desktop has a session bus. Nothing runs yet: the window's start-up
+// (Run) starts the queue. ctx is the app's lifetime: when it ends (a
+// signal), the window quits cleanly. Close the App when done, also when Run
+// was never called.
+func Open(ctx context.Context, o Options) (*App, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Assets == nil {
+		o.Assets = fstest.MapFS{}
+	}
+	if o.Exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("find the mock agent: %w", err)
+		}
+		o.Exe = exe
+	}
+	root, err := dataroot.Default(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := dataroot.Ensure(root); err != nil {
+		return nil, err
+	}
+	paths := dataroot.Paths{Root: root}
+	st, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
+	if err != nil {
+		return nil, err
+	}
+
+	a := &App{opts: o, log: o.Log, quitOn: ctx, store: st, window: newWailsRuntime(true), hints: &hints{}, status: newStatusWatch()}
+	a.ctx, a.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	a.runCtx, a.stopRun = context.WithCancel(a.ctx)
+	a.emit = HintEmitter{Next: a.window, On: []func(){a.hints.notify}}
+	a.live = app.NewLiveOutput(a.emit, pipeline.Scrub, time.Now, 0)
+	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe,
+		hooks: app.PipelineHooks(a.live, a.emit, a.status.poke), log: o.Log})
+	if err != nil {
+		a.cancel()
+		a.live.Close()
+		st.Close()
+		return nil, err
+	}
+	a.buildServices()
+
+	a.desk = NewDesktop(DesktopDeps{Store: st, Run: a.run, Window: a.window, Emitter: a.emit,
+		Shutdown: a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
+		Context: a.context, Log: o.Log})
+	a.notifier = NewNotifier(st, NotifierOptions{Enabled: func() bool { return a.ui().Notifications }, Log: o.Log})
+	a.hints.add(a.notifier.Hint)
+	if tray, err := StartTray(a.desk, TrayOptions{Icons: o.TrayIcons}); err != nil {
+		o.Log.Info("no system tray", "err", err)
+	} else {
+		a.tray = tray
+		a.hints.add(tray.Hint)
+	}
+	return a, nil
+}
+
+// buildServices builds the services bound to the window, over the store and
+// the queue.
+func (a *App) buildServices() {
+	sf, rc := a.queue.settings(), a.queue.control()
+	g := gitx.New()
+	rev := review.New(g, time.Now)
+	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
+		WorkDir: func() string { return a.settingsNow().WorkingDirectory },
+		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
+	})
+	a.commands = app.NewCommandService(a.store, a.emit, a.context)
+	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)
+	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window)
+	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context)
+	a.run = runControl{svc: a.runSvc, queue: rc, settings: sf, ctx: a.context}
+}
+
+// settingsNow loads the settings; a bad file gives the defaults, as the
+// runner uses.
+func (a *App) settingsNow() settings.Settings {
+	s, _ := a.queue.settings().Load()
+	return s
+}
+
+func (a *App) ui() settings.UI { return a.settingsNow().UI }
+
+// bound lists the services bound to the window: their exported methods are
+// what the front end calls (window.go.app.<Service>.<Method>).
+func (a *App) bound() []any {
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review}
+}
+
+// branches lists a working directory's branches for the base-ref picker,
+// without the task branches.
+func branches(g *gitx.Git) app.Branches {
+	return func(ctx context.Context, repo string) ([]string, error) {
+		return g.Branches(ctx, repo, "boof-runner/")
+	}
+}
+
+// removeBranches deletes every branch of a task (when the user deletes the
+// task and asked for its branches to go too).
+func removeBranches(rev *review.Service) func(ctx context.Context, t task.Task) error {
+	return func(ctx context.Context, t task.Task) error {
+		if t.Repo == "" {
+			return nil
+		}
+		bs, err := rev.TaskBranches(ctx, t.Repo, t.ID)
+		if err != nil {
+			return err
+		}
+		_, err = rev.DeleteBranches(ctx, t.Repo, t.ID, bs)
+		return err
+	}
+}

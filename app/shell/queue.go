@@ -1,0 +1,104 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
+)
+
+// This file is the shell's one use of the runner host: opening it, and the
+// two ways this process can hold a data root's queue.
+
+// queue is this process's hold on the data root's queue: hostQueue runs it
+// here, lockedQueue is the mode where another process holds the runner lock.
+type queue interface {
+	// control is the queue as the bound services use it.
+	control() app.RunnerControl
+	// settings is the settings file the queue reads.
+	settings() *settings.File
+	// tools lists the agent tools (for the Settings screen's health checks).
+	tools() []agent.Tool
+	// run runs the queue until ctx ends; it returns at once when another
+	// process runs the queue.
+	run(ctx context.Context) error
+	// close stops every process still running and releases the lock; call
+	// it after run returned.
+	close() error
+}
+
+// queueOptions are what openQueue needs.
+type queueOptions struct {
+	paths dataroot.Paths
+	store *store.Store
+	exe   string
+	hooks pipeline.Hooks
+	log   *slog.Logger
+}
+
+// openQueue takes the data root's runner lock and wires its queue. When
+// another process holds the lock, the queue only reads the store (the
+// message is logged and shown in the UI); any other error is returned.
+func openQueue(o queueOptions) (queue, error) {
+	h, err := host.Open(host.Options{
+		Paths: o.paths, Store: o.store, Exe: o.exe, Logger: o.log, Hooks: o.hooks,
+	})
+	var locked *runner.LockedError
+	switch {
+	case errors.As(err, &locked):
+		o.log.Warn("runner", "err", err)
+		return lockedQueue{
+			ctl:  app.LockedRunner(o.store, lockMessage(err)),
+			file: host.SettingsFile(o.paths),
+		}, nil
+	case err != nil:
+		return nil, err
+	}
+	return hostQueue{h}, nil
+}
+
+// hostQueue is the queue run by this process.
+type hostQueue struct{ h *host.Host }
+
+func (q hostQueue) control() app.RunnerControl { return app.LocalRunner(q.h.Runner) }
+func (q hostQueue) settings() *settings.File   { return q.h.Settings }
+func (q hostQueue) close() error               { return q.h.Close() }
+
+func (q hostQueue) run(ctx context.Context) error { return q.h.Run(ctx, runner.Forever) }
+
+func (q hostQueue) tools() []agent.Tool {
+	var ts []agent.Tool
+	for _, n := range q.h.Tools.Names() {
+		if t, err := q.h.Tools.Get(n); err == nil {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// lockedQueue is the queue run by another process.
+type lockedQueue struct {
+	ctl  app.RunnerControl
+	file *settings.File
+}
+
+func (q lockedQueue) control() app.RunnerControl { return q.ctl }
+func (q lockedQueue) settings() *settings.File   { return q.file }
+func (q lockedQueue) tools() []agent.Tool        { return nil }
+func (q lockedQueue) run(context.Context) error  { return nil }
+func (q lockedQueue) close() error               { return nil }
+
+// lockMessage is the banner shown while another process runs the queue.
+func lockMessage(err error) string {
+	msg, _ := usererr.Describe(err)
+	return msg
+}

@@ -1,0 +1,85 @@
+package usererr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+func describeReview(err error) (string, Code, bool) {
+	var ce *review.ConflictError
+	var de *review.DirtyError
+	var me *review.MovedError
+	switch {
+	case errors.As(err, &ce):
+		return "Nothing changed: the accept would conflict in " + files(ce.Files) +
+			"; re-queue the task to merge the target into its branch, or resolve it by hand", Conflict, true
+	case errors.Is(err, review.ErrConflict):
+		return "Nothing changed: the accept would conflict; re-queue the task to merge the target into its branch, or resolve it by hand", Conflict, true
+	case errors.As(err, &de):
+		return fmt.Sprintf("Nothing changed: the target checkout %s has uncommitted changes in %s; commit or stash them first", de.Dir, files(de.Files)), DirtyCheckout, true
+	case errors.Is(err, review.ErrDirty):
+		return "Nothing changed: the target checkout has uncommitted changes; commit or stash them first", DirtyCheckout, true
+	case errors.As(err, &me):
+		return fmt.Sprintf("Nothing changed: branch %s moved meanwhile (expected %s, now %s); try again",
+			strings.TrimPrefix(me.Ref, "refs/heads/"), shortSHA(me.Expected), shortSHA(me.Actual)), TargetMoved, true
+	case errors.Is(err, review.ErrTargetMoved):
+		return "Nothing changed: the target branch moved meanwhile; try again", TargetMoved, true
+	}
+	return "", "", false
+}
+
+func describeUnknownBase(err error) (string, Code, bool) {
+	var ub *worktree.UnknownBaseError
+	if errors.As(err, &ub) {
+		return fmt.Sprintf("The base ref %q is not a branch or commit in %s", ub.Base, ub.Dir), UnknownBase, true
+	}
+	return "", "", false
+}
+
+func describeLocked(err error) (string, Code, bool) {
+	var le *runner.LockedError
+	if errors.As(err, &le) {
+		holder := "Another process"
+		if le.PID > 0 {
+			holder = fmt.Sprintf("Another process (pid %d)", le.PID)
+		}
+		return holder + " is already running the queue of this data root; you can still add and read tasks and send stop or inject controls", RunnerLocked, true
+	}
+	if errors.Is(err, runner.ErrLocked) {
+		return "Another process is already running the queue of this data root; you can still add and read tasks and send stop or inject controls", RunnerLocked, true
+	}
+	return "", "", false
+}
+
+// files quotes up to five names (Go syntax, so a newline in a name stays
+// visible) and says how many more there are.
+func files(names []string) string {
+	const max = 5
+	var q []string
+	for i, n := range names {
+		if i == max {
+			q = append(q, fmt.Sprintf("%d more", len(names)-max))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	if len(q) == 0 {
+		return "some files"
+	}
+	return list(q, "and")
+}
+
+func shortSHA(sha string) string {
+	if sha == "" {
+		return "nothing"
+	}
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
