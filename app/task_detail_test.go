@@ -33,7 +33,7 @@ func TestTaskHistoryFromStoredEvents(t *testing.T) {
 	live, _ := st.Inject(ctx, tk.ID, "steer live")
 	queued, _ := st.Inject(ctx, tk.ID, "steer later")
 	for _, d := range []task.EventData{
-		task.StepStarted{Execution: 1, Step: "developer", Role: task.RoleDeveloper, Iteration: 1, Attempt: 1, Tool: "mock"},
+		task.StepStarted{StepAttempt: task.StepAttempt{Execution: 1, Step: "developer", Role: task.RoleDeveloper, Iteration: 1, Attempt: 1}, Tool: "mock"},
 		task.InjectionApplied{Injection: live.ID, Step: "developer", Delivery: task.DeliveryLive},
 		task.InjectionApplied{Injection: queued.ID, Step: "reviewer-1", Delivery: task.DeliveryNextStep},
 		task.VerdictGiven{Role: task.RoleReviewer, Iteration: 1, Round: 1, Verdict: task.VerdictApprove},

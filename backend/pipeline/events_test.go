@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
-	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -51,21 +50,7 @@ func TestRunRecordsTypedEvents(t *testing.T) {
 	if _, err := e.st.Inject(ctx, tk.ID, "Prefer small commits."); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan Result, 1)
-	go func() {
-		ex, err := e.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
-		if err != nil {
-			t.Error(err)
-			done <- Result{}
-			return
-		}
-		cur, _ := e.st.GetTask(ctx, tk.ID)
-		res, err := e.p.Run(ctx, cur, ex)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
+	done := e.startRun(ctx, tk.ID)
 	e.waitOpenExec(tk.ID, task.RoleDeveloper)
 	if _, err := e.st.Inject(ctx, tk.ID, "Also add a CHANGELOG entry."); err != nil {
 		t.Fatal(err)

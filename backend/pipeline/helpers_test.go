@@ -204,6 +204,27 @@ func (e *env) claimRun(ctx context.Context, id string) Result {
 	return res
 }
 
+// startRun claims the task and runs one iteration in the background; the
+// channel gets its result.
+func (e *env) startRun(ctx context.Context, id string) <-chan Result {
+	done := make(chan Result, 1)
+	go func() {
+		ex, err := e.st.Claim(ctx, id, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
+		if err != nil {
+			e.t.Error(err)
+			done <- Result{}
+			return
+		}
+		cur, _ := e.st.GetTask(ctx, id)
+		res, err := e.p.Run(ctx, cur, ex)
+		if err != nil {
+			e.t.Error(err)
+		}
+		done <- res
+	}()
+	return done
+}
+
 func (e *env) get(id string) task.Task {
 	e.t.Helper()
 	tk, err := e.st.GetTask(context.Background(), id)

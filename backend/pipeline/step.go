@@ -142,8 +142,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	if err != nil {
 		return agent.Result{}, err
 	}
-	r.emit(exec.ID, task.StepStarted{Execution: exec.ID, Step: s.name(), Role: s.execRole(), Iteration: r.iter, Round: s.round,
-		Attempt: attempt, Tool: tool.Name(), Model: model},
+	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model},
 		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
 	var onOutput func([]byte)
 	if h := r.p.o.Hooks.OnOutput; h != nil {
@@ -232,9 +231,13 @@ func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec,
 // stepFinished closes a step attempt's execution and records its end.
 func (r *run) stepFinished(e task.Execution, s stepSpec, attempt int, o task.ExecOutcome, exit int, u agent.Usage) {
 	tu, estimated := r.closeExecution(e, o, exit, u)
-	r.emit(e.ID, task.StepFinished{Execution: e.ID, Step: s.name(), Role: s.execRole(), Iteration: r.iter, Round: s.round,
-		Attempt: attempt, Outcome: o, ExitCode: exit, Usage: tu, CostEstimated: estimated},
+	r.emit(e.ID, task.StepFinished{StepAttempt: r.stepAttempt(e, s, attempt), Outcome: o, ExitCode: exit, Usage: tu, CostEstimated: estimated},
 		task.LevelInfo, fmt.Sprintf("Step %s finished: %s", s.name(), o))
+}
+
+// stepAttempt names a step attempt in its events.
+func (r *run) stepAttempt(e task.Execution, s stepSpec, attempt int) task.StepAttempt {
+	return task.StepAttempt{Execution: e.ID, Step: s.name(), Role: s.execRole(), Iteration: r.iter, Round: s.round, Attempt: attempt}
 }
 
 // closeExecution records an execution's end and returns the usage it

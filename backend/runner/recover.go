@@ -53,8 +53,8 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 		if err := r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}, false); err != nil {
 			keep(err)
 		} else {
-			keep(r.o.Store.AppendEvent(ctx, x.TaskID, task.StepFinished{Execution: x.ID, Role: x.Role, Iteration: x.Iteration,
-				Round: x.Round, Attempt: x.Attempt, Outcome: task.OutcomeStopped, ExitCode: -1}))
+			keep(r.o.Store.AppendEvent(ctx, x.TaskID, task.StepFinished{StepAttempt: task.StepAttempt{Execution: x.ID,
+				Role: x.Role, Iteration: x.Iteration, Round: x.Round, Attempt: x.Attempt}, Outcome: task.OutcomeStopped, ExitCode: -1}))
 		}
 		msg := fmt.Sprintf("Recovery: closed the %s step left open by a process that exited", x.Role)
 		if len(alive) > 0 {

@@ -60,7 +60,7 @@ func TestLegacyEventsMigrateAndDecode(t *testing.T) {
 		task.PlannerAnswered{Role: task.RoleDeveloper},
 		task.QuestionsAsked{Count: 2},
 		task.Answered{Bytes: 12},
-		task.StepStarted{Execution: 3, Role: task.RolePlanner, Iteration: 1, Attempt: 1, Tool: "mock"},
+		task.StepStarted{StepAttempt: task.StepAttempt{Execution: 3, Role: task.RolePlanner, Iteration: 1, Attempt: 1}, Tool: "mock"},
 		task.Recovered{Reason: "interrupted", At: time.Date(2026, 11, 30, 0, 41, 0, 0, time.UTC)},
 		task.Unknown{Name: "mystery", Raw: json.RawMessage(`{"x":1}`)},
 		task.Unknown{Name: task.EventAnswered, Raw: json.RawMessage(`not json`)},

@@ -3,8 +3,8 @@ package task
 // The payloads of the events the pipeline emits while it runs a task. The
 // stored ones make up the run's history; each also reaches the live feed.
 
-// StepStarted is the payload of EventStepStarted.
-type StepStarted struct {
+// StepAttempt names one step attempt in the step events.
+type StepAttempt struct {
 	// Execution is the id of the step attempt's execution row.
 	Execution int64 `json:"execution"`
 	// Step is the step's name in logs and injections ("developer",
@@ -14,19 +14,19 @@ type StepStarted struct {
 	Iteration int    `json:"iteration"`
 	Round     int    `json:"round"`
 	Attempt   int    `json:"attempt"`
-	Tool      string `json:"tool"`
-	Model     string `json:"model"`
+}
+
+// StepStarted is the payload of EventStepStarted.
+type StepStarted struct {
+	StepAttempt
+	Tool  string `json:"tool"`
+	Model string `json:"model"`
 }
 
 // StepFinished is the payload of EventStepFinished.
 type StepFinished struct {
-	Execution int64       `json:"execution"`
-	Step      string      `json:"step,omitempty"`
-	Role      Role        `json:"role"`
-	Iteration int         `json:"iteration"`
-	Round     int         `json:"round"`
-	Attempt   int         `json:"attempt"`
-	Outcome   ExecOutcome `json:"outcome"`
+	StepAttempt
+	Outcome ExecOutcome `json:"outcome"`
 	// ExitCode is the tool's exit code, -1 when it was killed or never ran.
 	ExitCode int   `json:"exit_code"`
 	Usage    Usage `json:"usage"`

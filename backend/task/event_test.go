@@ -63,9 +63,9 @@ func TestDecodeEventHistory(t *testing.T) {
 		{EventStopRequested, `null`, StopRequested{}},
 		{EventStatusChanged, `{"from":"pending","to":"ongoing","reason":"claimed"}`, StatusChanged{From: StatusPending, To: StatusOngoing, Reason: "claimed"}},
 		{EventStepStarted, `{"execution":7,"role":"developer","iteration":1,"round":2,"attempt":1,"tool":"mock","model":""}`,
-			StepStarted{Execution: 7, Role: RoleDeveloper, Iteration: 1, Round: 2, Attempt: 1, Tool: "mock"}},
+			StepStarted{StepAttempt: StepAttempt{Execution: 7, Role: RoleDeveloper, Iteration: 1, Round: 2, Attempt: 1}, Tool: "mock"}},
 		{EventStepFinished, `{"execution":7,"role":"developer","iteration":1,"round":0,"attempt":1,"outcome":"succeeded","exit_code":0,"usage":{"tokens_in":5,"tokens_out":2,"cache_read":0,"cache_write":0,"cost_usd":0.5}}`,
-			StepFinished{Execution: 7, Role: RoleDeveloper, Iteration: 1, Attempt: 1, Outcome: OutcomeSucceeded, Usage: Usage{TokensIn: 5, TokensOut: 2, CostUSD: 0.5}}},
+			StepFinished{StepAttempt: StepAttempt{Execution: 7, Role: RoleDeveloper, Iteration: 1, Attempt: 1}, Outcome: OutcomeSucceeded, Usage: Usage{TokensIn: 5, TokensOut: 2, CostUSD: 0.5}}},
 		{EventVerdict, `{"role":"reviewer","round":1,"iteration":1,"verdict":"APPROVE"}`, VerdictGiven{Role: RoleReviewer, Round: 1, Iteration: 1, Verdict: VerdictApprove}},
 		{EventRetryScheduled, `{"step":"developer","attempt":1,"delay_ms":30000}`, RetryScheduled{Step: "developer", Attempt: 1, DelayMs: 30000}},
 		{EventRecovered, `{"reason":"interrupted","at":"2026-11-30T00:41:00Z"}`, Recovered{Reason: "interrupted", At: at}},
@@ -109,7 +109,7 @@ func TestMapText(t *testing.T) {
 		{InjectionApplied{Step: "developer", Error: "closed"}, InjectionApplied{Step: "developer", Error: "CLOSED"}},
 		{PromptInjected{Injection: 1, Text: "hi"}, PromptInjected{Injection: 1, Text: "HI"}},
 		{VerdictGiven{Role: RoleReviewer, Verdict: VerdictApprove}, VerdictGiven{Role: RoleReviewer, Verdict: VerdictApprove}},
-		{StepStarted{Step: "developer", Tool: "mock"}, StepStarted{Step: "developer", Tool: "mock"}},
+		{StepStarted{StepAttempt: StepAttempt{Step: "developer"}, Tool: "mock"}, StepStarted{StepAttempt: StepAttempt{Step: "developer"}, Tool: "mock"}},
 	}
 	for _, c := range cases {
 		if got := MapText(c.in, up); !reflect.DeepEqual(got, c.want) {

@@ -2,6 +2,7 @@
 // (Go: task.EventKind constants, one struct per kind; JSON names here).
 // The live feed (FeedItem) and the history (TaskEvent) carry these.
 import type { Role, Status, Verdict } from './types';
+import type { AcceptRecord, TaskBranch } from './review-api';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type ExecOutcome = 'succeeded' | 'failed' | 'stopped' | 'stalled' | 'transient';
@@ -24,17 +25,6 @@ export interface StepEvent {
   iteration: number;
   round: number;
   attempt: number;
-}
-
-export interface AcceptedPayload {
-  strategy: string;
-  target: string;
-  old_sha: string;
-  new_sha: string;
-  task_head: string;
-  leftovers?: string;
-  checkout?: string;
-  at: string;
 }
 
 /** The payload of every event kind (Go: backend/task event*.go). */
@@ -73,9 +63,10 @@ export interface EventPayloads {
   question: { text: string };
   usage: { usage: EventUsage };
 
-  accepted: AcceptedPayload;
-  accept_undone: AcceptedPayload;
-  rejected: { deleted: { name: string; sha: string; unique: number; worktree?: string }[]; at: string };
+  /** The accept record, as ReviewService.Accept returns it. */
+  accepted: AcceptRecord;
+  accept_undone: AcceptRecord;
+  rejected: { deleted: TaskBranch[]; at: string };
   changes_requested: { comments: number; drops: number };
 }
 

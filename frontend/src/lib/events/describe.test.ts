@@ -4,7 +4,7 @@ import type { EventKind, EventPayloads, TypedEvent } from '../backend/events';
 
 const usage = { tokens_in: 10, tokens_out: 2, cache_read: 0, cache_write: 0, cost_usd: 0 };
 const step = { execution: 4, step: 'reviewer-2', role: 'reviewer' as const, iteration: 1, round: 2, attempt: 1 };
-const accepted = { strategy: 'squash', target: 'refs/heads/main', old_sha: 'a', new_sha: 'b', task_head: 'c', at: '2026-11-30T00:41:00Z' };
+const accepted = { strategy: 'squash' as const, target: 'refs/heads/main', old_sha: 'a', new_sha: 'b', task_head: 'c', at: '2026-11-30T00:41:00Z' };
 
 /** One payload of every kind and the sentence it renders to. */
 const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
