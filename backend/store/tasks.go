@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -17,41 +16,6 @@ const taskColumns = `id, title, prompt, status, priority, skip, labels, command,
 	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
 	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
 	tokens_in, tokens_out, cache_read, cache_write, cost_usd`
-
-// CreateTask validates n and stores it as a pending task (a draft when
-// n.Draft). It returns an error wrapping task.ErrInvalid for bad input.
-func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, error) {
-	n, err := n.Normalize()
-	if err != nil {
-		return task.Task{}, err
-	}
-	now := s.now()
-	id, err := task.NewID(now, rand.Reader)
-	if err != nil {
-		return task.Task{}, err
-	}
-	status := task.StatusPending
-	if n.Draft {
-		status = task.StatusDraft
-	}
-	ms := now.UnixMilli()
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms)
-		if err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		return appendEventTx(ctx, tx, id, ms, task.Created{Status: status})
-	})
-	if err != nil {
-		return task.Task{}, err
-	}
-	return s.GetTask(ctx, id)
-}
 
 // GetTask returns the task with id, or an error wrapping ErrNotFound.
 func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {

@@ -9,6 +9,9 @@ import "time"
 type Created struct {
 	// Status is the status the task was created in (draft or pending).
 	Status Status `json:"status"`
+	// Command names the command template whose text was copied into the
+	// task ("" when none).
+	Command string `json:"command,omitempty"`
 }
 
 // Imported is the payload of EventImported.

@@ -29,6 +29,9 @@ func openStore(t *testing.T) *store.Store {
 func richTask(t *testing.T, s *store.Store) string {
 	t.Helper()
 	ctx := context.Background()
+	if _, err := s.SaveCommand(ctx, "review", "Review carefully."); err != nil {
+		t.Fatal(err)
+	}
 	tk, err := s.CreateTask(ctx, task.NewTask{Title: "Fix the parser", Prompt: "Fix it.\n\n## Not a heading\n~~~\ncode\n~~~\n",
 		Priority: 3, Labels: []string{"bug", "parser"}, Runs: 2, Base: "main", Command: "review", Repo: "/src/app",
 		Tools: task.Tools{task.RoleReviewer: {Tool: "codex", Model: "gpt-5"}}})
@@ -57,7 +60,6 @@ func richTask(t *testing.T, s *store.Store) string {
 		_, err := s.AddSection(ctx, sec)
 		must(err)
 	}
-	add(task.Section{Kind: task.SectionCommand, Body: "Review carefully."})
 	add(task.Section{Kind: task.SectionPlannerReport, Role: task.RolePlanner, Iteration: 1, Body: "# Plan\n\n1. do\n"})
 	add(task.Section{Kind: task.SectionFinalPlan, Role: task.RoleRefinement, Iteration: 1, Body: "Final.\n~~~~\nfence inside\n~~~~"})
 	add(task.Section{Kind: task.SectionDeveloperReport, Role: task.RoleDeveloper, Iteration: 1, Body: ""})
