@@ -104,6 +104,10 @@ type Request struct {
 	Model string
 	// Dir is the working directory (the task's worktree).
 	Dir string
+	// ReadDirs are directories outside Dir the agent must be able to read
+	// (the task's attachments); adapters whose CLI confines file access
+	// grant them.
+	ReadDirs []string
 	// ResumeSession is a native session id to continue; "" starts a new one.
 	ResumeSession string
 	// Env is extra environment (KEY=VALUE) for this tool's processes.
