@@ -122,3 +122,31 @@ func TestWorkingDirectoryFromSettingsWithTilde(t *testing.T) {
 		t.Fatalf("worktree %q is not under %s", got.WorktreePath, e.repo)
 	}
 }
+
+// A working directory that is not a git repository runs without isolation:
+// the mock writes its file there, makes no commit, and the task is done
+// with the warning in its log.
+func TestUnisolatedRunWithMock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(s *settings.Settings) { s.Roles.Observer = &settings.ToolRef{Tool: "mock"} })
+	plain := filepath.Join(t.TempDir(), "plain")
+	if err := os.MkdirAll(plain, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.set.WorkingDirectory = plain
+	tk := e.addTask("Write the notes.", 1)
+	res := e.claimRun(context.Background(), tk.ID)
+	if res.Status != task.StatusDone {
+		t.Fatalf("status %s %q\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	if b, err := os.ReadFile(filepath.Join(plain, "mock-plain.md")); err != nil || !strings.Contains(string(b), "Developer run 1.") {
+		t.Fatalf("work file: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(plain, ".git")); !os.IsNotExist(err) {
+		t.Fatalf("a repository appeared: %v", err)
+	}
+	mustContain(t, e.logText(tk.ID), "not a git repository")
+	if got := e.get(tk.ID); got.Branch != "" || got.WorktreePath != "" {
+		t.Fatalf("unisolated task recorded git state: %+v", got)
+	}
+}
