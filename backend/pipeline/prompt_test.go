@@ -28,7 +28,7 @@ func TestBuildPromptSections(t *testing.T) {
 	full := BuildPrompt(PromptInput{
 		Role: task.RoleDeveloper, Task: "Do X.", Command: "Run the linter.", Answers: []string{"A1"},
 		Attachments: []Attachment{{Name: "a.png", Path: "/d/att/t/a.png", Size: 2048}, {Name: "b.txt", Path: "/d/att/t/b.txt", Size: 12}},
-		FinalPlan: "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: task.RoleObserver,
+		FinalPlan:   "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: task.RoleObserver,
 		PrevIteration: "prev", Iteration: 2, Runs: 3, Injected: []string{"inj1", "inj2"}, Interrupted: true, Diff: "diff --git a b",
 	})
 	order := []string{HeadingIteration, HeadingTask, HeadingCommand, HeadingAttachments, HeadingAnswers, HeadingFinalPlan, HeadingPrevIteration,

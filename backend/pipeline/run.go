@@ -19,18 +19,18 @@ const finalWriteTimeout = 30 * time.Second
 
 // run is the state of one Run.
 type run struct {
-	p         *Pipeline
-	st        Store
-	t         task.Task
-	set       settings.Settings
-	iter      int
-	wt        worktree.Worktree
-	first     *task.Execution // opened by the claim, used by the first step
-	injected  []string
+	p        *Pipeline
+	st       Store
+	t        task.Task
+	set      settings.Settings
+	iter     int
+	wt       worktree.Worktree
+	first    *task.Execution // opened by the claim, used by the first step
+	injected []string
 	// atts are the task's attachments, listed in every prompt; readDirs
 	// the directories holding them, which the tools may read.
-	atts     []Attachment
-	readDirs []string
+	atts      []Attachment
+	readDirs  []string
 	obsBudget int // observer fix rounds left, shared across the run
 	obsRound  int
 	revRound  int
