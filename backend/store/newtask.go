@@ -161,7 +161,7 @@ func stageFiles(dir string, files []NewFile, limit int64) ([]stagedFile, error) 
 			return nil, fmt.Errorf("attach %s: %w", f.Name, err)
 		}
 		if n > limit {
-			return nil, fmt.Errorf("attachment %s: %w: over the %d byte limit", f.Name, ErrTooLarge, limit)
+			return nil, &TooLargeError{Name: f.Name, Limit: limit}
 		}
 		out = append(out, stagedFile{tmp: tmp.Name(), Attachment: Attachment{Name: f.Name, Size: n,
 			SHA256: hex.EncodeToString(h.Sum(nil)), Path: filepath.Join(dir, f.Name)}})
