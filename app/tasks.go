@@ -86,14 +86,28 @@ type NewTaskInput struct {
 	Base     string   `json:"base"`
 	Labels   []string `json:"labels"`
 	Runs     int      `json:"runs"`
+	// Command names a command template; its text is copied into the task.
+	Command string `json:"command"`
+	// Attachments are files the agents get the paths of.
+	Attachments []AttachmentInput `json:"attachments"`
 }
 
-// Create stores a new pending task and tells the UI the queue changed.
+// Create stores a new pending task, with its template text and attachments,
+// all at once or not at all, records the working directory it will run in,
+// and tells the UI the queue changed.
 func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
-	t, err := s.store.CreateTask(s.ctx(), task.NewTask{
-		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority,
-		Base: in.Base, Labels: in.Labels, Runs: in.Runs, Repo: s.workDir(),
-	})
+	files := make([]store.NewFile, 0, len(in.Attachments))
+	for _, a := range in.Attachments {
+		data, err := base64.StdEncoding.DecodeString(a.DataBase64)
+		if err != nil {
+			return task.Task{}, fmt.Errorf("The file %q could not be read (bad encoding).", a.Name)
+		}
+		files = append(files, store.NewFile{Name: a.Name, Data: bytes.NewReader(data)})
+	}
+	t, _, err := s.store.CreateTaskWithFiles(s.ctx(), task.NewTask{
+		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
+		Runs: in.Runs, Repo: s.workDir(), Command: in.Command,
+	}, files, store.DefaultAttachmentLimit)
 	return s.changed(t, err)
 }
 

@@ -43,9 +43,12 @@ func (s *Store) UsageByTask(ctx context.Context, from, to time.Time) ([]UsageRow
 }
 
 // UsageByRole sums usage of executions that ended in [from, to) per
-// pipeline role (the planner answering a question counts as the planner).
+// pipeline role, in pipeline order (the planner answering a question counts
+// as the planner).
 func (s *Store) UsageByRole(ctx context.Context, from, to time.Time) ([]UsageRow, error) {
-	return s.usageBy(ctx, `role`, from, to)
+	out, err := s.usageBy(ctx, `role`, from, to)
+	sort.SliceStable(out, func(i, j int) bool { return roleOrder(out[i].Key) < roleOrder(out[j].Key) })
+	return out, err
 }
 
 // TaskUsageByRole sums a task's usage per role over its executions, ended
