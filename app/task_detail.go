@@ -49,11 +49,11 @@ type TaskDetail struct {
 	Attachments []store.Attachment `json:"attachments"`
 	// UsageByRole is the task's usage per role (key: the role), in pipeline order.
 	UsageByRole []store.UsageRow `json:"usage_by_role"`
-	Answers     string             `json:"answers"`
-	Reports     []Report           `json:"reports"`
-	Injections  []Injection        `json:"injections"`
-	Events      []TaskEvent        `json:"events"`
-	Log         string             `json:"log"`
+	Answers     string           `json:"answers"`
+	Reports     []Report         `json:"reports"`
+	Injections  []Injection      `json:"injections"`
+	Events      []TaskEvent      `json:"events"`
+	Log         string           `json:"log"`
 }
 
 // reportKinds maps the report sections to their role.
