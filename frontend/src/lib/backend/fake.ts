@@ -124,7 +124,7 @@ export class FakeBackend implements Backend {
   }
 
   private view(t: TaskDetail): TaskView {
-    const { command: _c, attachments: _a, tools: _t, answers: _an, reports: _r, injections: _i, events: _e, log: _l, usage: _u, ...v } = t;
+    const { command: _c, command_text: _ct, attachments: _a, usage_by_role: _ur, tools: _t, answers: _an, reports: _r, injections: _i, events: _e, log: _l, usage: _u, ...v } = t;
     return v;
   }
 
@@ -137,6 +137,20 @@ export class FakeBackend implements Backend {
     t.updated_at = this.stamp();
     this.emit('tasks:changed');
     return this.view(t);
+  }
+
+  /** The current text of a command template, as a task copies it ("" for none). */
+  private commandText(id: string): string {
+    if (!id) return '';
+    const c = this.commands.find((x) => x.id === id);
+    if (!c) throw new Error(notFound('command', id));
+    return c.body;
+  }
+
+  private attachment(taskId: string, name: string, dataBase64: string): TaskDetail['attachments'][number] {
+    const pad = dataBase64.endsWith('==') ? 2 : dataBase64.endsWith('=') ? 1 : 0;
+    const size = Math.floor((dataBase64.length * 3) / 4) - pad;
+    return { name, size, added_at: this.stamp(), path: `/home/dev/.local/share/boof-runner/attachments/${taskId}/${name}` };
   }
 
   private notOngoing(t: TaskDetail, what: string): void {
@@ -185,8 +199,16 @@ export class FakeBackend implements Backend {
       const ts = this.stamp();
       const id = `t${this.now().getTime().toString(36)}${(this.counter++).toString(36).padStart(2, '0')}`;
       const positions = [...this.tasks.values()].filter((t) => t.status === 'pending').map((t) => t.position);
+      const text = this.commandText(input.command ?? '');
+      const files = input.attachments ?? [];
+      files.forEach((f, i) => {
+        if (!f.name.trim()) throw new Error('Attachment name is empty.');
+        if (files.findIndex((g) => g.name === f.name) !== i) throw new Error(`Attachment name "${f.name}" is given twice.`);
+      });
       const t = blankDetail({ id, prompt: input.prompt, created_at: ts });
       Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs, position: Math.max(-1, ...positions) + 1 });
+      Object.assign(t, { command: input.command ?? '', command_text: text, repo: this.settings.working_directory });
+      t.attachments = files.map((f) => this.attachment(id, f.name, f.data_base64));
       this.tasks.set(id, t);
       this.emit('tasks:changed');
       return this.view(t);
@@ -196,7 +218,9 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       this.notOngoing(t, 'edit it');
       this.validateInput(u.prompt, u.runs, u.priority);
-      Object.assign(t, { ...u, title: u.title.trim() });
+      // Another template is copied now; the same name keeps the task's copy.
+      const text = u.command === t.command ? t.command_text : this.commandText(u.command);
+      Object.assign(t, { ...u, title: u.title.trim(), command_text: text });
       return this.change(t, undefined, { kind: 'edited', data: {} });
     },
     'TaskService.SetPriority': (id, p) => {
@@ -261,7 +285,7 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       if (!f.name.trim()) throw new Error('attachment name is empty');
       t.attachments = t.attachments.filter((a) => a.name !== f.name);
-      t.attachments.push({ name: f.name, size: Math.floor((f.data_base64.length * 3) / 4), added_at: this.stamp() });
+      t.attachments.push(this.attachment(id, f.name, f.data_base64));
       this.change(t);
       return t.attachments;
     },

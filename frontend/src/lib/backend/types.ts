@@ -59,6 +59,10 @@ export interface CreateTaskInput {
   base: string;
   labels: string[];
   runs: number;
+  /** Command template id (its name); its text is copied into the task. "" = none. */
+  command?: string;
+  /** Files the agents get the paths of, stored with the task at once. */
+  attachments?: AttachmentInput[];
 }
 
 export interface ToolChoice {
@@ -70,6 +74,8 @@ export interface Attachment {
   name: string;
   size: number;
   added_at: string;
+  /** Absolute path of the task's copy, outside the worktree: what every prompt lists. */
+  path: string;
 }
 
 export interface Report {
@@ -112,7 +118,11 @@ export interface Usage {
 
 export interface TaskDetail extends TaskView {
   command: string;
+  /** The task's copy of its command template's text (made when it was added): what the agents get. */
+  command_text: string;
   attachments: Attachment[];
+  /** Usage per role (key: the role), in pipeline order. */
+  usage_by_role: UsageRow[];
   tools: Partial<Record<Role, ToolChoice>>;
   answers: string;
   reports: Report[];
@@ -277,6 +287,7 @@ export interface UsageSummary {
   by_tool: UsageRow[];
   by_model: UsageRow[];
   by_task: UsageRow[];
+  by_role: UsageRow[];
 }
 
 // ---- review (issue 9 entry points) -------------------------------------
