@@ -27,6 +27,9 @@ var (
 	ErrConflict = errors.New("merge conflict")
 	// ErrNoDir: the directory for -C is empty or does not exist.
 	ErrNoDir = errors.New("no such directory for git -C")
+	// ErrTimeout: the command ran past the Git's deadline (WithTimeout) and
+	// was stopped with its process group (a hook or filter that hangs).
+	ErrTimeout = errors.New("git command timed out")
 )
 
 // Error is a git command that exited non-zero.
