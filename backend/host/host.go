@@ -38,7 +38,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Poll overrides the loop's poll interval (≤ 1 s).
 	Poll time.Duration
+	// GitTimeout bounds each git command the runner runs (a hook that
+	// hangs); zero means DefaultGitTimeout.
+	GitTimeout time.Duration
 }
+
+// DefaultGitTimeout bounds each git command of the runner: long enough for
+// checking out a very large repository, short enough that a hook that
+// hangs does not hold a task forever.
+const DefaultGitTimeout = 15 * time.Minute
 
 // Host is everything one data root needs to run its queue: the runner
 // lock, the settings file, the process runner, the agent tools, the
@@ -51,6 +59,9 @@ type Host struct {
 	Tools    *agent.Registry
 	Pipeline *pipeline.Pipeline
 	Runner   *runner.Runner
+
+	// Scope is the data root's step-tag scope (proc.Scope).
+	Scope string
 
 	log      *slog.Logger
 	warnOnce sync.Once
@@ -67,21 +78,30 @@ func Open(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), log: o.Logger}
+	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger}
 	set := h.current()
+	if o.GitTimeout <= 0 {
+		o.GitTimeout = DefaultGitTimeout
+	}
 	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
+	// The runner's own git commands: supervised like agents (own process
+	// group, a deadline) and tagged so that recovery finds them.
+	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
+		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Store:         o.Store,
 		Tools:         h.Tools,
-		Worktrees:     worktree.NewManager(gitx.New(), time.Now),
+		Worktrees:     worktree.NewManager(g, time.Now),
 		Settings:      h.current,
 		TranscriptDir: o.Paths.Transcripts(),
 		Hooks:         o.Hooks,
 		Logger:        o.Logger,
+		Scope:         h.Scope,
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
-		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger})
+		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
+		Scope: h.Scope, OnLog: o.Hooks.OnLog})
 	return h, nil
 }
 
@@ -105,8 +125,14 @@ func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
 }
 
 // Close stops every process still running (grace from settings), then
-// releases the lock. Call it after Run returned.
+// every process still carrying a runner step tag of this data root (a git
+// hook's daemon that left its group), then releases the lock. Call it
+// after Run returned.
 func (h *Host) Close() error {
-	h.Procs.Shutdown(time.Duration(h.current().Stop.GraceMs) * time.Millisecond)
+	grace := time.Duration(h.current().Stop.GraceMs) * time.Millisecond
+	h.Procs.Shutdown(grace)
+	if left, err := proc.KillTagged(proc.TagPrefix(h.Scope, proc.OwnerRun), grace); err != nil || len(left) > 0 {
+		h.log.Warn("runner: stopped processes that outlived their step", "count", len(left), "err", err)
+	}
 	return h.Lock.Release()
 }

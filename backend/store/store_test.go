@@ -160,15 +160,25 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, err := other.CreateTask(ctx, task.NewTask{Prompt: "from elsewhere"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-changed:
-	case err := <-watched:
-		t.Fatalf("watch ended early: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("no change seen")
+	// Watch takes its baseline in its own goroutine: a commit made before
+	// that is part of the baseline, so write until one is seen.
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+seen:
+	for {
+		if _, err := other.CreateTask(ctx, task.NewTask{Prompt: "from elsewhere"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-changed:
+			break seen
+		case err := <-watched:
+			t.Fatalf("watch ended early: %v", err)
+		case <-deadline:
+			t.Fatal("no change seen")
+		case <-tick.C:
+		}
 	}
 	// Watch returns once ctx ends, and the store then closes.
 	cancel()
