@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 )
 
 // Outcome is how a task ended.
@@ -124,10 +126,27 @@ func (m *Manager) Finish(ctx context.Context, wt Worktree, o Outcome, p Policy, 
 	return rep, nil
 }
 
+// Failpoints of the clean-up (see backend/failpoint).
+const (
+	// FailLeftoversSaved: the leftovers are saved, the directory is not
+	// yet being removed.
+	FailLeftoversSaved = "finish:leftovers-saved"
+	// FailRemoved: the directory is removed, the removal marker not yet
+	// dropped.
+	FailRemoved = "finish:removed"
+)
+
 // ErrNoBranch: the task branch no longer exists.
 var ErrNoBranch = errors.New("task branch missing")
 
 func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport, p Policy, dirExists bool, log Logf) FinishReport {
+	if mark, ok := readRemoval(wt.Root, wt.TaskID); ok {
+		// A removal was cut short: the directory may be half deleted, so
+		// its "changes" are not leftovers. They were saved before it began.
+		rep.LeftoversBranch, rep.LeftoversSHA = mark.LeftoversBranch, mark.LeftoversSHA
+		log("the removal of worktree %s was cut short: finishing it (leftovers were saved before it began: %s)", wt.Dir, orNone(mark.LeftoversSHA))
+		return m.remove(ctx, wt, rep, true, log)
+	}
 	if !dirExists {
 		log("worktree directory %s is missing: no leftovers to save; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
@@ -141,6 +160,7 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 		log("worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
 		return rep
 	}
+	failpoint.Hit(FailLeftoversSaved)
 	if len(left.Nested) > 0 {
 		rep.KeptPaths = left.Nested
 		log("worktree kept at %s: nested git repositories cannot be saved (skipped without a commit: %s; recorded as gitlinks otherwise): %s",
@@ -151,23 +171,59 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 		log("worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
 	}
-	if err := m.removeDir(ctx, wt); err != nil {
+	if err := writeRemoval(wt.Root, wt.TaskID, removal{LeftoversBranch: left.Branch, LeftoversSHA: left.SHA}); err != nil {
+		log("worktree kept at %s: %v", wt.Dir, err)
+		return rep
+	}
+	return m.remove(ctx, wt, rep, false, log)
+}
+
+// remove removes the worktree directory under the removal marker and
+// drops the marker once it is gone; resumed says an earlier removal was
+// cut short.
+func (m *Manager) remove(ctx context.Context, wt Worktree, rep FinishReport, resumed bool, log Logf) FinishReport {
+	if err := m.removeDir(ctx, wt, resumed); err != nil {
+		if _, gerr := gitDirOf(wt.Dir); gerr == nil {
+			_ = os.Remove(removalPath(wt.Root, wt.TaskID)) // refused, nothing deleted
+		}
 		log("worktree kept at %s: removal failed: %v", wt.Dir, err)
 		return rep
 	}
+	failpoint.Hit(FailRemoved)
+	_ = os.Remove(removalPath(wt.Root, wt.TaskID))
 	rep.DirRemoved = true
 	log("worktree %s removed; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 	return rep
 }
 
-func (m *Manager) removeDir(ctx context.Context, wt Worktree) error {
+// removeDir removes the worktree directory and its registration. When an
+// earlier removal was cut short (resumed), the half-deleted directory may
+// no longer validate as a worktree; unless the user locked it, it is then
+// deleted directly and the registration pruned.
+func (m *Manager) removeDir(ctx context.Context, wt Worktree, resumed bool) error {
 	unlock, err := m.lock(ctx, wt.Repo)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir); err != nil {
+	if _, statErr := os.Lstat(wt.Dir); errors.Is(statErr, os.ErrNotExist) {
+		if _, err := m.git.Run(ctx, wt.Repo, "worktree", "prune"); err != nil {
+			return fmt.Errorf("prune worktrees: %w", err)
+		}
+		return nil
+	}
+	_, err = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir)
+	if err == nil {
+		return nil
+	}
+	if !resumed || lockedByUser(wt.Dir) {
 		return fmt.Errorf("remove worktree: %w", err)
+	}
+	if rerr := os.RemoveAll(wt.Dir); rerr != nil {
+		return fmt.Errorf("remove worktree: %w (and deleting it directly failed: %v)", err, rerr)
+	}
+	if _, perr := m.git.Run(ctx, wt.Repo, "worktree", "prune"); perr != nil {
+		return fmt.Errorf("prune worktrees: %w", perr)
 	}
 	return nil
 }
@@ -204,6 +260,13 @@ func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, 
 	_ = os.Remove(metaPath(wt.Root, wt.TaskID))
 	log("WARNING: DELETED task work: %s", strings.Join(deleted, ", "))
 	return rep, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 func listOrNone(s []string) string {
