@@ -17,9 +17,11 @@ import (
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -62,6 +64,12 @@ type Host struct {
 
 	// Scope is the data root's step-tag scope (proc.Scope).
 	Scope string
+	// Review is the data root's journaled review service; Run reconciles
+	// the accepts a crash cut short with it before the loop starts.
+	Review *review.Service
+
+	store    *store.Store
+	onLog    func(taskID string, execID int64, level task.LogLevel, text string)
 
 	log      *slog.Logger
 	warnOnce sync.Once
@@ -78,7 +86,9 @@ func Open(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger}
+	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger,
+		store: o.Store, onLog: o.Hooks.OnLog}
+	h.Review = ReviewService(o.Paths, gitx.New())
 	set := h.current()
 	if o.GitTimeout <= 0 {
 		o.GitTimeout = DefaultGitTimeout
@@ -116,8 +126,13 @@ func (h *Host) current() settings.Settings {
 	return s
 }
 
-// Run runs the loop (see runner.Runner.Run).
+// Run reconciles the accepts a crash cut short (a failure is logged; the
+// next accept of that repository tries again), then runs the loop (see
+// runner.Runner.Run), which first recovers what a dead runner left.
 func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
+	if err := ReconcileAccepts(ctx, h.Review, h.store, h.onLog); err != nil {
+		h.log.Warn("runner: "+err.Error(), "err", err)
+	}
 	if err := h.Runner.Run(ctx, mode); err != nil {
 		return fmt.Errorf("runner: %w", err)
 	}
@@ -135,4 +150,32 @@ func (h *Host) Close() error {
 		h.log.Warn("runner: stopped processes that outlived their step", "count", len(left), "err", err)
 	}
 	return h.Lock.Release()
+}
+
+// ReviewService returns the review service of a data root: its accepts and
+// undos are journaled in the data root (review.WithJournal) and their git
+// commands carry the data root's step tag.
+func ReviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
+	j := review.NewJournal(paths.Journal(), proc.Scope(paths.Root))
+	return review.New(g, time.Now, review.WithJournal(j))
+}
+
+// ReconcileAccepts completes or rolls back the accepts and undos a crash
+// cut short (review.Service.Reconcile), records each resolution in its
+// task's log and reports it to onLog (may be nil).
+func ReconcileAccepts(ctx context.Context, svc *review.Service, st *store.Store, onLog func(taskID string, execID int64, level task.LogLevel, text string)) error {
+	rec := review.StoreRecorder{Store: st}
+	res, err := svc.Reconcile(ctx, rec)
+	for _, r := range res {
+		if nerr := rec.NoteResolution(ctx, r); nerr != nil && err == nil {
+			err = nerr
+		}
+		if onLog != nil {
+			onLog(r.Move.TaskID, 0, task.LevelWarn, r.String())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reconcile interrupted accepts: %w", err)
+	}
+	return nil
 }

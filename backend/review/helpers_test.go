@@ -31,7 +31,7 @@ var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 func newService(t testing.TB) *Service {
 	t.Helper()
-	return New(gitx.New(), func() time.Time { return fixedNow })
+	return New(gitx.New(), func() time.Time { return fixedNow }, WithJournal(NewJournal(t.TempDir(), "")))
 }
 
 // sh runs git directly (not through gitx) to set up and inspect fixtures.

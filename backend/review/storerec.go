@@ -110,3 +110,15 @@ func (r StoreRecorder) LastAccept(ctx context.Context, taskID string) (AcceptRec
 	}
 	return *last, nil
 }
+
+// EventReconciled is the event kind NoteResolution appends.
+const EventReconciled = "accept_reconciled"
+
+// NoteResolution records in the task's log and events what Reconcile did
+// with an accept or undo a crash had cut short.
+func (r StoreRecorder) NoteResolution(ctx context.Context, res Resolution) error {
+	if err := r.Store.AppendLog(ctx, res.Move.TaskID, 0, task.LevelWarn, res.String()); err != nil {
+		return err
+	}
+	return r.Store.AppendEvent(ctx, res.Move.TaskID, EventReconciled, res)
+}
