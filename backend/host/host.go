@@ -68,8 +68,8 @@ type Host struct {
 	// the accepts a crash cut short with it before the loop starts.
 	Review *review.Service
 
-	store    *store.Store
-	onLog    func(taskID string, execID int64, level task.LogLevel, text string)
+	store *store.Store
+	onLog func(taskID string, execID int64, level task.LogLevel, text string)
 
 	log      *slog.Logger
 	warnOnce sync.Once
