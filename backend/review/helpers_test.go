@@ -24,6 +24,9 @@ var identity = []string{
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(helperMain())
+	}
 	os.Exit(m.Run())
 }
 
