@@ -47,9 +47,11 @@ func worktreeOutcome(cleanup string) (worktree.Outcome, bool) {
 func (r *run) complete(ctx context.Context, d store.Decided) (Result, error) {
 	res := Result{Status: d.Status, Message: d.Note.Error, Iteration: r.iter}
 	extra := store.TransitionNote{}
+	r.sweep("git")
 	if o, ok := worktreeOutcome(d.Cleanup); ok && r.wt.Dir != "" {
 		policy := worktree.Policy{OnDone: r.set.Worktree.OnDone, OnFailure: r.set.Worktree.OnFailure}
 		fr, err := r.p.o.Worktrees.Finish(r.gitCtx(ctx, "finish"), r.wt, o, policy, r.wlog)
+		r.sweep("finish")
 		if err != nil {
 			r.logf(task.LevelWarn, "Worktree cleanup: %v", err)
 		} else {
@@ -90,6 +92,20 @@ func (r *run) gitCtx(ctx context.Context, step string) context.Context {
 		return ctx
 	}
 	return gitx.WithCallEnv(ctx, proc.StepTagEnv(r.p.o.Scope, proc.OwnerRun, r.t.ID, step))
+}
+
+// sweep ends whatever still carries the run's tag of step once that step
+// is over: a git hook's daemon that left its process group (gitx stops the
+// group itself). Agents' escapees are the process runner's to stop.
+func (r *run) sweep(step string) {
+	if r.p.o.Scope == "" {
+		return
+	}
+	tag := proc.StepTag(r.p.o.Scope, proc.OwnerRun, r.t.ID, step)
+	left, err := proc.KillTagged(tag, time.Duration(r.set.Stop.GraceMs)*time.Millisecond)
+	if len(left) > 0 || err != nil {
+		r.logf(task.LevelWarn, "Stopped %d process(es) left behind by the %s step's git commands (hooks, filters)", len(left), step)
+	}
 }
 
 // stepEnv adds the step tag to an agent's environment.

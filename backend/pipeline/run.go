@@ -75,6 +75,7 @@ func (r *run) execute(ctx context.Context) error {
 	}
 	pctx, stopped := r.stoppable(r.gitCtx(ctx, "provision"))
 	wt, err := r.p.o.Worktrees.Provision(pctx, worktree.Request{Repo: repo, TaskID: r.t.ID, Base: r.t.Base, Root: r.set.Worktree.Root}, r.wlog)
+	r.sweep("provision")
 	if stopped() {
 		return errStopped
 	}
