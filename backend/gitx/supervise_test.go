@@ -34,7 +34,9 @@ func tagged(t *testing.T, tag string) []proc.Tagged {
 }
 
 func uniqueTag(t *testing.T) string {
-	return proc.StepTag("gitxtest", proc.OwnerRun, fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano()), "git")
+	tag := proc.StepTag("gitxtest", proc.OwnerRun, fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano()), "git")
+	t.Cleanup(func() { _, _ = proc.KillTagged(tag, 100*time.Millisecond) })
+	return tag
 }
 
 func TestHangingHookIsStoppedAtTheDeadline(t *testing.T) {

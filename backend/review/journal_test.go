@@ -101,6 +101,7 @@ func newCrashEnv(t *testing.T, extraFiles int) *crashEnv {
 	write(t, filepath.Join(e.repo, "b.txt"), "bee moved\n")
 	e.before = commitAll(t, e.repo, "main moves")
 	e.svc = New(gitx.New(), func() time.Time { return fixedNow }, WithJournal(NewJournal(e.journal, e.scope)))
+	t.Cleanup(func() { _, _ = proc.KillTagged(proc.TagPrefix(e.scope, ""), 100*time.Millisecond) })
 	return e
 }
 

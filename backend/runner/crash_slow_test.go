@@ -54,12 +54,19 @@ func (r *root) killedAt(point string) {
 
 func (r *root) scope() string { return proc.Scope(r.dir) }
 
+// sweepAtEnd ends, when the test ends (failed or not), every process of
+// the data root that is still alive.
+func (r *root) sweepAtEnd() {
+	r.t.Cleanup(func() { _, _ = proc.KillTagged(proc.TagPrefix(r.scope(), ""), 100e6) })
+}
+
 func (r *root) worktreeDir(id string) string {
 	return filepath.Join(r.repo, worktree.DefaultRootName, id)
 }
 
 func TestKilledAfterTheDecisionTheRestartFinishesTheCleanUp(t *testing.T) {
 	r := newRoot(t, nil)
+	r.sweepAtEnd()
 	tk := r.add("Finish me.", 1)
 	r.killedAt("finish:decided")
 	if got := r.get(tk.ID); got.Status != task.StatusOngoing || got.CompletedRuns != 1 {
@@ -92,6 +99,7 @@ var leftoversSaved = regexp.MustCompile(`leftovers saved on \S+ at ([0-9a-f]{40}
 
 func TestKilledAfterTheLeftoversWereSavedTheyStay(t *testing.T) {
 	r := newRoot(t, nil)
+	r.sweepAtEnd()
 	tk := r.add("Leave leftovers.", 1)
 	r.killedAt("finish:leftovers-saved")
 	m := leftoversSaved.FindStringSubmatch(r.logText(tk.ID))
@@ -170,6 +178,7 @@ var stoppedN = regexp.MustCompile(`Recovery: stopped (\d+) surviving process\(es
 
 func TestRecoveryEndsEscapeesCountsThemAndNamesTheirStep(t *testing.T) {
 	r := newRoot(t, nil)
+	r.sweepAtEnd()
 	tk := r.add("Escape.\n[[mock-hostile developer=setsid,daemon]]", 1)
 	cmd, out := r.spawn()
 	waitFor(t, "hostile tree", func() bool { return len(hostilePids(t, r.dir)) >= 3 })
@@ -212,6 +221,7 @@ func TestRecoveryEndsEscapeesCountsThemAndNamesTheirStep(t *testing.T) {
 
 func TestRecoveryEndsTheGitOfAKilledProvisioningAndTheRetryRebuilds(t *testing.T) {
 	r := newRoot(t, nil)
+	r.sweepAtEnd()
 	for i := 0; i < 30; i++ {
 		os.MkdirAll(filepath.Join(r.repo, "big"), 0o755)
 		os.WriteFile(filepath.Join(r.repo, "big", fmt.Sprintf("f%02d.txt", i)), []byte(fmt.Sprintf("f%d\n", i)), 0o644)

@@ -33,6 +33,7 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 		}
 	}
 	closePTY := false
+	storm := 0
 	for _, t := range toks {
 		switch t {
 		case HostileSigterm:
@@ -47,13 +48,20 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 			start(exec.Command("sh", "-c", "(setsid sleep 3600 >/dev/null 2>&1 &) ; (sleep 3600 >/dev/null 2>&1 &)"))
 		case HostileStorm:
 			start(exec.Command("sh", "-c", "i=0; while [ $i -lt 150 ]; do sleep 3600 & i=$((i+1)); done; wait"))
+			if len(spawned) > 0 {
+				storm = spawned[len(spawned)-1]
+			}
 		case HostileFlood:
 			flood(o, w)
 		case HostilePTYClose:
 			closePTY = true
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // let the shells fork
+	// Let the shells fork: the storm until all its children run.
+	time.Sleep(200 * time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); storm > 0 && len(childrenOf()[storm]) < 150 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	recordHostile(o.state, spawned)
 	w.event(agent.Event{Kind: agent.EventText, Text: "Hostile tree ready."})
 	if closePTY {
