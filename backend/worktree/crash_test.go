@@ -301,3 +301,28 @@ func TestFinishAfterACutShortRemovalRecordsNoDeletions(t *testing.T) {
 		t.Fatal("removal marker left")
 	}
 }
+
+// Managers that do not share a lock (as the runner and an accept's rebase
+// in another process do not) create worktrees of one repository at once:
+// git reads a registration another git is still writing and fails; every
+// provisioning still succeeds.
+func TestConcurrentProvisionsWithoutASharedLockAllSucceed(t *testing.T) {
+	repo := newRepo(t)
+	errs := make(chan error, 24)
+	for i := 0; i < 24; i++ {
+		go func() {
+			_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: fmt.Sprintf("c%d", i)}, func(string, ...any) {})
+			errs <- err
+		}()
+	}
+	for i := 0; i < 24; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for i := 0; i < 24; i++ {
+		if _, ok, _ := worktree.ReadMeta(filepath.Join(repo, worktree.DefaultRootName), fmt.Sprintf("c%d", i)); !ok {
+			t.Errorf("c%d has no meta", i)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
@@ -118,6 +119,23 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
 	defer unlock()
+	// Another process creating a worktree of this repository at the same
+	// moment can make git fail reading its half-written registration; the
+	// provisioning marker makes trying again safe (a branch the failed
+	// attempt created is picked up and its checkout rebuilt).
+	for try := 1; ; try++ {
+		got, err := m.provisionLocked(ctx, wt, r, top, common, log)
+		if !errors.Is(err, gitx.ErrWorktreeRace) || try == 5 {
+			return got, err
+		}
+		log("another worktree of the repository was being created meanwhile; trying again")
+		if serr := sleepCtx(ctx, time.Duration(try)*150*time.Millisecond); serr != nil {
+			return got, err
+		}
+	}
+}
+
+func (m *Manager) provisionLocked(ctx context.Context, wt Worktree, r Request, top, common string, log Logf) (Worktree, error) {
 	branchSHA, exists, err := m.git.RefSHA(ctx, top, "refs/heads/"+wt.Branch)
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
@@ -126,6 +144,17 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		return m.reuse(ctx, wt, r, branchSHA, common, log)
 	}
 	return m.create(ctx, wt, r, common, log)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common string, log Logf) (Worktree, error) {
