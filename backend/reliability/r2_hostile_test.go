@@ -94,7 +94,7 @@ func TestR2HostileTreesLeaveNoSurvivors(t *testing.T) {
 		fig += " — " + n
 	}
 	row := Row{ID: "R2", Test: "hostile trees (SIGTERM-ignorer, setsid escapee, double-fork daemon, fork storm of 150, " + floodSize(full) +
-		" flood, early PTY close) and our own git children (a hanging post-checkout hook with a setsid daemon), ended by stop, quit, kill -9 + restart",
+		" flood ended while it floods, early PTY close) and our own git children (a hanging post-checkout hook with a setsid daemon), ended by stop, quit, kill -9 + restart",
 		Figure: fig, Goal: "survivors 0", Holds: tl.get(kTrials) > 0 && tl.sum(kSurvivor, kHangs, kMissedKill) == 0}
 	if err := Record(row); err != nil {
 		t.Fatal(err)
@@ -110,6 +110,8 @@ func floodSize(full bool) string {
 	}
 	return "32 MiB (1 GiB in the full run)"
 }
+
+// The flood is ended once its transcript passed 8 MiB, while it floods.
 
 // hostileTrial runs a hostile tree, ends it one way and counts the
 // processes of the data root still alive.
