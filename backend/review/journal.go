@@ -193,7 +193,7 @@ func (j *Journal) Pending() ([]Move, error) {
 		}
 		var m Move
 		if err := json.Unmarshal(data, &m); err != nil || m.ID+".json" != name {
-			return nil, fmt.Errorf("accept journal entry %s is damaged (left alone): %v", filepath.Join(j.dir, name), err)
+			return nil, fmt.Errorf("accept journal entry %s cannot be read (%v); it was left alone: check the target branch of its task, then move the file away to go on", filepath.Join(j.dir, name), err)
 		}
 		out = append(out, m)
 	}

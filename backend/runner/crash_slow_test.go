@@ -277,3 +277,46 @@ func TestRecoveryEndsTheGitOfAKilledProvisioningAndTheRetryRebuilds(t *testing.T
 		t.Fatalf("leftovers record deletions:\n%s", diff)
 	}
 }
+
+// The CLI's accept path reconciles first: an accept killed after it moved
+// the target, then `undo-accept`, completes the accept (checkout, status)
+// and undoes it, and the task's log says so.
+func TestUndoAfterAKilledAcceptReconcilesFirst(t *testing.T) {
+	r := newRoot(t, nil)
+	r.sweepAtEnd()
+	// The task names its repository, as `add --repo` does; the CLI's accept needs it.
+	tk, err := r.st.CreateTask(context.Background(), task.NewTask{Prompt: "Accept me.", Runs: 1, Repo: r.repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.cli(context.Background(), "runner", "--until-idle"); res.code != 0 || r.get(tk.ID).Status != task.StatusDone {
+		t.Fatalf("run: %+v %s", res, r.get(tk.ID).Status)
+	}
+	gitRun(t, r.repo, "config", "user.name", "T")
+	gitRun(t, r.repo, "config", "user.email", "t@t")
+	before := gitRun(t, r.repo, "rev-parse", "main")
+	cmd := exec.Command(os.Args[0], "accept", tk.ID, "--data-dir", r.dir)
+	cmd.Dir = r.repo
+	cmd.Env = append(os.Environ(), cliEnv+"=1", failpoint.EnvVar+"=accept:ref-moved")
+	out, _ := cmd.CombinedOutput()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("accept not killed: %s", out)
+	}
+	// The state the issue describes: main moved, the checkout did not, the task is done.
+	if gitRun(t, r.repo, "rev-parse", "main") == before || r.get(tk.ID).Status != task.StatusDone {
+		t.Fatal("the kill did not leave the half-done accept")
+	}
+	res := r.cli(context.Background(), "undo-accept", tk.ID)
+	if res.code != 0 {
+		t.Fatalf("undo-accept: %+v", res)
+	}
+	if !strings.Contains(res.stderr, "Reconciled the interrupted accept") || !strings.Contains(r.logText(tk.ID), "Reconciled the interrupted accept into main") {
+		t.Fatalf("no reconciliation reported:\nstderr %s\nlog %s", res.stderr, r.logText(tk.ID))
+	}
+	if got := gitRun(t, r.repo, "rev-parse", "main"); got != before || r.get(tk.ID).Status != task.StatusDone {
+		t.Fatalf("after the undo main is %s (want %s), task %s", got, before, r.get(tk.ID).Status)
+	}
+	if st := gitRun(t, r.repo, "status", "--porcelain", "--untracked-files=no"); st != "" {
+		t.Fatalf("checkout does not match main:\n%s", st)
+	}
+}
