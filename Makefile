@@ -10,7 +10,7 @@ CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
 GO_TAGS  := desktop,production
 GOFLAGS_TEST ?= -race -timeout 25m -tags slow,realcli
 
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window vet clean
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window test-reliability reliability vet clean
 
 run: build
 	./$(BIN) $(ARGS)
@@ -42,6 +42,7 @@ test: deps-apt
 	$(MAKE) frontend
 	$(MAKE) vet
 	$(MAKE) test-go
+	$(MAKE) test-reliability
 	$(MAKE) test-e2e
 	$(MAKE) test-window
 
@@ -58,6 +59,15 @@ test-go:
 
 test-e2e:
 	cd frontend && npm run build:fake && npm run test:e2e
+
+# The reliability report (rows R1…R7 in backend/reliability, build tag
+# reliability): the short version (seconds per row) in make test, the full
+# one here; both print the table and save it as out/reliability.md.
+test-reliability:
+	scripts/reliability.sh
+
+reliability:
+	scripts/reliability.sh --full
 
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens

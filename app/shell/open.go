@@ -85,7 +85,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	a.buildServices()
+	a.buildServices(paths)
 
 	a.desk = NewDesktop(DesktopDeps{Store: st, Run: a.run, Window: a.window, Emitter: a.emit,
 		Shutdown: a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
@@ -103,10 +103,10 @@ func Open(ctx context.Context, o Options) (*App, error) {
 
 // buildServices builds the services bound to the window, over the store and
 // the queue.
-func (a *App) buildServices() {
+func (a *App) buildServices(paths dataroot.Paths) {
 	sf, rc := a.queue.settings(), a.queue.control()
 	g := gitx.New()
-	rev := review.New(g, time.Now)
+	rev := reviewService(paths, g)
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
 		WorkDir: func() string { return a.settingsNow().WorkingDirectory },
 		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
