@@ -36,6 +36,7 @@ func run(args []string) int {
 	}
 	fs := flag.NewFlagSet("boof-runner", flag.ContinueOnError)
 	dataDir := fs.String("data-dir", "", "data root directory (default $BOOF_RUNNER_HOME or the OS data dir)")
+	hidden := fs.Bool("hidden", false, "start with the window hidden (show it from the tray)")
 	if err := fs.Parse(args); err != nil {
 		return cli.ExitUsage
 	}
@@ -44,7 +45,7 @@ func run(args []string) int {
 		return cli.ExitUsage
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := runDesktop(ctx, *dataDir, log); err != nil {
+	if err := runDesktop(ctx, *dataDir, *hidden, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}
@@ -53,9 +54,9 @@ func run(args []string) int {
 
 // runDesktop opens the desktop app on the data root, shows the window until
 // it closes, and closes the app (every running step stopped first).
-func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
+func runDesktop(ctx context.Context, dataDir string, hidden bool, log *slog.Logger) error {
 	desk, err := shell.Open(ctx, shell.Options{
-		DataDir: dataDir, Log: log, Assets: frontend.Assets(), AppIcon: build.AppIcon,
+		DataDir: dataDir, Hidden: hidden, Log: log, Assets: frontend.Assets(), AppIcon: build.AppIcon,
 		TrayIcons: shell.TrayIcons{Idle: build.TrayIdle, Running: build.TrayRunning, Attention: build.TrayAttention},
 	})
 	if err != nil {

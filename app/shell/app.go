@@ -39,6 +39,7 @@ type App struct {
 	runSvc   *app.RunService
 	settings *app.SettingsService
 	review   *app.ReviewService
+	diag     *app.DiagService
 
 	desk     *Desktop
 	tray     *Tray // nil when the desktop has no session bus
@@ -136,6 +137,7 @@ func (a *App) start() {
 		}
 	}()
 	a.notifier.Start(a.ctx, notifyInterval)
+	a.diag.StartProbes(a.ctx, a.opts.DataDir)
 }
 
 // stopQueue stops the queue once: it ends the loop (running steps record

@@ -36,6 +36,9 @@ type Options struct {
 	Exe string
 	// Log receives the app's log; nil means it is discarded.
 	Log *slog.Logger
+	// Hidden starts the window hidden (shown from the tray); without a tray
+	// host it is shown anyway.
+	Hidden bool
 }
 
 // Open opens the data root (creating it when missing), its store and its
@@ -67,6 +70,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	paths := dataroot.Paths{Root: root}
+	o.DataDir = root
 	st, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
 	if err != nil {
 		return nil, err
@@ -110,7 +114,12 @@ func (a *App) buildServices() {
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
 		WorkDir: func() string { return a.settingsNow().WorkingDirectory },
 		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
+		ResolveBase: func(ctx context.Context, repo, ref string) error {
+			_, err := g.ResolveCommit(ctx, repo, ref)
+			return err
+		},
 	})
+	a.diag = app.NewDiagService(a.log, a.emit, a.context)
 	a.commands = app.NewCommandService(a.store, a.emit, a.context)
 	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)
 	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window)
@@ -130,7 +139,7 @@ func (a *App) ui() settings.UI { return a.settingsNow().UI }
 // bound lists the services bound to the window: their exported methods are
 // what the front end calls (window.go.app.<Service>.<Method>).
 func (a *App) bound() []any {
-	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review}
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag}
 }
 
 // branches lists a working directory's branches for the base-ref picker,
