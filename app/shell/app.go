@@ -40,6 +40,10 @@ type App struct {
 	settings *app.SettingsService
 	review   *app.ReviewService
 	diag     *app.DiagService
+	nav      *app.Navigator
+	navSvc   *app.NavService
+
+	autostart Autostart
 
 	desk     *Desktop
 	tray     *Tray // nil when the desktop has no session bus
@@ -147,6 +151,11 @@ func (a *App) start() {
 func (a *App) stopQueue() error {
 	var err error
 	a.stopOnce.Do(func() {
+		if a.opts.Instance != nil {
+			// A launch from now on waits for the lock instead of being
+			// handed to an app that is quitting.
+			a.opts.Instance.Retire()
+		}
 		a.mu.Lock()
 		a.queueDone = true
 		a.mu.Unlock()

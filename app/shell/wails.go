@@ -80,6 +80,8 @@ func (w *wailsRuntime) Emit(name string, payload ...any) {
 	}
 }
 
+// setVisible records the window's visibility and returns the Wails
+// context (nil before the window started).
 func (w *wailsRuntime) setVisible(visible bool) context.Context {
 	w.mu.Lock()
 	defer w.mu.Unlock()
