@@ -33,6 +33,12 @@ describe('installDiagnostics', () => {
     off();
   });
 
+  it('names the focused field by its label', () => {
+    document.body.innerHTML = '<form><label>Prompt <small>(required)</small><textarea></textarea></label></form>';
+    document.querySelector('textarea')!.focus();
+    expect(snapshotText(document)).toContain('[focus Prompt (required)]');
+  });
+
   it('caps the snapshot size', () => {
     document.body.textContent = 'x'.repeat(300_000);
     expect(snapshotText(document).length).toBe(256 * 1024);

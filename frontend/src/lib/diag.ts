@@ -56,6 +56,14 @@ export function snapshotText(doc: Document): string {
     text += `\n[dialog ${name.trim()}]`;
   }
   const active = doc.activeElement;
-  if (active && active !== body) text += `\n[focus ${active.getAttribute('aria-label') ?? active.tagName.toLowerCase()}]`;
+  if (active && active !== body) text += `\n[focus ${focusName(active)}]`;
   return text.length > SNAPSHOT_MAX ? text.slice(0, SNAPSHOT_MAX) : text;
+}
+
+/** The name a screen reader gives the focused element: aria-label, else its label's text, else its tag. */
+function focusName(el: Element): string {
+  const aria = el.getAttribute('aria-label');
+  if (aria) return aria;
+  const label = (el as HTMLInputElement).labels?.[0]?.textContent?.replace(/\s+/g, ' ').trim();
+  return label || el.tagName.toLowerCase();
 }

@@ -1,5 +1,5 @@
 import type { Backend } from './backend';
-import type { Api, FrontendError, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
+import type { Api, FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
@@ -25,6 +25,10 @@ const FEED_KEEP = 2000;
 export class FakeBackend implements Backend {
   readonly tasks = new Map<string, TaskDetail>();
   readonly calls: { method: string; args: unknown[] }[] = [];
+  /** Requests NavService.Ready hands out (what the Go side queued before the window painted). */
+  pendingNav: UIRequest[] = [];
+  /** The requests the front end reported shown (NavService.Shown), in order. */
+  readonly shownNav: { seq: number; view: string }[] = [];
   /** Front-end errors reported through DiagService.ReportError. */
   readonly frontendErrors: FrontendError[] = [];
   settings: Settings = defaultSettings();
@@ -357,6 +361,15 @@ export class FakeBackend implements Backend {
       console.error(`front end error: ${e.message}`);
     },
     'DiagService.Snapshot': () => undefined,
+
+    'NavService.Ready': () => {
+      const p = this.pendingNav;
+      this.pendingNav = [];
+      return p;
+    },
+    'NavService.Shown': (seq, view) => {
+      this.shownNav.push({ seq, view });
+    },
 
     ...reviewHandlers(this),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
