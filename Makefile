@@ -61,7 +61,9 @@ frontend: deps-npm
 # The README's test command. Order: system deps (and the Wails tool, checked
 # with wails doctor), npm ci, component tests,
 # production front-end build, go vet, go test -race (every package, slow and
-# real-CLI suites included), the browser test, the real-window smoke test.
+# real-CLI suites included), the browser test, the real-window smoke test,
+# the desktop journeys (tray, single instance, notifications) and the
+# install test of the package.
 test: deps-apt
 	go tool wails doctor >/dev/null || { go tool wails doctor; exit 1; }
 	cd frontend && npm ci --no-audit --no-fund
@@ -71,6 +73,7 @@ test: deps-apt
 	$(MAKE) test-go
 	$(MAKE) test-e2e
 	$(MAKE) test-window
+	$(MAKE) test-desktop
 
 test-frontend:
 	cd frontend && npm test
@@ -89,6 +92,13 @@ test-e2e:
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens
 	scripts/e2e-window.sh $(BIN) $(OUT)/screens
+
+# The desktop journeys through the real binary (app/shell/journey_test.go:
+# tray over D-Bus, second launches, notification clicks, no tray host), then
+# the install test of the package (apt-get install, gtk-launch twice, remove).
+test-desktop: package
+	BOOF_APP_BIN=$(abspath $(BIN)) go test -tags journey -count=1 -timeout 15m -run 'TestDesktopJourney' -v ./app/shell/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+	scripts/test-install.sh $(PKG_DIR) $(BIN) $(OUT)/screens
 
 clean:
 	rm -rf build/bin frontend/dist frontend/dist-fake $(OUT)
