@@ -97,7 +97,7 @@ test-window: build
 # tray over D-Bus, second launches, notification clicks, no tray host), then
 # the install test of the package (apt-get install, gtk-launch twice, remove).
 test-desktop: package
-	BOOF_APP_BIN=$(abspath $(BIN)) go test -tags journey -count=1 -timeout 15m -run 'TestDesktopJourney' -v ./app/shell/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+	BOOF_APP_BIN=$(abspath $(BIN)) BOOF_SCREENS=$(abspath $(OUT)/screens) go test -tags journey -count=1 -timeout 15m -run 'TestDesktopJourney' -v ./app/shell/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
 	scripts/test-install.sh $(PKG_DIR) $(BIN) $(OUT)/screens
 
 clean:

@@ -30,6 +30,14 @@ func (l *launches) list() []Launch {
 	return slices.Clone(l.got)
 }
 
+// waitLaunches waits until l holds n launches (a hand-off is acknowledged
+// before it is delivered).
+func waitLaunches(t *testing.T, l *launches, n int) []Launch {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%d launches", n), func() bool { return len(l.list()) >= n })
+	return l.list()
+}
+
 func claim(t *testing.T, root string, l Launch) (*Instance, bool) {
 	t.Helper()
 	inst, handed, err := ClaimInstance(context.Background(), root, l, nil)
@@ -61,7 +69,7 @@ func TestInstanceSecondLaunchHandsOverAndStartsNothing(t *testing.T) {
 		t.Fatal("fourth launch was not handed over")
 	}
 	want := []Launch{{NewTask: true}, {Review: true, ReviewID: "01ABC"}, {}}
-	if !slices.Equal(got.list(), want) {
+	if !slices.Equal(waitLaunches(t, &got, 3), want) {
 		t.Fatalf("launches %+v, want %+v", got.list(), want)
 	}
 	// Another data root is another app.
@@ -92,7 +100,7 @@ func TestInstanceCorruptOrStaleFilesNeverStopTheApp(t *testing.T) {
 	}
 	var got launches
 	inst.Serve(got.add)
-	if _, handed := claim(t, root, Launch{NewTask: true}); !handed || len(got.list()) != 1 {
+	if _, handed := claim(t, root, Launch{NewTask: true}); !handed || len(waitLaunches(t, &got, 1)) != 1 {
 		t.Fatalf("the new app does not take launches: %v %+v", handed, got.list())
 	}
 	b, _ := os.ReadFile(filepath.Join(root, instanceLockFile))
@@ -115,7 +123,7 @@ func TestInstanceUnusableLockStartsUnguardedAndStillHandsOver(t *testing.T) {
 	if _, handed := claim(t, root, Launch{Review: true}); !handed {
 		t.Fatal("a second launch started a second app")
 	}
-	if want := []Launch{{Review: true}}; !slices.Equal(got.list(), want) {
+	if want := []Launch{{Review: true}}; !slices.Equal(waitLaunches(t, &got, 1), want) {
 		t.Fatalf("launches %+v", got.list())
 	}
 }
@@ -222,8 +230,12 @@ func TestInstanceRefusesAMalformedHandOff(t *testing.T) {
 	if err != nil || strings.TrimSpace(reply) != `{"ok":false}` {
 		t.Fatalf("reply %q %v", reply, err)
 	}
-	if len(got.list()) != 0 {
-		t.Fatalf("a malformed request was delivered: %+v", got.list())
+	// A good launch after it is the first one delivered.
+	if _, handed := claim(t, root, Launch{NewTask: true}); !handed {
+		t.Fatal("no hand-off after the malformed one")
+	}
+	if l := waitLaunches(t, &got, 1); !slices.Equal(l, []Launch{{NewTask: true}}) {
+		t.Fatalf("a malformed request was delivered: %+v", l)
 	}
 }
 
@@ -237,7 +249,7 @@ func TestInstanceLongDataRootUsesTheRuntimeDir(t *testing.T) {
 	}
 	var got launches
 	inst.Serve(got.add)
-	if _, handed := claim(t, root, Launch{NewTask: true}); !handed || len(got.list()) != 1 {
+	if _, handed := claim(t, root, Launch{NewTask: true}); !handed || len(waitLaunches(t, &got, 1)) != 1 {
 		t.Fatal("no hand-off through the runtime-dir socket")
 	}
 }

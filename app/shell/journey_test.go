@@ -258,6 +258,20 @@ func (a *desktopApp) waitShows(what string, texts ...string) string {
 	}
 }
 
+// shot saves a screenshot of the screen as BOOF_SCREENS/journey-NAME.png
+// when BOOF_SCREENS is set (make test-desktop sets it), for people to look at.
+func shot(t *testing.T, name string) {
+	t.Helper()
+	dir := os.Getenv("BOOF_SCREENS")
+	if dir == "" {
+		return
+	}
+	os.MkdirAll(dir, 0o755)
+	if out, err := exec.Command("import", "-window", "root", filepath.Join(dir, "journey-"+name+".png")).CombinedOutput(); err != nil {
+		t.Logf("screenshot %s: %v %s", name, err, out)
+	}
+}
+
 // windowVisible reports whether a mapped window named Boof Runner exists.
 func windowVisible() bool {
 	out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Boof Runner$").Output()
@@ -371,6 +385,7 @@ func TestDesktopJourney(t *testing.T) {
 	t.Run("review queue with nothing waiting", func(t *testing.T) {
 		tray.click("Review queue (0 waiting)")
 		a.waitShows("the empty review queue", "Nothing is waiting for review.")
+		shot(t, "review-empty")
 	})
 
 	t.Run("new task opens the form with the prompt focused", func(t *testing.T) {
@@ -422,6 +437,7 @@ func TestDesktopJourney(t *testing.T) {
 		}
 		tray.entry("Stop running task")
 		a.waitShows("the stopped tasks", "Stopped", "Write the docs", "Fix the flaky test")
+		shot(t, "stopped")
 	})
 
 	var finished string
@@ -430,6 +446,7 @@ func TestDesktopJourney(t *testing.T) {
 		a.waitStatus(finished, "done")
 		tray.click("Review queue (1 waiting)")
 		a.waitShows("the task's review", "Accept…", "Reject…", "Changes")
+		shot(t, "review-queue")
 	})
 
 	t.Run("notification clicks open their task", func(t *testing.T) {
@@ -451,6 +468,7 @@ func TestDesktopJourney(t *testing.T) {
 		a.waitShows("the New task form", "[focus Prompt (required)]")
 		notes.click(t, askID)
 		a.waitShows("the answer form", "Needs your answer", "Pick a database", "[focus Your answer]")
+		shot(t, "notification-answer")
 		notes.click(t, doneID)
 		a.waitShows("the finished task's review", "Accept…", "Reject…")
 	})
@@ -467,6 +485,7 @@ func TestDesktopJourney(t *testing.T) {
 		}
 		second("--review", "01NOSUCHTASK0000")
 		a.waitShows("the unknown review id", `Task "01NOSUCHTASK0000" does not exist.`)
+		shot(t, "review-unknown-id")
 		second("--review", finished)
 		a.waitShows("the review of the named task", "Accept…")
 		second("--new-task")

@@ -323,10 +323,15 @@ func TestTray(t *testing.T) {
 		if ok, _ := st.StopRequested(context.Background(), first); ok {
 			t.Fatal("the first task was asked to stop too")
 		}
-		shutMu.Lock()
-		got := slices.Clone(stopping)
-		shutMu.Unlock()
-		if want := []string{runningID + " Refactor the parser", second + " Fix the flaky test"}; !slices.Equal(got, want) {
+		want := []string{runningID + " Refactor the parser", second + " Fix the flaky test"}
+		var got []string
+		waitFor(t, "the stops told", func() bool {
+			shutMu.Lock()
+			defer shutMu.Unlock()
+			got = slices.Clone(stopping)
+			return len(got) >= len(want)
+		})
+		if !slices.Equal(got, want) {
 			t.Fatalf("stops told %q, want %q", got, want)
 		}
 		run.mu.Lock()
