@@ -50,16 +50,20 @@ wait_line() {
 	tail "$1" >&2
 	exit 1
 }
+# tree_pss PID prints the PSS (KiB) of PID and its descendants; each
+# process's share goes to $tmp/pss-parts as "name KiB".
 tree_pss() {
-	local pids=("$1") i=0 kids s=0 p
+	local pids=("$1") i=0 kids s=0 p v
 	while [ $i -lt ${#pids[@]} ]; do
 		kids=$(pgrep -P "${pids[$i]}" || true)
 		for k in $kids; do pids+=("$k"); done
 		i=$((i + 1))
 	done
+	: >"$tmp/pss-parts"
 	for p in "${pids[@]}"; do
-		p=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
-		s=$((s + ${p:-0}))
+		v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+		echo "$(cat "/proc/$p/comm" 2>/dev/null) $((${v:-0} / 1024))" >>"$tmp/pss-parts"
+		s=$((s + ${v:-0}))
 	done
 	echo "$s"
 }
@@ -76,6 +80,7 @@ for run in 1 2 3 4 5; do
 	if [ $run = 1 ]; then
 		sleep 5
 		pss=$(tree_pss "$app")
+		cp "$tmp/pss-parts" "$tmp/pss-first"
 	fi
 	shown=$(grep -c "window: shown" "$log" || true)
 	t0=$(now_ns)
@@ -88,7 +93,7 @@ for run in 1 2 3 4 5; do
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "cold start of the installed app to first paint (ms): ${cold[*]} -> median $(printf '%s\n' "${cold[@]}" | median)"
-echo "idle PSS of the process tree 5 s after first paint: $((pss / 1024)) MiB"
+echo "idle PSS of the process tree 5 s after first paint: $((pss / 1024)) MiB ($(awk '{printf "%s%s %s MiB", NR>1?", ":"", $1, $2}' "$tmp/pss-first"))"
 echo "second launch to the window shown again (ms): ${second[*]} -> median $(printf '%s\n' "${second[@]}" | median)"
 echo "  of which the second process until it exited (ms): ${exits[*]} -> median $(printf '%s\n' "${exits[@]}" | median)"
 echo ".deb size: $(($(stat -c %s "$deb") / 1024)) KiB ($(basename "$deb"))"
