@@ -23,26 +23,26 @@ rm -f "$root.debootstrap.log"
 stage "debootstrap bookworm minbase"
 for m in proc sys dev; do mount --bind "/$m" "$root/$m"; mounted=("$root/$m" "${mounted[@]}"); done
 cp "$deb" "$root/tmp/"
-in() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root DEBIAN_FRONTEND=noninteractive "$@"; }
-in apt-get update -qq
-in apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$root/tmp/apt.log" 2>&1 || { tail -30 "$root/tmp/apt.log"; exit 1; }
+inroot() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root DEBIAN_FRONTEND=noninteractive "$@"; }
+inroot apt-get update -qq
+inroot apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$root/tmp/apt.log" 2>&1 || { tail -30 "$root/tmp/apt.log"; exit 1; }
 echo "deb-depends: apt-get pulled $(grep -c '^Setting up' "$root/tmp/apt.log") packages"
 stage "apt-get install ./$(basename "$deb")"
-if in ldd /usr/bin/boof-runner | grep "not found"; then
+if inroot ldd /usr/bin/boof-runner | grep "not found"; then
 	echo "deb-depends: shared libraries missing" >&2
 	exit 1
 fi
-in boof-runner --version
+inroot boof-runner --version
 stage "every shared library resolves"
-in apt-get install -y -qq --no-install-recommends xvfb xauth dbus >/dev/null 2>&1
+inroot apt-get install -y -qq --no-install-recommends xvfb xauth dbus >/dev/null 2>&1
 stage "xvfb and dbus for the test"
 cat >"$root/tmp/start.sh" <<'SH'
 set -eu
-Xvfb :7 -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp >/tmp/display 2>/dev/null &
 x=$!
-sleep 2
+for _ in $(seq 100); do [ -s /tmp/display ] && break; sleep 0.1; done
 mkdir -p /tmp/run && chmod 700 /tmp/run
-export DISPLAY=:7 XDG_RUNTIME_DIR=/tmp/run NO_AT_BRIDGE=1
+export DISPLAY=":$(head -n1 /tmp/display)" XDG_RUNTIME_DIR=/tmp/run NO_AT_BRIDGE=1
 dbus-run-session -- boof-runner --data-dir /tmp/data >/tmp/app.log 2>&1 &
 app=$!
 for _ in $(seq 600); do grep -q "window: first paint" /tmp/app.log && break; sleep 0.1; done
@@ -51,6 +51,6 @@ kill $app 2>/dev/null || true; wait $app 2>/dev/null || true
 kill $x 2>/dev/null || true
 [ $ok = 1 ] || { cat /tmp/app.log; exit 1; }
 SH
-in sh /tmp/start.sh
+inroot sh /tmp/start.sh
 stage "the app painted its window inside the chroot"
 echo "deb-depends: ok in $(( $(date +%s) - start )) s"

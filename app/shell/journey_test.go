@@ -267,6 +267,8 @@ func shot(t *testing.T, name string) {
 		return
 	}
 	os.MkdirAll(dir, 0o755)
+	// The DOM (what the snapshot reads) changes before WebKit paints it.
+	time.Sleep(time.Second)
 	if out, err := exec.Command("import", "-window", "root", filepath.Join(dir, "journey-"+name+".png")).CombinedOutput(); err != nil {
 		t.Logf("screenshot %s: %v %s", name, err, out)
 	}
