@@ -68,7 +68,23 @@ tree_pss() {
 	echo "$s"
 }
 
-cold=() second=() exits=() pss=""
+# tree_cpu PID prints the CPU time (ms, user + system) PID and its
+# descendants used so far: the load-independent side of a start-up time.
+tree_cpu() {
+	local pids=("$1") i=0 kids s=0 p hz
+	hz=$(getconf CLK_TCK)
+	while [ $i -lt ${#pids[@]} ]; do
+		kids=$(pgrep -P "${pids[$i]}" || true)
+		for k in $kids; do pids+=("$k"); done
+		i=$((i + 1))
+	done
+	for p in "${pids[@]}"; do
+		s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+	done
+	echo $((s * 1000 / hz))
+}
+
+cold=() coldcpu=() second=() exits=() secondcpu=() pss=""
 for run in 1 2 3 4 5; do
 	log="$tmp/app$run.log"
 	: >"$log"
@@ -77,6 +93,7 @@ for run in 1 2 3 4 5; do
 	app=$!
 	wait_line "$log" "window: first paint" 1
 	cold+=($((($(now_ns) - t0) / 1000000)))
+	coldcpu+=($(tree_cpu "$app"))
 	if [ $run = 1 ]; then
 		sleep 5
 		pss=$(tree_pss "$app")
@@ -84,8 +101,9 @@ for run in 1 2 3 4 5; do
 	fi
 	shown=$(grep -c "window: shown" "$log" || true)
 	t0=$(now_ns)
-	/usr/bin/boof-runner --data-dir "$tmp/data$run"
+	/usr/bin/time -f "%U %S" -o "$tmp/time" /usr/bin/boof-runner --data-dir "$tmp/data$run"
 	exits+=($((($(now_ns) - t0) / 1000000)))
+	secondcpu+=($(awk '{printf "%d", ($1 + $2) * 1000}' "$tmp/time"))
 	wait_line "$log" "window: shown" $((shown + 1))
 	second+=($((($(now_ns) - t0) / 1000000)))
 	kill -TERM "$app"; wait "$app" 2>/dev/null || true
@@ -93,7 +111,9 @@ for run in 1 2 3 4 5; do
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "cold start of the installed app to first paint (ms): ${cold[*]} -> median $(printf '%s\n' "${cold[@]}" | median)"
-echo "idle PSS of the process tree 5 s after first paint: $((pss / 1024)) MiB ($(awk '{printf "%s%s %s MiB", NR>1?", ":"", $1, $2}' "$tmp/pss-first"))"
+echo "  CPU time of the process tree until then (ms): ${coldcpu[*]} -> median $(printf '%s\n' "${coldcpu[@]}" | median)"
+echo "idle PSS of the process tree 5 s after first paint: $((pss / 1024)) MiB ($(awk '{printf "%s%s %s MiB", (NR > 1 ? ", " : ""), $1, $2}' "$tmp/pss-first"))"
 echo "second launch to the window shown again (ms): ${second[*]} -> median $(printf '%s\n' "${second[@]}" | median)"
 echo "  of which the second process until it exited (ms): ${exits[*]} -> median $(printf '%s\n' "${exits[@]}" | median)"
+echo "  CPU time of the second process (ms): ${secondcpu[*]} -> median $(printf '%s\n' "${secondcpu[@]}" | median)"
 echo ".deb size: $(($(stat -c %s "$deb") / 1024)) KiB ($(basename "$deb"))"
