@@ -80,7 +80,7 @@ func TestServicesJourneyTemplateAttachmentReview(t *testing.T) {
 	if err != nil || len(sum.Files) == 0 || sum.Files[0].Path != mock.FileName(filepath.Join(f.repo, tk.ID)) {
 		t.Fatalf("review summary %+v %v", sum, err)
 	}
-	settingsSvc := NewSettingsService(f.host.Settings, f.st, nil, f.rec, context.Background, nil)
+	settingsSvc := NewSettingsService(f.host.Settings, f.st, nil, f.rec, context.Background, nil, nil)
 	today := time.Now().UTC().Format(time.DateOnly)
 	u, err := settingsSvc.Usage(UsageRange{From: today, To: today})
 	if err != nil || len(u.ByRole) != 4 || u.ByRole[0].Key != "planner" {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ type SettingsView struct {
 	Concurrency      int    `json:"concurrency"`
 	Notifications    bool   `json:"notifications"`
 	CloseToTray      bool   `json:"close_to_tray"`
+	StartAtLogin     bool   `json:"start_at_login"`
 	DefaultTool      string `json:"default_tool"`
 	Roles            struct {
 		Planner    ToolChoice  `json:"planner"`
@@ -108,18 +110,25 @@ type SettingsService struct {
 	emit   Emitter
 	ctx    func() context.Context
 	picker DirectoryPicker
+	saved  func(settings.Settings) error
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
-// picker shows the native folder dialog.
-func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker) *SettingsService {
-	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker}
+// picker shows the native folder dialog; saved (nil: nothing) is called
+// after each save with the saved settings, to put them into effect outside
+// the file (the start-at-login entry).
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker, saved func(settings.Settings) error) *SettingsService {
+	if saved == nil {
+		saved = func(settings.Settings) error { return nil }
+	}
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker, saved: saved}
 }
 
 func toView(s settings.Settings) SettingsView {
 	var v SettingsView
 	v.WorkingDirectory, v.RunnerEnabled, v.Concurrency = s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency
 	v.Notifications, v.CloseToTray, v.DefaultTool = s.UI.Notifications, s.UI.CloseToTray, s.DefaultTool
+	v.StartAtLogin = s.UI.StartAtLogin
 	tc := func(r settings.ToolRef) ToolChoice { return ToolChoice{Tool: r.Tool, Model: r.Model} }
 	v.Roles.Planner, v.Roles.Refinement = tc(s.Roles.Planner), tc(s.Roles.Refinement)
 	v.Roles.Developer, v.Roles.Reviewer = tc(s.Roles.Developer), tc(s.Roles.Reviewer)
@@ -140,7 +149,7 @@ func toView(s settings.Settings) SettingsView {
 func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s := base
 	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
-	s.UI.Notifications, s.UI.CloseToTray = v.Notifications, v.CloseToTray
+	s.UI.Notifications, s.UI.CloseToTray, s.UI.StartAtLogin = v.Notifications, v.CloseToTray, v.StartAtLogin
 	tr := func(c ToolChoice) settings.ToolRef {
 		return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
 	}
@@ -174,6 +183,8 @@ func uiPath(key string) string {
 		return "notifications"
 	case "ui.closeToTray":
 		return "close_to_tray"
+	case "ui.startAtLogin":
+		return "start_at_login"
 	}
 	return strings.ToLower(camelHump.ReplaceAllString(key, "${1}_${2}"))
 }
@@ -213,6 +224,9 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	saved, _ := s.file.Load()
 	res.Saved, res.Settings = true, toView(saved)
 	s.emit.Emit(EventSettingsChanged)
+	if err := s.saved(saved); err != nil {
+		return res, userError(fmt.Errorf("settings saved, but %w", err))
+	}
 	return res, nil
 }
 

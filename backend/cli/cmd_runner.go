@@ -53,6 +53,10 @@ func runRunner(ctx context.Context, c *call) error {
 		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()
+			if taskID == "" { // the runner's own lines (the recovery summary)
+				fmt.Fprintf(c.io.Stdout, "boof-runner runner: %s\n", text)
+				return
+			}
 			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, text)
 		}},
 	})

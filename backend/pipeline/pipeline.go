@@ -22,7 +22,7 @@ import (
 type Store interface {
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	StartExecution(ctx context.Context, e task.Execution) (task.Execution, error)
-	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error
+	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int, starts map[int]uint64) error
 	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
@@ -32,7 +32,8 @@ type Store interface {
 	StopRequested(ctx context.Context, taskID string) (bool, error)
 	ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error)
 	SetQuestions(ctx context.Context, id string, questions []string) error
-	IncrementCompletedRuns(ctx context.Context, id string) (int, error)
+	Decide(ctx context.Context, d store.Decided) (int, error)
+	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 }
 
@@ -89,6 +90,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now stamps live events; default time.Now.
 	Now func() time.Time
+	// Scope is the data root's step-tag scope (proc.Scope): every agent step
+	// and every git command of a run carries proc.StepEnv with it, so crash
+	// recovery finds them. Empty means untagged (tests).
+	Scope string
 }
 
 // Pipeline runs claimed tasks. It is safe for concurrent use: each Run is

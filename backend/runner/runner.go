@@ -30,11 +30,13 @@ type Store interface {
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
+	DecidedOutcome(ctx context.Context, taskID string) (store.Decided, bool, error)
 }
 
 // Pipeline runs one claimed task (pipeline.Pipeline).
 type Pipeline interface {
 	Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error)
+	CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (pipeline.Result, error)
 	TranscriptPath(taskID string, iteration int, step string, attempt int) string
 }
 
@@ -68,6 +70,13 @@ type Options struct {
 	Logger *slog.Logger
 	// OnTaskDone is called after each task's run was recorded; may be nil.
 	OnTaskDone func(t task.Task, res pipeline.Result)
+	// Scope is the data root's step-tag scope (proc.Scope): recovery ends
+	// every process carrying a runner step tag of it. Empty means recovery
+	// relies on the recorded pids alone.
+	Scope string
+	// OnLog receives the recovery log lines (taskID "" for the summary), for
+	// the runner's output; nil logs them through Logger.
+	OnLog func(taskID string, execID int64, level task.LogLevel, text string)
 }
 
 // Runner is the queue loop. Its methods are safe for concurrent use.

@@ -72,7 +72,7 @@ var schema = map[string]any{
 	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},
 	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
 	"stop":     map[string]any{"graceMs": nil},
-	"ui":       map[string]any{"notifications": nil, "closeToTray": nil},
+	"ui":       map[string]any{"notifications": nil, "closeToTray": nil, "startAtLogin": nil},
 	"tools":    map[string]any{"*": toolKeys},
 }
 

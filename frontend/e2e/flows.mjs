@@ -270,4 +270,50 @@ export const flows = {
       await shot('review-reports');
     },
   },
+  // What the tray, a second launch and a notification click ask the window (ui:open).
+  'desktop-requests': {
+    async run(page, { shot }) {
+      await page.locator('[data-group="pending"] + ul li').first().waitFor();
+      const open = (r) => page.evaluate((req) => window.__fake.emit('ui:open', req), r);
+      const shown = (seq) => page.waitForFunction((s) => window.__fake.shownNav.some((x) => x.seq === s), seq);
+      const focusedName = () => page.evaluate(() => document.activeElement?.labels?.[0]?.textContent?.trim() ?? document.activeElement?.tagName);
+      const find = (pred) => page.evaluate((p) => [...window.__fake.tasks.values()].find(new Function('t', `return ${p}`))?.id, pred);
+
+      // Tray "New task…" from the Settings screen: the form, the prompt focused.
+      await nav(page, 'Settings').click();
+      await open({ seq: 1, view: 'new-task' });
+      await shown(1);
+      assert((await focusedName())?.startsWith('Prompt'), `prompt focused, got ${await focusedName()}`);
+      await shot('desktop-new-task');
+
+      // "Review queue": the Review screen on that task.
+      const done = await find("t.title === 'Refactor settings loader'");
+      await open({ seq: 2, view: 'review', task_id: done });
+      await shown(2);
+      assert((await page.getByRole('combobox', { name: 'Task to review' }).inputValue()) === done, 'the review picker shows the task');
+      await page.getByRole('tab', { name: 'Changes' }).waitFor();
+      await shot('desktop-review');
+
+      // --review with an unknown id: the Review screen says so.
+      await open({ seq: 3, view: 'review', message: 'Task "01NOPE" does not exist.' });
+      await shown(3);
+      await page.getByRole('alert').filter({ hasText: 'Task "01NOPE" does not exist.' }).waitFor();
+      await shot('desktop-review-unknown');
+
+      // A "needs an answer" notification clicked: Actions, that answer form focused.
+      const asking = await find("t.status === 'actions'");
+      await open({ seq: 4, view: 'actions', task_id: asking });
+      await shown(4);
+      assert((await focusedName()) === 'Your answer', `answer focused, got ${await focusedName()}`);
+      const formId = await page.evaluate(() => document.activeElement?.closest('form')?.dataset.id);
+      assert(formId === asking, `the focused answer form is the task's (${formId})`);
+      await shot('desktop-actions');
+
+      // A failed task's notification: the task itself.
+      const failed = await find("t.status === 'failed'");
+      await open({ seq: 5, view: 'task', task_id: failed });
+      await shown(5);
+      await page.getByRole('heading', { name: 'Parse codex usage lines' }).first().waitFor();
+    },
+  },
 };

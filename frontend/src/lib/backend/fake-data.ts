@@ -132,6 +132,7 @@ export function defaultSettings(): Settings {
     concurrency: 1,
     notifications: true,
     close_to_tray: true,
+    start_at_login: false,
     default_tool: 'claude-code',
     roles: {
       planner: { tool: 'claude-code', model: 'opus' },

@@ -1,5 +1,5 @@
 import type { Backend } from './backend';
-import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
+import type { Api, FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
@@ -25,6 +25,12 @@ const FEED_KEEP = 2000;
 export class FakeBackend implements Backend {
   readonly tasks = new Map<string, TaskDetail>();
   readonly calls: { method: string; args: unknown[] }[] = [];
+  /** Requests NavService.Ready hands out (what the Go side queued before the window painted). */
+  pendingNav: UIRequest[] = [];
+  /** The requests the front end reported shown (NavService.Shown), in order. */
+  readonly shownNav: { seq: number; view: string }[] = [];
+  /** Front-end errors reported through DiagService.ReportError. */
+  readonly frontendErrors: FrontendError[] = [];
   settings: Settings = defaultSettings();
   commands: Command[] = [];
   enabled = true;
@@ -372,6 +378,21 @@ export class FakeBackend implements Backend {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(r.from) || !/^\d{4}-\d{2}-\d{2}$/.test(r.to)) throw new Error('dates must look like 2026-11-30');
       if (r.from > r.to) throw new Error('the start date is after the end date');
       return usageFor(r, [...this.tasks.keys()]);
+    },
+
+    'DiagService.ReportError': (e) => {
+      this.frontendErrors.push(e);
+      console.error(`front end error: ${e.message}`);
+    },
+    'DiagService.Snapshot': () => undefined,
+
+    'NavService.Ready': () => {
+      const p = this.pendingNav;
+      this.pendingNav = [];
+      return p;
+    },
+    'NavService.Shown': (seq, view) => {
+      this.shownNav.push({ seq, view });
     },
 
     ...reviewHandlers(this),
