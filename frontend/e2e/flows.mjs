@@ -1,5 +1,6 @@
 import { assert } from './harness.mjs';
 import { reviewFlows } from './review.mjs';
+import { contentFlows } from './content.mjs';
 
 const queueRows = (page) => page.locator('[data-group="pending"] + ul > li');
 const queueTitles = (page) => queueRows(page).locator('.title').allInnerTexts();
@@ -234,6 +235,7 @@ export const flows = {
     },
   },
   ...reviewFlows,
+  ...contentFlows,
   review: {
     async run(page, { shot }) {
       await nav(page, 'Review').click();
