@@ -277,13 +277,30 @@ func (s *TaskService) Export(id string) (string, error) {
 	return b.String(), nil
 }
 
-// Import creates a new task from an exported markdown file.
-func (s *TaskService) Import(markdown string) (task.Task, error) {
+// ImportResult is a task imported from a file and what the import noted:
+// unknown keys and sections kept, a status mapped.
+type ImportResult struct {
+	Task  task.Task `json:"task"`
+	Notes []string  `json:"notes"`
+}
+
+// Import creates a new task from a task file: this app's export or the
+// earlier version's. A file whose task was imported before is refused
+// unless again.
+func (s *TaskService) Import(markdown string, again bool) (ImportResult, error) {
 	doc, err := taskmd.Parse([]byte(markdown))
 	if err != nil {
-		return task.Task{}, userError(err)
+		return ImportResult{}, userError(err)
 	}
-	return s.changed(taskmd.Import(s.ctx(), s.store, doc))
+	t, err := s.changed(taskmd.Import(s.ctx(), s.store, doc, taskmd.Options{Again: again}))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	notes := doc.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	return ImportResult{Task: t, Notes: notes}, nil
 }
 
 // Answer stores the user's answers to a parked task and re-queues it.

@@ -80,7 +80,7 @@ var commands = map[string]command{
 	"unarchive":   {"unarchive a task (back to its previous status): unarchive ID", runUnarchive},
 	"delete":      {"delete a task (never an ongoing one; git branches are kept): delete ID", runDelete},
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
-	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
+	"import":      {"import task files (this app's exports and the earlier version's): import [--again] [--json] FILE|-|DIR...", runImport},
 	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
 	"commands":    {"command templates: commands list [--json] | show NAME | add NAME FILE|- [--replace] | rm NAME", runCommands},
 	"log":         {"print a task's log: log ID [--follow] [--events]", runLog},

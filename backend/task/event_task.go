@@ -17,6 +17,8 @@ type Created struct {
 // Imported is the payload of EventImported.
 type Imported struct {
 	Status Status `json:"status"`
+	// OriginID is the id the task had in the file it came from.
+	OriginID string `json:"origin_id,omitempty"`
 }
 
 // Edited is the payload of EventEdited.

@@ -2,6 +2,7 @@ package taskmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -83,7 +84,14 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	}
 	created, updated := t.CreatedAt, t.UpdatedAt
 	w.WriteString("---\n")
-	fmt.Fprintf(w, "id: %s\n", t.ID)
+	if task.ValidID(t.ID) {
+		fmt.Fprintf(w, "id: %s\n", t.ID)
+	} else {
+		fmt.Fprintf(w, "id: %s\n", js(t.ID))
+	}
+	if t.OriginID != "" {
+		fmt.Fprintf(w, "origin_id: %s\n", js(t.OriginID))
+	}
 	fmt.Fprintf(w, "title: %s\n", js(t.Title))
 	fmt.Fprintf(w, "status: %s\n", t.Status)
 	fmt.Fprintf(w, "prev_status: %s\n", js(string(t.PrevStatus)))
@@ -108,7 +116,21 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	fmt.Fprintf(w, "updated_at: %s\n", ts(&updated))
 	fmt.Fprintf(w, "started_at: %s\n", ts(t.StartedAt))
 	fmt.Fprintf(w, "finished_at: %s\n", ts(t.FinishedAt))
+	if len(t.Extra) > 0 {
+		fmt.Fprintf(w, "extra: %s\n", compactJSON(t.Extra))
+	}
 	w.WriteString("---\n")
+}
+
+// compactJSON is raw JSON on one line (valid YAML flow style); what is not
+// JSON is written as a string.
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		out, _ := json.Marshal(string(raw))
+		return string(out)
+	}
+	return b.String()
 }
 
 func entryAttrs(s task.Section) string {

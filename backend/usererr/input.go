@@ -11,6 +11,10 @@ import (
 )
 
 func describeInvalid(err error) (string, Code, bool) {
+	var dup *store.DuplicateOriginError
+	if errors.As(err, &dup) {
+		return fmt.Sprintf("Task %q was already imported (as %s); nothing changed: import it again (--again) to make a second copy", dup.OriginID, dup.TaskID), Duplicate, true
+	}
 	var tl *store.TooLargeError
 	if errors.As(err, &tl) {
 		return fmt.Sprintf("Attachment %q is larger than the limit of %s", tl.Name, byteSize(tl.Limit)), InvalidInput, true

@@ -72,6 +72,28 @@ export const contentFlows = {
       await form.getByRole('list', { name: 'Files to attach' }).getByText('a.txt').waitFor();
     },
   },
+  'import-earlier-again': {
+    async run(page, { shot }) {
+      const file = {
+        name: '2025-10-03-retry-flaky-upload.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('---\nid: 2025-10-03-retry-flaky-upload\ntitle: Retry flaky uploads\nstatus: done\ncompletedRuns: 1\nassignee: dana\n---\n\n## Prompt\n\nRetry the upload up to 3 times.\n'),
+      };
+      await page.getByLabel('Import task').setInputFiles(file);
+      const pane = page.getByRole('article', { name: 'Task' });
+      await pane.getByRole('heading', { name: 'Retry flaky uploads' }).waitFor();
+      await page.getByRole('list', { name: 'Import notes' }).getByText('unknown key "assignee" kept').waitFor();
+      await shot('import-notes');
+      const before = await page.evaluate(() => window.__fake.tasks.size);
+      await page.getByLabel('Import task').setInputFiles(file);
+      await page.getByRole('alert').filter({ hasText: 'Task "2025-10-03-retry-flaky-upload" was already imported' }).waitFor();
+      assert((await page.evaluate(() => window.__fake.tasks.size)) === before, 'the refused import stored nothing');
+      await shot('import-duplicate');
+      await page.getByRole('button', { name: 'Import a second copy' }).click();
+      await page.waitForFunction((n) => window.__fake.tasks.size === n + 1, before);
+      assert((await page.getByRole('alert').count()) === 0, 'the error is gone after the second copy');
+    },
+  },
   'usage-per-role': {
     async run(page, { shot }) {
       await page.locator('[data-group="done"] + ul li .main', { hasText: 'Refactor settings loader' }).click();

@@ -5,7 +5,7 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
-import { notFound, statusMessage, unknownBaseMessage } from './fake-errors';
+import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
 
@@ -19,6 +19,8 @@ export interface FakeOptions {
 }
 
 const TERMINAL_KEEP = 1 << 20;
+/** Frontmatter keys a task file may have (snake_case and the earlier camelCase). */
+const KNOWN_KEYS = new Set(['id', 'origin_id', 'title', 'status', 'prev_status', 'priority', 'skip', 'labels', 'command', 'runs', 'completed_runs', 'completedRuns', 'base', 'repo', 'questions', 'tools', 'attachments', 'usage', 'tokenUsage', 'branch', 'base_sha', 'head_sha', 'worktree_path', 'error', 'created_at', 'createdAt', 'updated_at', 'updatedAt', 'started_at', 'finished_at', 'extra']);
 const FEED_KEEP = 2000;
 
 /** In-memory implementation of every bound method, for tests and the browser build. */
@@ -39,6 +41,8 @@ export class FakeBackend implements Backend {
   private streams = new Map<string, { gen: FakeStream; feed: FeedItem[]; terminal: string; bytes: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private counter = 0;
+  /** Origin ids of imported files → the task first imported from each. */
+  private readonly origins = new Map<string, string>();
   private readonly now: () => Date;
   private readonly injectDelivery: InjectDelivery;
 
@@ -272,11 +276,17 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       return `---\nid: ${t.id}\ntitle: ${t.title}\nstatus: ${t.status}\npriority: ${t.priority}\nlabels: [${t.labels.join(', ')}]\n---\n\n## Prompt\n\n${t.prompt}\n`;
     },
-    'TaskService.Import': (md) => {
+    'TaskService.Import': (md, again) => {
       const m = /## Prompt\s*\n([\s\S]*)$/.exec(md);
       if (!m || !m[1].trim()) throw new Error('not a task file: no "## Prompt" section');
       const title = /^title:\s*(.*)$/m.exec(md)?.[1] ?? '';
-      return this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
+      const origin = (/^origin_?[iI]d:\s*"?([^"\n]*)"?$/m.exec(md) ?? /^id:\s*"?([^"\n]*)"?$/m.exec(md))?.[1] ?? '';
+      const before = origin ? this.origins.get(origin) : undefined;
+      if (before && !again) throw new Error(duplicateMessage(origin, before));
+      const notes = [...md.matchAll(/^([a-zA-Z_]+):/gm)].map((x) => x[1]).filter((k) => !KNOWN_KEYS.has(k)).map((k) => `unknown key "${k}" kept`);
+      const task = this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
+      if (origin) this.origins.set(origin, before ?? task.id);
+      return { task, notes };
     },
     'TaskService.Answer': (id, answer) => {
       const t = this.get(id);

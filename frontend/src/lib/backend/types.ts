@@ -143,6 +143,12 @@ export interface TaskUpdate {
   tools: Partial<Record<Role, ToolChoice>>;
 }
 
+/** A task imported from a file, and what the import noted (unknown keys and sections kept, a status mapped). */
+export interface ImportResult {
+  task: TaskView;
+  notes: string[];
+}
+
 export interface DeleteOptions {
   delete_branches: boolean;
 }
@@ -367,7 +373,7 @@ export interface Api {
   'TaskService.Unarchive': (id: string) => Promise<TaskView>;
   'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;
   'TaskService.Export': (id: string) => Promise<string>;
-  'TaskService.Import': (markdown: string) => Promise<TaskView>;
+  'TaskService.Import': (markdown: string, again: boolean) => Promise<ImportResult>;
   'TaskService.Answer': (id: string, answer: string) => Promise<TaskView>;
   'TaskService.Branches': () => Promise<string[]>;
   'TaskService.AddAttachment': (id: string, file: AttachmentInput) => Promise<Attachment[]>;
