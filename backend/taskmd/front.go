@@ -159,5 +159,4 @@ func (p *front) setExtra() error {
 	return nil
 }
 
-
 func oneLineMsg(s string) string { return strings.Join(strings.Fields(s), " ") }
