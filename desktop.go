@@ -27,11 +27,17 @@ import (
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
+// desktopOptions are the desktop app's command-line options.
+type desktopOptions struct {
+	DataDir string // data root ("" = the default)
+	Hidden  bool   // start with the window hidden
+}
+
 // runDesktop wires the store, the runner host and the bound services, and
 // opens the window. The runner loop runs while the window is open; closing
 // the app stops every running step (grace, then kill) before it exits.
-func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
-	root, err := dataroot.Default(dataDir)
+func runDesktop(ctx context.Context, opts desktopOptions, log *slog.Logger) error {
+	root, err := dataroot.Default(opts.DataDir)
 	if err != nil {
 		return err
 	}
@@ -122,7 +128,12 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 		_, err = rev.DeleteBranches(ctx, t.Repo, t.ID, bs)
 		return err
 	}
-	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g), RemoveBranches: removeBranches})
+	resolveBase := func(ctx context.Context, repo, ref string) error {
+		_, err := g.ResolveCommit(ctx, repo, ref)
+		return err
+	}
+	tasks := app.NewTaskService(st, emit, a.Context, app.TaskDeps{WorkDir: workDir, Wake: wake, Branches: branches(g), RemoveBranches: removeBranches, ResolveBase: resolveBase})
+	diag := app.NewDiagService(log, emit, a.Context)
 	commands := app.NewCommandService(st, emit, a.Context)
 	settingsSvc := app.NewSettingsService(sf, st, tools, emit, a.Context, a.WailsContext)
 	reviewSvc := app.NewReviewService(g, st, wt, rev, emit, a.Context)
@@ -177,6 +188,7 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 		Height:           800,
 		MinWidth:         1000,
 		MinHeight:        640,
+		StartHidden:      opts.Hidden,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup: func(c context.Context) {
@@ -185,6 +197,7 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 			notifier.Start(a.Context(), 2*time.Second)
 			startRunner()
 			go runSvc.WatchStatus(a.Context(), 500*time.Millisecond)
+			diag.StartProbes(a.Context(), root)
 			go func() { // SIGINT/SIGTERM: quit through Wails so OnShutdown stops every step
 				select {
 				case <-ctx.Done():
@@ -199,7 +212,7 @@ func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
 			shutdown()
 			a.Shutdown(c)
 		},
-		Bind:  []any{tasks, commands, runSvc, settingsSvc, reviewSvc},
+		Bind:  []any{tasks, commands, runSvc, settingsSvc, reviewSvc, diag},
 		Linux: &linux.Options{ProgramName: "boof-runner", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }

@@ -31,6 +31,7 @@ func run(args []string) int {
 	}
 	fs := flag.NewFlagSet("boof-runner", flag.ContinueOnError)
 	dataDir := fs.String("data-dir", "", "data root directory (default $BOOF_RUNNER_HOME or the OS data dir)")
+	hidden := fs.Bool("hidden", false, "start with the window hidden (show it from the tray)")
 	if err := fs.Parse(args); err != nil {
 		return cli.ExitUsage
 	}
@@ -39,7 +40,7 @@ func run(args []string) int {
 		return cli.ExitUsage
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := runDesktop(ctx, *dataDir, log); err != nil {
+	if err := runDesktop(ctx, desktopOptions{DataDir: *dataDir, Hidden: *hidden}, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}

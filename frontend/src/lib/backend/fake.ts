@@ -1,5 +1,5 @@
 import type { Backend } from './backend';
-import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
+import type { Api, FrontendError, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
@@ -24,6 +24,8 @@ const FEED_KEEP = 2000;
 export class FakeBackend implements Backend {
   readonly tasks = new Map<string, TaskDetail>();
   readonly calls: { method: string; args: unknown[] }[] = [];
+  /** Front-end errors reported through DiagService.ReportError. */
+  readonly frontendErrors: FrontendError[] = [];
   settings: Settings = defaultSettings();
   commands: Command[] = [];
   enabled = true;
@@ -347,6 +349,12 @@ export class FakeBackend implements Backend {
       if (r.from > r.to) throw new Error('the start date is after the end date');
       return usageFor(r, [...this.tasks.keys()]);
     },
+
+    'DiagService.ReportError': (e) => {
+      this.frontendErrors.push(e);
+      console.error(`front end error: ${e.message}`);
+    },
+    'DiagService.Snapshot': () => undefined,
 
     ...reviewHandlers(this),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),

@@ -314,6 +314,16 @@ export interface FilePatch {
   bytes: number;
 }
 
+/** An uncaught front-end error, reported to the Go log (DiagService). */
+export interface FrontendError {
+  kind: 'error' | 'unhandledrejection';
+  message: string;
+  source: string;
+  line: number;
+  column: number;
+  stack: string;
+}
+
 // ---- the bound methods --------------------------------------------------
 
 export interface Api {
@@ -359,6 +369,9 @@ export interface Api {
   'ReviewService.LeftoversSummary': (taskId: string) => Promise<DiffSummary>;
   'ReviewService.LeftoversFilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
   'ReviewService.Commits': (taskId: string, leftovers: boolean) => Promise<CommitInfo[]>;
+
+  'DiagService.ReportError': (error: FrontendError) => Promise<void>;
+  'DiagService.Snapshot': (seq: number, text: string) => Promise<void>;
 }
 
 export type Method = keyof Api;
@@ -370,4 +383,5 @@ export const EVENTS = {
   settingsChanged: 'settings:changed',
   runnerStatus: 'runner:status',
   taskOutput: (id: string) => `task:output:${id}`,
+  uiSnapshot: 'ui:snapshot',
 } as const;
