@@ -56,8 +56,12 @@ test-go:
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
 	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_TEST) ./...
 
-test-e2e:
-	cd frontend && npm run build:fake && npm run test:e2e
+# The browser flows against the real backend: a dev-tagged build serves
+# frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs).
+DEV_BIN := build/bin/boof-runner-dev
+test-e2e: frontend
+	go build -tags desktop,dev -o $(DEV_BIN) .
+	cd frontend && node e2e/real/run.mjs ../$(DEV_BIN)
 
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens
