@@ -10,7 +10,7 @@ CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
 GO_TAGS  := desktop,production
 GOFLAGS_TEST ?= -race -timeout 25m -tags slow,realcli
 
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window vet clean
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window vet contract clean
 
 run: build
 	./$(BIN) $(ARGS)
@@ -47,6 +47,18 @@ test: deps-apt
 
 test-frontend:
 	cd frontend && npm test
+	cd frontend && npm run check
+
+# The generated contract: Wails' bindings (methods, arguments, results) and our
+# event names and payloads, regenerated from the Go types; any difference from
+# what is committed fails (commit the regenerated files with the Go change).
+CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts
+contract:
+	go tool wails generate module -tags desktop >/dev/null
+	go run ./app/internal/genevents -o frontend/src/lib/backend/events.gen.ts
+	@if [ -n "$$(git status --porcelain -- $(CONTRACT_FILES))" ]; then \
+		echo "the generated contract differs from what is committed:"; git status --short -- $(CONTRACT_FILES); \
+		git --no-pager diff --stat -- $(CONTRACT_FILES); exit 1; fi
 
 vet:
 	go vet ./...
