@@ -54,7 +54,7 @@ test-frontend:
 # what is committed fails (commit the regenerated files with the Go change).
 CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts
 contract:
-	go tool wails generate module -tags desktop >/dev/null
+	@out=$$(go tool wails generate module -tags desktop 2>&1) || { echo "$$out"; exit 1; }
 	go run ./app/internal/genevents -o frontend/src/lib/backend/events.gen.ts
 	@if [ -n "$$(git status --porcelain -- $(CONTRACT_FILES))" ]; then \
 		echo "the generated contract differs from what is committed:"; git status --short -- $(CONTRACT_FILES); \
