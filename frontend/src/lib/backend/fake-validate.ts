@@ -8,7 +8,8 @@ export function validateSettings(s: Settings, tools: string[]): FieldError[] {
   };
   if (!s.working_directory.trim()) e.push({ path: 'working_directory', message: 'choose a working directory' });
   else if (!s.working_directory.startsWith('/')) e.push({ path: 'working_directory', message: 'the working directory must be an absolute path' });
-  int('concurrency', s.concurrency, 1, 8, 'concurrency');
+  // Go: settings.MaxConcurrency, message "N must be between 1 and 32".
+  if (!Number.isInteger(s.concurrency) || s.concurrency < 1 || s.concurrency > 32) e.push({ path: 'concurrency', message: `${s.concurrency} must be between 1 and 32` });
   if (!tools.includes(s.default_tool)) e.push({ path: 'default_tool', message: `unknown tool '${s.default_tool}'` });
   for (const [role, c] of Object.entries(s.roles)) {
     if (c === null) {

@@ -86,6 +86,6 @@ describe('EditorStore', () => {
     const s = new EditorStore(b, 'nope');
     await s.load();
     expect(s.task).toBeNull();
-    expect(s.error).toBe('Task not found: nope');
+    expect(s.error).toBe('That task no longer exists.');
   });
 });

@@ -14,7 +14,7 @@ describe('SettingsStore', () => {
     s.draft!.retries.idle_timeout_ms = 5;
     expect(s.dirty).toBe(true);
     expect(await s.save()).toBe(false);
-    expect(s.errorFor('concurrency')).toMatch(/from 1 to 8/);
+    expect(s.errorFor('concurrency')).toMatch(/between 1 and 32/);
     expect(s.errorFor('retries.idle_timeout_ms')).toMatch(/Idle timeout/);
     expect(s.errorFor('review')).toBe('');
     expect(s.dirty).toBe(true);
@@ -69,7 +69,7 @@ describe('SettingsStore', () => {
     expect(s.usage!.by_day).toHaveLength(14);
     s.range.from = '2026-12-31';
     await s.loadUsage();
-    expect(s.usageError).toMatch(/start date is after/);
+    expect(s.usageError).toMatch(/from before to/);
   });
 
   it('parseList', () => {
