@@ -137,7 +137,7 @@ done
 [ -d "$repo/.boof-runner-worktrees/$second" ] || fail "the stopped task's worktree was not kept"
 
 # 3. Every screen renders against the real backend.
-screen_text=("" "" "No task is waiting for an answer." "Command templates" "Save settings" "Task to review")
+screen_text=("" "" "No task is waiting for an answer." "Command templates" "Save settings" "Leftovers")
 for n in 2 3 4 5; do
 	xdotool key "ctrl+$n"
 	see "${screen_text[$n]}"
