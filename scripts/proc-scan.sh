@@ -34,18 +34,17 @@ check) dir=$2 base=$3 ;;
 	;;
 esac
 
-self=$$
+# Our own ancestors (make, the test script) carry TMPDIR too: skip them.
+declare -A skip=([$$]=1)
+anc=$$
+while [ "$anc" -gt 1 ]; do
+	anc=$(awk '{print $4}' "/proc/$anc/stat" 2>/dev/null) || break
+	skip[$anc]=1
+done
 found=()
 for p in /proc/[0-9]*; do
 	pid=${p#/proc/}
-	[ "$pid" = "$self" ] || [ "$pid" = "$PPID" ] && continue
-	# Our own ancestors (make, the test script) carry TMPDIR too.
-	anc=$self is_anc=0
-	while [ "$anc" -gt 1 ]; do
-		anc=$(awk '{print $4}' "/proc/$anc/stat" 2>/dev/null) || break
-		[ "$anc" = "$pid" ] && { is_anc=1; break; }
-	done
-	[ $is_anc = 1 ] && continue
+	[ -n "${skip[$pid]:-}" ] && continue
 	cmd=$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
 	[ -n "$cmd" ] || continue # kernel threads, zombies
 	cwd=$(readlink "$p/cwd" 2>/dev/null || true)

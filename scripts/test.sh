@@ -47,8 +47,9 @@ stage npm-ci sh -c 'cd frontend && npm ci --no-audit --no-fund'
 stage frontend make --no-print-directory frontend
 stage contract make --no-print-directory contract
 stage test-frontend make --no-print-directory test-frontend
-stage vet make --no-print-directory vet
+stage vet make --no-print-directory -o frontend vet
 stage test-go make --no-print-directory test-go
 stage bench make --no-print-directory bench
-stage test-e2e make --no-print-directory test-e2e
-stage test-window make --no-print-directory test-window
+stage test-e2e make --no-print-directory -o frontend test-e2e
+# (-o: the front end was built and the deps installed by the stages above.)
+stage test-window make --no-print-directory -o frontend -o deps test-window
