@@ -150,7 +150,7 @@ stop_app "$app_pid" || fail "the app did not quit within 20 s of SIGTERM"
 [ "$APP_STATUS" -eq 0 ] || fail "the app exited with status $APP_STATUS after SIGTERM"
 app_pid=""
 for p in /proc/[0-9]*; do
-	case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in *dbus-daemon* | *at-spi*) ;; # the session bus's own helpers
+	case "$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" in *dbus-daemon* | *at-spi*) ;; # the session bus's own helpers
 	*"$tmp/"*) fail "process ${p#/proc/} survived the app: $(tr '\0' ' ' <"$p/cmdline")" ;; esac
 done
 echo "e2e-window: done → $first, stopped → $second; screenshots in $out/window-*.png"

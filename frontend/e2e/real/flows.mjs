@@ -40,7 +40,7 @@ const openTask = async (page, title) => {
 
 export const flows = {
   create: {
-    schemes: ['light', 'dark'],
+    dark: true,
     async run(page, { world, shot }) {
       const prompt = page.getByRole('textbox', { name: /Prompt/ });
       await prompt.waitFor();
@@ -192,7 +192,7 @@ export const flows = {
     },
   },
   editor: {
-    schemes: ['light', 'dark'],
+    dark: true,
     seed(world) {
       // The reviewer asks for changes every round: the task fails after the fix rounds.
       const id = world.add('Parse codex usage lines [[mock-verdicts reviewer=CHANGES_REQUESTED]]', '--title', 'Parse codex usage lines');
@@ -310,7 +310,7 @@ export const flows = {
     },
   },
   'settings-invalid': {
-    schemes: ['light', 'dark'],
+    dark: true,
     async run(page, { world, shot }) {
       const get = (key) => world.cli('settings', 'get', key).trim();
       await nav(page, 'Settings').click();

@@ -41,7 +41,7 @@ const selectedFile = (page) => page.getByRole('list', { name: 'Changed files' })
 
 export const reviewFlows = {
   'review-accept-conflict': {
-    schemes: ['light', 'dark'],
+    dark: true,
     seed(world) {
       const t = doneTask(world, 'Refactor settings loader');
       // release/1.4 adds the same file with other content: a conflict.
@@ -254,7 +254,7 @@ export const reviewFlows = {
       await page.getByRole('tab', { name: 'Changes' }).click();
       await page.getByRole('list', { name: 'Patch' }).getByText('Developer run 1.').waitFor(); // reloaded
       await files.getByRole('button').first().click();
-      const steps = 20;
+      const steps = 5;
       await page.keyboard.press('j');
       await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor();
       const t0 = Date.now();

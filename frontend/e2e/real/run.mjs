@@ -64,8 +64,9 @@ const failures = [];
 try {
   for (const [name, flow] of Object.entries(flows)) {
     if (only && !name.includes(only)) continue;
-    for (const scheme of flow.schemes ?? ['light']) {
-      const label = scheme === 'light' ? name : `${name} (${scheme})`;
+    {
+      // A flow with `dark: true` also screenshots every step in the dark scheme (same run).
+      const label = name;
       const t0 = Date.now();
       const world = makeWorld(bin);
       current = { world };
@@ -76,14 +77,20 @@ try {
         const seeded = flow.seed ? await flow.seed(world) : {};
         app = await startApp({ bin, dist, display: xvfb.display, world, firstPort: flow.firstPort?.() });
         current.app = app;
-        ctx = await chrome.browser.newContext({ viewport: { width: 1000, height: 640 }, colorScheme: scheme });
+        ctx = await chrome.browser.newContext({ viewport: { width: 1000, height: 640 }, colorScheme: 'light' });
         const page = await ctx.newPage();
         page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
         page.on('console', (m) => m.type() === 'error' && errors.push(`console error: ${m.text()}`));
         await page.goto(app.url);
         // The bindings are in place once the Wails runtime has loaded ipc.js and the bound methods.
         await page.waitForFunction(() => !!window.go?.app?.TaskService, null, { timeout: 30_000 });
-        const shot = (n) => page.screenshot({ path: path.join(shots, `real-${n}${scheme === 'light' ? '' : '-' + scheme}.png`) });
+        const shot = async (n) => {
+          await page.screenshot({ path: path.join(shots, `real-${n}.png`) });
+          if (!flow.dark) return;
+          await page.emulateMedia({ colorScheme: 'dark' });
+          await page.screenshot({ path: path.join(shots, `real-${n}-dark.png`) });
+          await page.emulateMedia({ colorScheme: 'light' });
+        };
         await withTimeout(flow.run(page, { world, app, shot, seeded }), FLOW_TIMEOUT, label);
         app.alive();
         errors.push(...logErrors(app.log()));
