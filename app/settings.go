@@ -20,40 +20,56 @@ type ToolChoice struct {
 	Model string `json:"model"`
 }
 
-// SettingsView is settings.json as the Settings screen edits it.
+// SettingsView is settings.json as the Settings screen edits it. Its parts
+// are named types so the generated TypeScript models name them too.
 type SettingsView struct {
-	WorkingDirectory string `json:"working_directory"`
-	RunnerEnabled    bool   `json:"runner_enabled"`
-	Concurrency      int    `json:"concurrency"`
-	Notifications    bool   `json:"notifications"`
-	CloseToTray      bool   `json:"close_to_tray"`
-	StartAtLogin     bool   `json:"start_at_login"`
-	DefaultTool      string `json:"default_tool"`
-	Roles            struct {
-		Planner    ToolChoice  `json:"planner"`
-		Refinement ToolChoice  `json:"refinement"`
-		Developer  ToolChoice  `json:"developer"`
-		Observer   *ToolChoice `json:"observer"`
-		Reviewer   ToolChoice  `json:"reviewer"`
-	} `json:"roles"`
-	Review struct {
-		Gate               bool `json:"gate"`
-		MaxFixRounds       int  `json:"max_fix_rounds"`
-		MaxInlineDiffBytes int  `json:"max_inline_diff_bytes"`
-	} `json:"review"`
-	Worktree struct {
-		Root      string `json:"root"`
-		OnDone    string `json:"on_done"`
-		OnFailure string `json:"on_failure"`
-	} `json:"worktree"`
-	Retries struct {
-		Transient     int     `json:"transient"`
-		BackoffMs     []int64 `json:"backoff_ms"`
-		IdleTimeoutMs int64   `json:"idle_timeout_ms"`
-	} `json:"retries"`
-	Stop struct {
-		GraceMs int64 `json:"grace_ms"`
-	} `json:"stop"`
+	WorkingDirectory string       `json:"working_directory"`
+	RunnerEnabled    bool         `json:"runner_enabled"`
+	Concurrency      int          `json:"concurrency"`
+	Notifications    bool         `json:"notifications"`
+	CloseToTray      bool         `json:"close_to_tray"`
+	StartAtLogin     bool         `json:"start_at_login"`
+	DefaultTool      string       `json:"default_tool"`
+	Roles            RolesView    `json:"roles"`
+	Review           ReviewView   `json:"review"`
+	Worktree         WorktreeView `json:"worktree"`
+	Retries          RetriesView  `json:"retries"`
+	Stop             StopView     `json:"stop"`
+}
+
+// RolesView is the tool and model of each role; Observer nil = no observer step.
+type RolesView struct {
+	Planner    ToolChoice  `json:"planner"`
+	Refinement ToolChoice  `json:"refinement"`
+	Developer  ToolChoice  `json:"developer"`
+	Observer   *ToolChoice `json:"observer"`
+	Reviewer   ToolChoice  `json:"reviewer"`
+}
+
+// ReviewView is the review gate's settings.
+type ReviewView struct {
+	Gate               bool `json:"gate"`
+	MaxFixRounds       int  `json:"max_fix_rounds"`
+	MaxInlineDiffBytes int  `json:"max_inline_diff_bytes"`
+}
+
+// WorktreeView says where worktrees live and what happens to them at the end.
+type WorktreeView struct {
+	Root      string `json:"root"`
+	OnDone    string `json:"on_done"`
+	OnFailure string `json:"on_failure"`
+}
+
+// RetriesView is the transient-failure retry policy.
+type RetriesView struct {
+	Transient     int     `json:"transient"`
+	BackoffMs     []int64 `json:"backoff_ms"`
+	IdleTimeoutMs int64   `json:"idle_timeout_ms"`
+}
+
+// StopView is the stop grace period.
+type StopView struct {
+	GraceMs int64 `json:"grace_ms"`
 }
 
 // FieldError names an invalid field by its UI path.
