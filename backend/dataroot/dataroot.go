@@ -119,3 +119,22 @@ func (p Paths) Attachments() string { return filepath.Join(p.Root, "attachments"
 
 // RunnerLock is the file locked by the one runner loop of this data root.
 func (p Paths) RunnerLock() string { return filepath.Join(p.Root, "runner.lock") }
+
+// FileKind names what a file that is not a regular file is, for messages
+// ("is a named pipe, not a file"): "a folder", "a named pipe", "a device",
+// "a socket", "a symbolic link", or "not a regular file".
+func FileKind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&os.ModeDevice != 0, mode&os.ModeCharDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}

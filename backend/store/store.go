@@ -12,10 +12,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
 
 // ErrNotFound is matched by every *NotFoundError (a task, command,
@@ -103,12 +104,21 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// checkHeader refuses an existing non-empty file that is not SQLite.
+// checkHeader refuses an existing non-empty file that is not SQLite, and
+// anything at path that is not a regular file (a folder, a named pipe that
+// would block the open, a device), without opening it.
 func checkHeader(path string) error {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is %s (refusing to open or overwrite it)", ErrNotDatabase, path, dataroot.FileKind(fi.Mode()))
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -125,8 +135,12 @@ func checkHeader(path string) error {
 }
 
 func wrapOpenErr(path string, err error) error {
-	if strings.Contains(err.Error(), "file is not a database") {
+	var se sqlite3.Error
+	switch {
+	case errors.As(err, &se) && se.Code == sqlite3.ErrNotADB:
 		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+	case errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt:
+		return &DamagedError{Path: path, Problem: se.Error()}
 	}
 	return fmt.Errorf("open database %s: %w", path, err)
 }
