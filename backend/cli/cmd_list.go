@@ -67,7 +67,7 @@ func runList(ctx context.Context, c *call) error {
 	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tPRIO\tUPDATED\tTITLE")
 	for _, t := range tasks {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), t.DisplayTitle())
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), safeLine(t.DisplayTitle()))
 	}
 	return tw.Flush()
 }

@@ -120,11 +120,16 @@ func (p Paths) Attachments() string { return filepath.Join(p.Root, "attachments"
 // RunnerLock is the file locked by the one runner loop of this data root.
 func (p Paths) RunnerLock() string { return filepath.Join(p.Root, "runner.lock") }
 
-// FileKind names what a file that is not a regular file is, for messages
-// ("is a named pipe, not a file"): "a folder", "a named pipe", "a device",
-// "a socket", "a symbolic link", or "not a regular file".
+// DiskReserve is the runner's reserve of disk space (runner.Reserve).
+func (p Paths) DiskReserve() string { return filepath.Join(p.Root, "disk-reserve") }
+
+// FileKind names what a file is, for messages ("is a named pipe, not a
+// file"): "a file", "a folder", "a named pipe", "a device", "a socket", "a
+// symbolic link", or "not a regular file".
 func FileKind(mode os.FileMode) string {
 	switch {
+	case mode.IsRegular():
+		return "a file"
 	case mode.IsDir():
 		return "a folder"
 	case mode&os.ModeNamedPipe != 0:

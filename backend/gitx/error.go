@@ -27,6 +27,9 @@ var (
 	ErrConflict = errors.New("merge conflict")
 	// ErrNoDir: the directory for -C is empty or does not exist.
 	ErrNoDir = errors.New("no such directory for git -C")
+	// ErrBareRepo: the directory is a bare repository (no working tree)
+	// and the command needs one.
+	ErrBareRepo = errors.New("bare repository")
 )
 
 // Error is a git command that exited non-zero.
@@ -68,6 +71,8 @@ func (e *Error) Is(target error) bool {
 		return strings.Contains(s, "cannot change to")
 	case ErrNotARepo:
 		return strings.Contains(strings.ToLower(s), "not a git repository")
+	case ErrBareRepo:
+		return strings.Contains(s, "must be run in a work tree")
 	case ErrUnknownRef:
 		for _, m := range unknownRefMarks {
 			if strings.Contains(s, m) {

@@ -20,6 +20,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -54,6 +55,7 @@ type Host struct {
 
 	log      *slog.Logger
 	warnOnce sync.Once
+	store    *store.Store
 }
 
 // Open takes the runner lock of the data root and wires the queue. It
@@ -67,7 +69,11 @@ func Open(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), log: o.Logger}
+	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), log: o.Logger, store: o.Store}
+	reserve := runner.NewReserve(o.Paths.DiskReserve(), runner.DefaultReserveSize)
+	if err := reserve.Ensure(); err != nil {
+		o.Logger.Warn("runner: no disk reserve", "err", err)
+	}
 	set := h.current()
 	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
@@ -79,9 +85,11 @@ func Open(o Options) (*Host, error) {
 		TranscriptDir: o.Paths.Transcripts(),
 		Hooks:         o.Hooks,
 		Logger:        o.Logger,
+		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
-		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger})
+		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
+		Ready: h.settingsReady, Reserve: reserve})
 	return h, nil
 }
 
@@ -96,8 +104,21 @@ func (h *Host) current() settings.Settings {
 	return s
 }
 
-// Run runs the loop (see runner.Runner.Run).
+// settingsReady refuses to start tasks while the settings file is
+// malformed or invalid: running them on defaults would fail or misroute
+// every one ("no working directory").
+func (h *Host) settingsReady() error {
+	_, err := h.Settings.Load()
+	return err
+}
+
+// Run checks the database (a damaged one is refused with a
+// *store.DamagedError before anything runs), then runs the loop (see
+// runner.Runner.Run).
 func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
+	if err := h.store.Check(ctx); err != nil {
+		return err
+	}
 	if err := h.Runner.Run(ctx, mode); err != nil {
 		return fmt.Errorf("runner: %w", err)
 	}

@@ -82,6 +82,11 @@ type Options struct {
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).
 	Logger *slog.Logger
+	// Describe turns an error that fails a task (a worktree that cannot be
+	// provisioned) into the sentence recorded as the task's error; default
+	// the error's text. backend/host passes the error vocabulary
+	// (usererr.Describe), which this package cannot import.
+	Describe func(error) string
 }
 
 // Pipeline runs claimed tasks. It is safe for concurrent use: each Run is
@@ -100,6 +105,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Describe == nil {
+		o.Describe = func(err error) string { return err.Error() }
 	}
 	return &Pipeline{o: o}
 }

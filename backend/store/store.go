@@ -24,8 +24,30 @@ import (
 // empty queue.
 var ErrNotFound = errors.New("not found")
 
-// ErrNotDatabase is matched by the error for a file that is not SQLite.
+// ErrNotDatabase is matched by the error for a file that is not SQLite
+// (every *NotDatabaseError).
 var ErrNotDatabase = errors.New("not a SQLite database")
+
+// NotDatabaseError reports a database path that holds something else: a
+// file that is not SQLite, a folder, a named pipe. Open leaves it as it is.
+type NotDatabaseError struct {
+	Path string
+	// Kind is what is there instead ("a folder", "a named pipe"), "" for a
+	// file that is not SQLite.
+	Kind string
+}
+
+// Error returns "not a SQLite database: <path> (refusing to open or
+// overwrite it)" or "… <path> is <kind> …".
+func (e *NotDatabaseError) Error() string {
+	if e.Kind != "" {
+		return fmt.Sprintf("%v: %s is %s (refusing to open or overwrite it)", ErrNotDatabase, e.Path, e.Kind)
+	}
+	return fmt.Sprintf("%v: %s (refusing to open or overwrite it)", ErrNotDatabase, e.Path)
+}
+
+// Unwrap lets errors.Is match ErrNotDatabase.
+func (e *NotDatabaseError) Unwrap() error { return ErrNotDatabase }
 
 // SchemaTooNewError reports a database written by a newer binary.
 type SchemaTooNewError struct {
@@ -116,7 +138,7 @@ func checkHeader(path string) error {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is %s (refusing to open or overwrite it)", ErrNotDatabase, path, dataroot.FileKind(fi.Mode()))
+		return &NotDatabaseError{Path: path, Kind: dataroot.FileKind(fi.Mode())}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -129,7 +151,7 @@ func checkHeader(path string) error {
 		return nil
 	}
 	if !bytes.Equal(head[:n], sqliteMagic) {
-		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+		return &NotDatabaseError{Path: path}
 	}
 	return nil
 }
@@ -138,7 +160,7 @@ func wrapOpenErr(path string, err error) error {
 	var se sqlite3.Error
 	switch {
 	case errors.As(err, &se) && se.Code == sqlite3.ErrNotADB:
-		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+		return &NotDatabaseError{Path: path}
 	case errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt:
 		return &DamagedError{Path: path, Problem: se.Error()}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
@@ -154,6 +155,15 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 		log("added %s to .git/info/exclude", pat)
 	}
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "-b", wt.Branch, "--", wt.Dir, sha); err != nil {
+		// git may fail after it made the branch and the worktree (a failing
+		// post-checkout hook): take them back, so nothing is left that the
+		// task does not record.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		m.undoCreate(uctx, wt, sha)
+		cancel()
+		if _, statErr := os.Lstat(wt.Dir); statErr == nil {
+			_ = os.RemoveAll(wt.Dir) // it did not exist before this call
+		}
 		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
 	}
 	meta := Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: sha, Branch: wt.Branch, Created: m.now().UTC()}
