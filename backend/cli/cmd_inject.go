@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/boof-runner/boof-runner/backend/host"
-	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
 )
 
 // runInject stores a prompt for a task: `inject ID TEXT` (TEXT - reads stdin).
