@@ -311,7 +311,11 @@ func (r *Runner) unrecorded(taskID string, res pipeline.Result, cause error) {
 		why = "the disk filled up while this task ran, so its outcome could not be saved"
 	}
 	if res.Status != "" {
-		why += fmt.Sprintf(" (it ended %s)", res.Status)
+		why += fmt.Sprintf(" (the run ended as %s", res.Status)
+		if res.Message != "" {
+			why += ": " + res.Message
+		}
+		why += ")"
 	}
 	why += "; its branch and worktree are kept: retry it once the problem is solved"
 	_, err := r.o.Store.Transition(ctx, taskID, task.StatusFailed, store.TransitionNote{Reason: "outcome not recorded", Error: why})

@@ -24,6 +24,13 @@ func describeData(err error) (string, Code, bool) {
 		}
 		return trimPeriod(msg) + "; the runner started no task: fix the file, or save the settings from the app", code, true
 	}
+	var qe *runner.QueueError
+	if errors.As(err, &qe) && !store.Damaged(err) && !store.DiskFull(err) {
+		if qe.TaskID != "" {
+			return "The runner could not claim task " + qe.TaskID + " (" + trimPeriod(innerText(qe.Err)) + "); it stays pending", Database, true
+		}
+		return "The runner could not read the queue (" + trimPeriod(innerText(qe.Err)) + ")", Database, true
+	}
 	var tooNew *store.SchemaTooNewError
 	var bad *store.SchemaInvalidError
 	var mig *store.MigrationError

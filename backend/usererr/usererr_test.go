@@ -250,6 +250,8 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.DiskFull, "The disk filled up while task 01abc ran, so its outcome could not be saved; it was recorded as failed and the runner stopped: free some space or repair the database, then retry the task."},
 		{"outcome not recorded, left ongoing", &runner.UnrecordedError{TaskID: "01abc", Err: errors.New("record status done: database is locked")},
 			usererr.Database, "The database could not record the outcome of task 01abc (record status done: database is locked); the runner stopped and the task stays ongoing until the next start records it as interrupted."},
+		{"claim failed", fmt.Errorf("runner: %w", &runner.QueueError{Op: "claim", TaskID: "01abc", Err: fmt.Errorf("start execution: %w", errors.New("no room"))}),
+			usererr.Database, "The runner could not claim task 01abc (no room); it stays pending."},
 		{"anything else", errors.New("read prompt from stdin: broken pipe\nmore"),
 			usererr.Other, "Read prompt from stdin: broken pipe more."},
 		{"already a sentence", errors.New("The prompt is empty."),
