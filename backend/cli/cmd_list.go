@@ -47,7 +47,11 @@ func runList(ctx context.Context, c *call) error {
 		for _, s := range strings.Split(*status, ",") {
 			st, err := task.ParseStatus(strings.TrimSpace(s))
 			if err != nil {
-				return err
+				names := make([]string, len(task.Statuses))
+				for i, s := range task.Statuses {
+					names[i] = string(s)
+				}
+				return &task.InvalidError{Reason: fmt.Sprintf("unknown status %q (the statuses are %s)", strings.TrimSpace(s), strings.Join(names, ", "))}
 			}
 			f.Statuses = append(f.Statuses, st)
 		}

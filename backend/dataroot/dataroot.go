@@ -74,6 +74,9 @@ func Default(flag string) (string, error) {
 // Ensure creates dir with mode 0700 if missing and checks that it is a
 // writable directory, returning a clear error naming it otherwise.
 func Ensure(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("data dir %s is %s, not a folder", dir, FileKind(fi.Mode()))
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create data dir %s: %w", dir, unwrapPath(err))
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,17 +35,23 @@ func (f *File) readRaw() (map[string]any, error) {
 	if b == nil || len(bytes.TrimSpace(b)) == 0 {
 		return map[string]any{}, nil
 	}
-	var raw map[string]any
+	if !utf8.Valid(b) {
+		// The JSON decoder would turn the bytes into U+FFFD and a save
+		// would write that back: refuse rather than rewrite.
+		return nil, &MalformedError{Path: f.path, Problem: "is not valid UTF-8 text"}
+	}
+	var doc any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		return nil, &MalformedError{Path: f.path, Problem: malformedProblem(err)}
 	}
 	if dec.More() {
 		return nil, &MalformedError{Path: f.path, Problem: "has text after the JSON object"}
 	}
-	if raw == nil {
-		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object"}
+	raw, ok := doc.(map[string]any)
+	if !ok {
+		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object (it holds " + got(doc) + ")"}
 	}
 	return raw, nil
 }
