@@ -68,33 +68,33 @@ func (t *biTally) zero() bool {
 	return t.crashes+t.hangs+t.silent+t.losses+t.unclear+t.bad == 0
 }
 
-// goisms are texts a user must never see.
-var goisms = regexp.MustCompile(`%!|<nil>|\bsettings\.[A-Z]|\*[a-z]+\.[A-Z]|(^|[^.\w])sql: |sqlite3|exit status|goroutine|runtime error|\bcontext canceled\b`)
+// biGoisms are texts a user must never see.
+var biGoisms = regexp.MustCompile(`%!|<nil>|\bsettings\.[A-Z]|\*[a-z]+\.[A-Z]|(^|[^.\w])sql: |sqlite3|exit status|goroutine|runtime error|\bcontext canceled\b`)
 
-// sentenceLine is the vocabulary's form of a user error.
-var sentenceLine = regexp.MustCompile(`^boof-runner: [A-Z"].*[.?!)]$`)
+// biSentence is the vocabulary's form of a user error.
+var biSentence = regexp.MustCompile(`^boof-runner: [A-Z"].*[.?!)]$`)
 
-// usageLine is the form of a usage error.
-var usageLine = regexp.MustCompile(`^boof-runner( [a-z-]+)?: \S.*$`)
+// biUsageLine is the form of a usage error.
+var biUsageLine = regexp.MustCompile(`^boof-runner( [a-z-]+)?: \S.*$`)
 
-// runCase runs one case and adds its outcome to the tally.
-func runCase(t *testing.T, bin string, c biCase, tally *biTally) {
+// biRunCase runs one case and adds its outcome to the tally.
+func biRunCase(t *testing.T, bin string, c biCase, tally *biTally) {
 	e := biNewEnv(t, bin)
 	if c.setup != nil {
 		c.setup(e)
 	}
-	before := e.snapshot()
+	before := e.biSnapshot()
 	call := c.call
 	call.args = c.args(e)
 	if !c.noDir {
 		call.args = append(call.args, "--data-dir", e.dir)
 	}
 	r := biExec(t, bin, call)
-	after := e.snapshot()
+	after := e.biSnapshot()
 	var problems []string
 	if r.crashed() {
 		tally.crashes++
-		problems = append(problems, fmt.Sprintf("crash: exit %d signal %q stderr %q", r.code, r.signaled, clipText(r.stderr)))
+		problems = append(problems, fmt.Sprintf("crash: exit %d signal %q stderr %q", r.code, r.signaled, biClip(r.stderr)))
 	}
 	if r.hung {
 		tally.hangs++
@@ -121,7 +121,7 @@ func runCase(t *testing.T, bin string, c biCase, tally *biTally) {
 		}
 	}
 	if !r.hung && !r.crashed() {
-		if msg := clarity(c, r); msg != "" {
+		if msg := biClarity(c, r); msg != "" {
 			tally.unclear++
 			problems = append(problems, "unclear: "+msg)
 		}
@@ -144,14 +144,14 @@ func runCase(t *testing.T, bin string, c biCase, tally *biTally) {
 	tally.classes++
 	if len(problems) > 0 {
 		tally.notes = append(tally.notes, c.name+": "+strings.Join(problems, "; "))
-		t.Errorf("%s:\n  %s\n  stdout %q\n  stderr %q", c.name, strings.Join(problems, "\n  "), clipText(r.stdout), clipText(r.stderr))
+		t.Errorf("%s:\n  %s\n  stdout %q\n  stderr %q", c.name, strings.Join(problems, "\n  "), biClip(r.stdout), biClip(r.stderr))
 	}
 }
 
-// clarity checks the exit code and the error line; "" when both are right.
-func clarity(c biCase, r biResult) string {
+// biClarity checks the exit code and the error line; "" when both are right.
+func biClarity(c biCase, r biResult) string {
 	if r.code != c.code {
-		return fmt.Sprintf("exit %d, want %d (stderr %q)", r.code, c.code, clipText(r.stderr))
+		return fmt.Sprintf("exit %d, want %d (stderr %q)", r.code, c.code, biClip(r.stderr))
 	}
 	if r.code == 0 {
 		if c.msg != "" && !strings.Contains(r.stderr+r.stdout, c.msg) {
@@ -159,18 +159,18 @@ func clarity(c biCase, r biResult) string {
 		}
 		return ""
 	}
-	line := lastLine(r.stderr)
+	line := biLastLine(r.stderr)
 	if r.code == 2 {
 		line = strings.SplitN(r.stderr, "\n", 2)[0]
 	}
 	switch {
 	case strings.ContainsAny(line, "\x1b\x07\x00\r") || strings.ContainsRune(line, '\u009b'):
 		return fmt.Sprintf("raw control characters in %q", line)
-	case goisms.MatchString(line):
+	case biGoisms.MatchString(line):
 		return fmt.Sprintf("internal words in %q", line)
-	case r.code == 1 && !sentenceLine.MatchString(line):
+	case r.code == 1 && !biSentence.MatchString(line):
 		return fmt.Sprintf("not one sentence: %q", line)
-	case r.code == 2 && !usageLine.MatchString(line):
+	case r.code == 2 && !biUsageLine.MatchString(line):
 		return fmt.Sprintf("not a usage line: %q", line)
 	case c.msg != "" && !strings.Contains(strings.ToLower(line), strings.ToLower(c.msg)):
 		return fmt.Sprintf("%q lacks %q", line, c.msg)
@@ -178,7 +178,7 @@ func clarity(c biCase, r biResult) string {
 	return ""
 }
 
-func clipText(s string) string {
+func biClip(s string) string {
 	if len(s) > 600 {
 		return s[:300] + " … " + s[len(s)-300:]
 	}
@@ -206,7 +206,7 @@ func TestR3BadInput(t *testing.T) {
 			continue
 		}
 		run++
-		t.Run(c.name, func(t *testing.T) { runCase(t, bin, c, tally) })
+		t.Run(c.name, func(t *testing.T) { biRunCase(t, bin, c, tally) })
 	}
 	if run < 80 && Full() {
 		t.Errorf("only %d classes, want at least 80", run)
@@ -225,10 +225,10 @@ func TestR3BadInput(t *testing.T) {
 	}
 }
 
-// sig is a case that ends a wait with a signal after a moment.
-func sig(s syscall.Signal) biCall {
+// biSignal is a case that ends a wait with a signal after a moment.
+func biSignal(s syscall.Signal) biCall {
 	return biCall{holdStdin: true, signal: s, signalAfter: 400 * time.Millisecond, limit: 20 * time.Second}
 }
 
-// fixed returns args that do not depend on the env.
-func fixed(args ...string) func(*biEnv) []string { return func(*biEnv) []string { return args } }
+// biArgs returns args that do not depend on the env.
+func biArgs(args ...string) func(*biEnv) []string { return func(*biEnv) []string { return args } }

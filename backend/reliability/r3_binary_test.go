@@ -104,7 +104,7 @@ func biExec(t *testing.T, bin string, c biCall) biResult {
 		select {
 		case err := <-done:
 			res.elapsed = time.Since(start)
-			return finishResult(res, cmd, err, &out, &errb, 0)
+			return biFinish(res, cmd, err, &out, &errb, 0)
 		case <-time.After(c.signalAfter):
 		}
 		_ = cmd.Process.Signal(c.signal)
@@ -123,10 +123,10 @@ func biExec(t *testing.T, bin string, c biCall) biResult {
 	// Whatever the process left in its group (git, a hook) goes with it.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res.elapsed = time.Since(start)
-	return finishResult(res, cmd, err, &out, &errb, c.signal)
+	return biFinish(res, cmd, err, &out, &errb, c.signal)
 }
 
-func finishResult(res biResult, cmd *exec.Cmd, err error, out, errb *bytes.Buffer, sent syscall.Signal) biResult {
+func biFinish(res biResult, cmd *exec.Cmd, err error, out, errb *bytes.Buffer, sent syscall.Signal) biResult {
 	res.stdout, res.stderr = out.String(), errb.String()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -145,8 +145,8 @@ func (r biResult) crashed() bool {
 		strings.Contains(r.stderr, "fatal error:") || r.code > 2 && !r.hung
 }
 
-// lastLine is the last non-empty line of s.
-func lastLine(s string) string {
+// biLastLine is the last non-empty line of s.
+func biLastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return lines[len(lines)-1]
 }

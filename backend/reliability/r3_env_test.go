@@ -176,10 +176,10 @@ func (e *biEnv) damage(table string, offset int) {
 	f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", 1024-offset/4)), int64((root-1)*4096+offset))
 }
 
-// snapshot is what a bad input must not change: the database's rows (or
+// biSnapshot is what a bad input must not change: the database's rows (or
 // its bytes when it does not open), the settings file, the repository's
 // refs and worktrees, and the data root's file names.
-type snapshot struct {
+type biSnapshot struct {
 	db       string
 	tasks    map[string]string // id → row, for the loss check
 	settings string
@@ -187,10 +187,10 @@ type snapshot struct {
 	files    string
 }
 
-func (e *biEnv) snapshot() snapshot {
-	var s snapshot
+func (e *biEnv) biSnapshot() biSnapshot {
+	var s biSnapshot
 	s.db, s.tasks = e.dumpDB()
-	s.settings = fileState(dataroot.Paths{Root: e.dir}.Settings())
+	s.settings = biFileState(dataroot.Paths{Root: e.dir}.Settings())
 	if e.repo != "" {
 		if out, err := exec.Command("git", "-C", e.repo, "for-each-ref", "--format=%(refname) %(objectname)").CombinedOutput(); err == nil {
 			s.repo = string(out)
@@ -221,24 +221,24 @@ func (e *biEnv) snapshot() snapshot {
 func (e *biEnv) dumpDB() (string, map[string]string) {
 	path := dataroot.Paths{Root: e.dir}.Database()
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return fileState(path), nil
+		return biFileState(path), nil
 	}
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro"}
 	db, err := sql.Open("sqlite3", u.String())
 	if err != nil {
-		return fileState(path), nil
+		return biFileState(path), nil
 	}
 	defer db.Close()
 	var b strings.Builder
 	tasks := map[string]string{}
-	names, err := tableNames(db)
+	names, err := biTables(db)
 	if err != nil {
-		return fileState(path), nil
+		return biFileState(path), nil
 	}
 	for _, name := range names {
 		rows, err := db.Query(`SELECT * FROM "` + name + `" ORDER BY rowid`)
 		if err != nil {
-			return fileState(path), nil
+			return biFileState(path), nil
 		}
 		cols, _ := rows.Columns()
 		for rows.Next() {
@@ -249,7 +249,7 @@ func (e *biEnv) dumpDB() (string, map[string]string) {
 			}
 			if err := rows.Scan(ptrs...); err != nil {
 				rows.Close()
-				return fileState(path), nil
+				return biFileState(path), nil
 			}
 			line := fmt.Sprintf("%s %q", name, vals)
 			b.WriteString(line + "\n")
@@ -260,13 +260,13 @@ func (e *biEnv) dumpDB() (string, map[string]string) {
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return fileState(path), nil
+			return biFileState(path), nil
 		}
 	}
 	return b.String(), tasks
 }
 
-func tableNames(db *sql.DB) ([]string, error) {
+func biTables(db *sql.DB) ([]string, error) {
 	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
 	if err != nil {
 		return nil, err
@@ -281,8 +281,8 @@ func tableNames(db *sql.DB) ([]string, error) {
 	return out, rows.Err()
 }
 
-// fileState is a file's kind and content hash ("missing" when absent).
-func fileState(path string) string {
+// biFileState is a file's kind and content hash ("missing" when absent).
+func biFileState(path string) string {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return "missing"
