@@ -32,7 +32,12 @@ func (f *File) readRaw() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b == nil || len(bytes.TrimSpace(b)) == 0 {
+	return f.parse(b)
+}
+
+// parse reads the user's document from the file's bytes.
+func (f *File) parse(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
 		return map[string]any{}, nil
 	}
 	if !utf8.Valid(b) {
