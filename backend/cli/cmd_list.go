@@ -45,6 +45,9 @@ func runList(ctx context.Context, c *call) error {
 	f.Limit = 100000
 	if *status != "" {
 		for _, s := range strings.Split(*status, ",") {
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
 			st, err := task.ParseStatus(strings.TrimSpace(s))
 			if err != nil {
 				names := make([]string, len(task.Statuses))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -75,14 +76,20 @@ func readFile(ctx context.Context, path string, limit int64, what string) ([]byt
 	case <-ctx.Done():
 		return nil, errInterrupted
 	case o := <-done:
-		if o.err != nil {
-			return nil, fmt.Errorf("read %s: %w", what, o.err)
+		var pe *fs.PathError
+		switch {
+		case errors.Is(o.err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%s does not exist", what)
+		case errors.As(o.err, &pe):
+			return nil, fmt.Errorf("cannot read %s: %w", what, pe.Err)
+		case o.err != nil:
+			return nil, fmt.Errorf("cannot read %s: %w", what, o.err)
 		}
 		f = o.f
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("read %s: %s is a folder, not a file", what, path)
+		return nil, fmt.Errorf("%s is a folder, not a file", what)
 	}
 	return readAll(ctx, f, limit, what)
 }

@@ -153,8 +153,8 @@ func biDoc(key, value string) string {
 
 func importCases() []biCase {
 	return []biCase{
-		{name: "import of a missing file", args: func(e *biEnv) []string { return []string{"import", filepath.Join(e.tmp, "nope.md")} }, code: 1, msg: "no such file or directory"},
-		{name: "import of a folder", args: func(e *biEnv) []string { return []string{"import", e.tmp} }, code: 1, msg: "is a folder, not a file"},
+		{name: "import of a missing file", args: func(e *biEnv) []string { return []string{"import", filepath.Join(e.tmp, "nope.md")} }, code: 1, msg: "nope.md does not exist."},
+		{name: "import of a folder", args: func(e *biEnv) []string { return []string{"import", e.tmp} }, code: 1, msg: "is a folder, not a file."},
 		{name: "import of /dev/zero (no end)", short: true, args: biArgs("import", "/dev/zero"), code: 1, msg: "larger than 64 MiB"},
 		{name: "import with NUL bytes", args: biImportFile("---\nstatus: pending\n\x00---\n"), code: 1, msg: "NUL"},
 		{name: "import of garbage", args: biImportFile("hello, this is not a task\n"), code: 1, msg: "must start with a --- frontmatter line"},
