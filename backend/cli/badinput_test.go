@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,7 +77,7 @@ func TestSignalEndsAWaitForInput(t *testing.T) {
 			defer w.Close() // held open: the read never ends by itself
 			defer r.Close()
 			cmd, wait := startCLI(t, dir, r, c.args...)
-			time.Sleep(300 * time.Millisecond) // let it reach the read
+			waitReading(t, cmd.Process.Pid)
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
@@ -362,4 +363,23 @@ func TestLongSearchIsNoSQLiteError(t *testing.T) {
 	if r.code != 0 || strings.Contains(r.stderr, "pattern") || strings.Contains(r.stdout, "short") {
 		t.Fatalf("%+v", r)
 	}
+}
+
+// waitReading waits until a thread of pid is blocked reading a pipe or
+// opening a FIFO (Linux wchan), so a signal sent next finds the command
+// waiting for input rather than still starting up.
+func waitReading(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+		for _, w := range tasks {
+			b, _ := os.ReadFile(w)
+			if s := string(b); strings.Contains(s, "pipe") || strings.Contains(s, "fifo") || strings.Contains(s, "wait_for_partner") {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d never waited for input", pid)
 }

@@ -227,7 +227,7 @@ func TestR3BadInput(t *testing.T) {
 
 // biSignal is a case that ends a wait with a signal after a moment.
 func biSignal(s syscall.Signal) biCall {
-	return biCall{holdStdin: true, signal: s, signalAfter: 400 * time.Millisecond, limit: 20 * time.Second}
+	return biCall{holdStdin: true, signal: s, waitRead: true, limit: 20 * time.Second}
 }
 
 // biArgs returns args that do not depend on the env.

@@ -5,6 +5,7 @@ package reliability
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -46,9 +47,15 @@ type biCall struct {
 	// holdStdin gives the process a pipe whose write end stays open: a
 	// read of stdin never ends by itself.
 	holdStdin bool
-	// signal, when set, is sent signalAfter after the start.
+	// signal, when set, is sent signalAfter after the start, or, with
+	// waitRead, as soon as the process waits reading a pipe or opening a
+	// FIFO.
 	signal      syscall.Signal
 	signalAfter time.Duration
+	waitRead    bool
+	// stdinFIFO gives the process a named pipe as stdin, held open for
+	// writing by the harness (a read never ends by itself).
+	stdinFIFO bool
 	// limit is how long the process may run (after the signal, when one is
 	// sent) before it counts as hung and is killed.
 	limit time.Duration
@@ -89,6 +96,17 @@ func biExec(t *testing.T, bin string, c biCall) biResult {
 		defer r.Close()
 		hold = w
 		cmd.Stdin = r
+	case c.stdinFIFO:
+		p := filepath.Join(t.TempDir(), "stdin.fifo")
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(p, os.O_RDWR, 0) // a reader and a writer: never blocks, never ends
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
 	case c.stdin != nil:
 		cmd.Stdin = bytes.NewReader(c.stdin)
 	}
@@ -101,11 +119,15 @@ func biExec(t *testing.T, bin string, c biCall) biResult {
 	var res biResult
 	limit := c.limit
 	if c.signal != 0 {
+		wait := time.After(c.signalAfter)
+		if c.waitRead {
+			wait = waitReading(cmd.Process.Pid, 20*time.Second)
+		}
 		select {
 		case err := <-done:
 			res.elapsed = time.Since(start)
 			return biFinish(res, cmd, err, &out, &errb, 0)
-		case <-time.After(c.signalAfter):
+		case <-wait:
 		}
 		_ = cmd.Process.Signal(c.signal)
 	}
@@ -149,4 +171,26 @@ func (r biResult) crashed() bool {
 func biLastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return lines[len(lines)-1]
+}
+
+// waitReading fires once a thread of pid is blocked reading a pipe or
+// opening a FIFO (Linux wchan), or at the limit.
+func waitReading(pid int, limit time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	go func() {
+		deadline := time.Now().Add(limit)
+		for time.Now().Before(deadline) {
+			files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+			for _, w := range files {
+				b, _ := os.ReadFile(w)
+				if s := string(b); strings.Contains(s, "pipe") || strings.Contains(s, "fifo") || strings.Contains(s, "wait_for_partner") {
+					ch <- time.Now()
+					return
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		ch <- time.Now()
+	}()
+	return ch
 }

@@ -127,7 +127,7 @@ func waitCases() []biCase {
 		}, call: biSignal(syscall.SIGTERM), code: 1, msg: biInterrupted},
 		{name: "answer - waiting on stdin, SIGINT", args: func(e *biEnv) []string { return []string{"answer", e.actions, "-"} }, call: biSignal(syscall.SIGINT), code: 1, msg: biInterrupted},
 		{name: "inject - waiting on stdin, SIGTERM", args: func(e *biEnv) []string { return []string{"inject", e.pending, "-"} }, call: biSignal(syscall.SIGTERM), code: 1, msg: biInterrupted},
-		{name: "add - with a FIFO as stdin, SIGINT", args: biArgs("add", "-"), call: biCall{holdStdin: true, signal: syscall.SIGINT, signalAfter: 1500 * time.Millisecond, limit: 20 * time.Second}, code: 1, msg: biInterrupted},
+		{name: "add - with a FIFO as stdin, SIGINT", args: biArgs("add", "-"), call: biCall{stdinFIFO: true, signal: syscall.SIGINT, waitRead: true, limit: 20 * time.Second}, code: 1, msg: biInterrupted},
 	}
 }
 

@@ -68,6 +68,7 @@ func runFuzz(t *testing.T, root string, ft fuzzTarget, box time.Duration, goal i
 	var res fuzzResult
 	var log strings.Builder
 	var once sync.Once
+	stopped := false
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
@@ -78,14 +79,17 @@ func runFuzz(t *testing.T, root string, ft fuzzTarget, box time.Duration, goal i
 			if goal > 0 && res.execs >= goal {
 				// Goal reached: end the fuzz run as Ctrl-C would (the whole
 				// group of go test, the test binary and its workers).
-				once.Do(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) })
+				once.Do(func() { stopped = true; syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) })
 			}
 		}
 	}
 	err = cmd.Wait()
 	res.elapsed = time.Since(start)
 	text := log.String()
-	if err != nil || strings.Contains(text, "--- FAIL") {
+	// Stopped by our SIGINT, the go command exits by that signal after the
+	// test binary reported PASS; anything else non-zero is a failure.
+	failed := strings.Contains(text, "--- FAIL") || strings.Contains(text, "\nFAIL")
+	if failed || err != nil && !(stopped && strings.Contains(text, "\nPASS")) {
 		res.crashed = true
 		res.detail = lastLines(text, 12)
 	}
