@@ -85,6 +85,7 @@ func biRunCase(t *testing.T, bin string, c biCase, tally *biTally) {
 	}
 	before := e.biSnapshot()
 	call := c.call
+	call.dir = e.tmp
 	call.args = c.args(e)
 	if !c.noDir {
 		call.args = append(call.args, "--data-dir", e.dir)

@@ -60,6 +60,9 @@ type biCall struct {
 	// sent) before it counts as hung and is killed.
 	limit time.Duration
 	env   []string
+	// dir is the working directory (default a temp dir of the test, so a
+	// command writing where it should not leaves nothing in the source tree).
+	dir string
 }
 
 // biResult is what a run of the binary did.
@@ -82,6 +85,10 @@ func biExec(t *testing.T, bin string, c biCall) biResult {
 		c.limit = 30 * time.Second
 	}
 	cmd := exec.Command(bin, c.args...)
+	cmd.Dir = c.dir
+	if cmd.Dir == "" {
+		cmd.Dir = t.TempDir()
+	}
 	cmd.Env = append(append(os.Environ(), "BOOF_RUNNER_HOME="), c.env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out, errb bytes.Buffer

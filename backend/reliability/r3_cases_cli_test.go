@@ -205,7 +205,7 @@ func exportCases() []biCase {
 		}, code: 1, msg: "does not exist"},
 		{name: "export -o - is standard output", short: true, args: pending("-o", "-"), code: 0, msg: "pending work", changes: true,
 			check: func(e *biEnv, r biResult) []string {
-				if _, err := os.Stat("-"); err == nil {
+				if _, err := os.Stat(filepath.Join(e.tmp, "-")); err == nil {
 					return []string{"silent: a file named - was written"}
 				}
 				return nil
