@@ -82,6 +82,15 @@ func (f *fixture) db(v int, ddl string) string {
 	return path
 }
 
+// emptyRepo is a git repository without commits.
+func (f *fixture) emptyRepo() string {
+	dir := f.t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		f.t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir
+}
+
 // file writes a text file and returns its path (also kept in lastDB).
 func (f *fixture) file(content string) string {
 	path := filepath.Join(f.t.TempDir(), "boof.db")
@@ -250,6 +259,8 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.DiskFull, "The disk filled up while task 01abc ran, so its outcome could not be saved; it was recorded as failed and the runner stopped: free some space or repair the database, then retry the task."},
 		{"outcome not recorded, left ongoing", &runner.UnrecordedError{TaskID: "01abc", Err: errors.New("record status done: database is locked")},
 			usererr.Database, "The database could not record the outcome of task 01abc (record status done: database is locked); the runner stopped and the task stays ongoing until the next start records it as interrupted."},
+		{"repository without commits", must(worktree.NewManager(f.git, time.Now).Provision(ctx, worktree.Request{Repo: f.emptyRepo(), TaskID: "0123456789abcdef"}, func(string, ...any) {})),
+			usererr.Git, "The repository has no commits yet; make a first commit so tasks have something to start from."},
 		{"claim failed", fmt.Errorf("runner: %w", &runner.QueueError{Op: "claim", TaskID: "01abc", Err: fmt.Errorf("start execution: %w", errors.New("no room"))}),
 			usererr.Database, "The runner could not claim task 01abc (no room); it stays pending."},
 		{"anything else", errors.New("read prompt from stdin: broken pipe\nmore"),
