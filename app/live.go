@@ -5,19 +5,19 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// FeedItem is one entry of a running task's structured feed.
+// FeedItem is one entry of a running task's feed: a typed event (Kind and
+// its payload Data, as declared in backend/task) and the role of the step it
+// belongs to ("" for the run as a whole).
 type FeedItem struct {
-	Seq     int64     `json:"seq"`
-	At      time.Time `json:"at"`
-	Kind    string    `json:"kind"` // text tool_call tool_result retry verdict step inject error
-	Role    string    `json:"role"`
-	Text    string    `json:"text"`
-	Tool    string    `json:"tool,omitempty"`
-	CallID  string    `json:"call_id,omitempty"`
-	IsError bool      `json:"is_error,omitempty"`
-	Verdict string    `json:"verdict,omitempty"`
+	Seq  int64          `json:"seq"`
+	At   time.Time      `json:"at"`
+	Role task.Role      `json:"role"`
+	Kind task.EventKind `json:"kind"`
+	Data task.EventData `json:"data"`
 }
 
 // OutputBatch is what one task:output:<id> event carries.
@@ -91,12 +91,15 @@ func (l *LiveOutput) get(id string) *taskLive {
 	return t
 }
 
-// Add appends a feed item (its Seq and At are set here).
+// Add appends a feed item; its Seq, At and Kind (that of Data) are set
+// here, and the free text of Data is bounded and scrubbed. An item without
+// Data is dropped.
 func (l *LiveOutput) Add(taskID string, it FeedItem) {
-	if len(it.Text) > textLimit {
-		it.Text = it.Text[:textLimit] + "\n… (truncated here; the full text is in the transcript)"
+	if it.Data == nil {
+		return
 	}
-	it.Text = l.scrub(strings.ToValidUTF8(it.Text, "\uFFFD"))
+	it.Data = task.MapText(it.Data, l.bound)
+	it.Kind = it.Data.Kind()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.get(taskID)
@@ -111,6 +114,14 @@ func (l *LiveOutput) Add(taskID string, it FeedItem) {
 		t.pendFeed = append([]FeedItem(nil), t.pendFeed[len(t.pendFeed)-feedKeep:]...)
 	}
 	l.dirty[taskID] = true
+}
+
+// bound shortens a feed text to textLimit bytes and scrubs it.
+func (l *LiveOutput) bound(s string) string {
+	if len(s) > textLimit {
+		s = s[:textLimit] + "\n… (truncated here; the full text is in the transcript)"
+	}
+	return l.scrub(strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // Write appends raw PTY bytes for the terminal view. Invalid UTF-8 is

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func TestLiveOutputBatchesAndBounds(t *testing.T) {
@@ -15,7 +17,7 @@ func TestLiveOutputBatchesAndBounds(t *testing.T) {
 	for i := 0; i < 2560; i++ { // 10 MiB in 4 KiB chunks
 		l.Write("t1", chunk)
 	}
-	l.Add("t1", FeedItem{Kind: "text", Role: "developer", Text: "token sk-secret here"})
+	l.Add("t1", FeedItem{Role: task.RoleDeveloper, Data: task.AgentText{Text: "token sk-secret here"}})
 	l.Close()
 	snap := l.Snapshot("t1")
 	if len(snap.Terminal) != termKeep {
@@ -24,7 +26,7 @@ func TestLiveOutputBatchesAndBounds(t *testing.T) {
 	if snap.TranscriptBytes != 10<<20 {
 		t.Fatalf("bytes seen %d", snap.TranscriptBytes)
 	}
-	if len(snap.Feed) != 1 || snap.Feed[0].Text != "token [REDACTED] here" || snap.Feed[0].Seq != 1 {
+	if len(snap.Feed) != 1 || snap.Feed[0].Data != (task.AgentText{Text: "token [REDACTED] here"}) || snap.Feed[0].Kind != task.EventText || snap.Feed[0].Seq != 1 {
 		t.Fatalf("feed %+v", snap.Feed)
 	}
 	names := rec.Names()
@@ -52,7 +54,7 @@ func TestLiveOutputFeedIsBounded(t *testing.T) {
 	l := NewLiveOutput(&RecordingEmitter{}, func(s string) string { return s }, time.Now, 0)
 	defer l.Close()
 	for i := 0; i < feedKeep+500; i++ {
-		l.Add("t", FeedItem{Kind: "text", Text: "line"})
+		l.Add("t", FeedItem{Data: task.AgentText{Text: "line"}})
 	}
 	snap := l.Snapshot("t")
 	if len(snap.Feed) != feedKeep || snap.Feed[len(snap.Feed)-1].Seq != feedKeep+500 {

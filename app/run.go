@@ -127,7 +127,7 @@ func (r *RunService) Stop(taskID string) error {
 	if err := runner.Stop(r.ctx(), r.store, taskID); err != nil { // refuses a task that is not ongoing
 		return userError(err)
 	}
-	r.live.Add(taskID, FeedItem{Kind: "step", Text: "Stop requested: stopping the step's process tree; the work is kept."})
+	r.live.Add(taskID, FeedItem{Data: task.Note{Level: task.LevelInfo, Text: "Stop requested: stopping the step's process tree; the work is kept."}})
 	return nil
 }
 
@@ -145,7 +145,7 @@ func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
 	if rep.Live {
 		res.Delivery = "live"
 	}
-	r.live.Add(taskID, FeedItem{Kind: "inject", Text: text})
+	r.live.Add(taskID, FeedItem{Data: task.PromptInjected{Injection: rep.Injection.ID, Bytes: len(text), Text: text}})
 	r.emit.Emit(EventTasksChanged)
 	return res, nil
 }

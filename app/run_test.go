@@ -117,12 +117,27 @@ func TestRunServiceInjectLiveAndStop(t *testing.T) {
 	if !strings.Contains(snap.Terminal, "received: use tabs, not spaces") {
 		t.Fatalf("the live session did not get the prompt; terminal:\n%s", snap.Terminal)
 	}
-	kinds := map[string]bool{}
+	kinds := map[task.EventKind]bool{}
 	for _, it := range snap.Feed {
 		kinds[it.Kind] = true
 	}
-	if !kinds["step"] || !kinds["verdict"] || !kinds["inject"] || !kinds["text"] || !kinds["tool_call"] {
-		t.Fatalf("feed kinds %v", kinds)
+	for _, k := range []task.EventKind{task.EventStepStarted, task.EventStepFinished, task.EventVerdict, task.EventPromptInjected,
+		task.EventInjectionApplied, task.EventText, task.EventToolCall, task.EventToolResult, task.EventNote} {
+		if !kinds[k] {
+			t.Fatalf("no %s in the feed; kinds %v", k, kinds)
+		}
+	}
+	var verdict, liveInject bool
+	for _, it := range snap.Feed {
+		switch d := it.Data.(type) {
+		case task.VerdictGiven:
+			verdict = verdict || (it.Role == task.RoleReviewer && d.Role == task.RoleReviewer && d.Verdict == task.VerdictApprove)
+		case task.InjectionApplied:
+			liveInject = liveInject || (it.Role == task.RoleDeveloper && d.Delivery == task.DeliveryLive && d.Step == "developer")
+		}
+	}
+	if !verdict || !liveInject {
+		t.Fatalf("feed lacks the reviewer's APPROVE (%v) or the live injection into the developer (%v)", verdict, liveInject)
 	}
 	page, err := f.run.Transcript(a.ID, 0, 1<<20)
 	if err != nil || page.Total == 0 || !strings.Contains(page.Data, "received:") {

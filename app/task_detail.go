@@ -1,9 +1,9 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,11 +31,13 @@ type Injection struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// TaskEvent is one entry of the structured history, with a readable message.
+// TaskEvent is one entry of the task's history: a stored event, its kind
+// and payload as declared in backend/task (a kind this version does not
+// know keeps its stored payload). The front end renders it from these.
 type TaskEvent struct {
-	At      time.Time `json:"at"`
-	Kind    string    `json:"kind"`
-	Message string    `json:"message"`
+	At   time.Time      `json:"at"`
+	Kind task.EventKind `json:"kind"`
+	Data task.EventData `json:"data"`
 }
 
 // TaskDetail is everything the editor shows about a task.
@@ -89,7 +91,7 @@ func (s *TaskService) Get(id string) (TaskDetail, error) {
 		return TaskDetail{}, userError(err)
 	}
 	for _, in := range injs {
-		d.Injections = append(d.Injections, Injection{ID: fmt.Sprint(in.ID), Text: in.Text, Delivery: "next_step",
+		d.Injections = append(d.Injections, Injection{ID: strconv.FormatInt(in.ID, 10), Text: in.Text, Delivery: string(task.DeliveryNextStep),
 			Applied: in.AppliedAt != nil, Step: in.Step, CreatedAt: in.CreatedAt})
 	}
 	evs, err := s.store.Events(ctx, id, time.Time{})
@@ -97,9 +99,9 @@ func (s *TaskService) Get(id string) (TaskDetail, error) {
 		return TaskDetail{}, userError(err)
 	}
 	for _, e := range evs {
-		d.Events = append(d.Events, TaskEvent{At: e.At, Kind: e.Kind, Message: describeEvent(e)})
-		if e.Kind == "prompt_injected" {
-			markLive(d.Injections, e.Payload)
+		d.Events = append(d.Events, TaskEvent{At: e.At, Kind: e.Kind(), Data: e.Data})
+		if a, ok := e.Data.(task.InjectionApplied); ok && a.Delivery == task.DeliveryLive {
+			markLive(d.Injections, a.Injection)
 		}
 	}
 	lines, err := s.store.Log(ctx, id, 0, 20000)
@@ -115,75 +117,12 @@ func (s *TaskService) Get(id string) (TaskDetail, error) {
 	return d, nil
 }
 
-// markLive sets delivery "live" on the injection an event says reached the
-// running session.
-func markLive(injs []Injection, payload json.RawMessage) {
-	var p struct {
-		ID       json.Number `json:"id"`
-		Delivery string      `json:"delivery"`
-	}
-	if json.Unmarshal(payload, &p) != nil || p.Delivery != "live" {
-		return
-	}
+// markLive sets delivery "live" on the injection that reached a running
+// session.
+func markLive(injs []Injection, id int64) {
 	for i := range injs {
-		if injs[i].ID == p.ID.String() {
-			injs[i].Delivery = "live"
+		if injs[i].ID == strconv.FormatInt(id, 10) {
+			injs[i].Delivery = string(task.DeliveryLive)
 		}
 	}
-}
-
-// describeEvent renders an event as one readable line.
-func describeEvent(e store.Event) string {
-	var p map[string]any
-	_ = json.Unmarshal(e.Payload, &p)
-	str := func(k string) string {
-		if v, ok := p[k]; ok && v != nil {
-			return fmt.Sprint(v)
-		}
-		return ""
-	}
-	switch e.Kind {
-	case "created":
-		return "Task created"
-	case "status_changed":
-		msg := fmt.Sprintf("Status %s → %s", str("from"), str("to"))
-		if r := str("reason"); r != "" {
-			msg += ": " + r
-		} else if r := str("error"); r != "" {
-			msg += ": " + r
-		}
-		return msg
-	case "claimed":
-		return "Claimed by the runner"
-	case "step_started":
-		return strings.TrimSpace(fmt.Sprintf("Step %s started %s", str("role"), roundText(p)))
-	case "step_finished":
-		return strings.TrimSpace(fmt.Sprintf("Step %s finished (%s)", str("role"), str("outcome")))
-	case "verdict":
-		return fmt.Sprintf("%s verdict (round %s): %s", capitalize(str("role")), str("round"), str("verdict"))
-	case "retry_scheduled":
-		return fmt.Sprintf("Retry of %s scheduled", str("step"))
-	case "stop_requested":
-		return "Stop requested"
-	case "prompt_injected":
-		return "Prompt injected"
-	case "question_asked":
-		return "The planner asked questions"
-	case "answered":
-		return "Questions answered"
-	case "exported":
-		return "Exported to markdown"
-	}
-	if len(p) == 0 {
-		return strings.ReplaceAll(e.Kind, "_", " ")
-	}
-	b, _ := json.Marshal(p)
-	return strings.ReplaceAll(e.Kind, "_", " ") + " " + string(b)
-}
-
-func roundText(p map[string]any) string {
-	if r, ok := p["round"]; ok {
-		return fmt.Sprintf("(round %v)", r)
-	}
-	return ""
 }

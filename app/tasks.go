@@ -225,7 +225,7 @@ func (s *TaskService) Export(id string) (string, error) {
 	if err := taskmd.Write(&b, doc); err != nil {
 		return "", userError(err)
 	}
-	_ = s.store.AppendEvent(ctx, id, "exported", map[string]any{"via": "ui"})
+	_ = s.store.AppendEvent(ctx, id, task.Exported{Via: "ui"})
 	return b.String(), nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
 
@@ -50,7 +51,7 @@ func runExport(ctx context.Context, c *call) error {
 	} else if err := writeFileAtomic(*out, b.Bytes(), *force); err != nil {
 		return err
 	}
-	return s.AppendEvent(ctx, d.Task.ID, "exported", map[string]any{"file": *out, "bytes": b.Len()})
+	return s.AppendEvent(ctx, d.Task.ID, task.Exported{File: *out, Bytes: b.Len()})
 }
 
 // checkExportTarget refuses a FILE that already exists without force, and

@@ -142,8 +142,8 @@ func (r *run) review(ctx context.Context, role task.Role, base PromptInput) (tas
 	if err := r.section(ctx, kind, role, *round, string(v), res.Report); err != nil {
 		return "", "", err
 	}
-	r.logf(task.LevelInfo, "%s verdict (round %d): %s", titleCase(string(role)), *round, v)
-	r.event(ctx, "verdict", map[string]any{"role": role, "round": *round, "iteration": r.iter, "verdict": v})
+	r.emit(0, task.VerdictGiven{Role: role, Iteration: r.iter, Round: *round, Verdict: v},
+		task.LevelInfo, fmt.Sprintf("%s verdict (round %d): %s", titleCase(string(role)), *round, v))
 	return v, res.Report, nil
 }
 
@@ -159,16 +159,17 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		if len(qs) == 0 || q >= maxQuestionRounds {
 			return res, nil
 		}
-		r.logf(task.LevelInfo, "%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs))
-		r.event(ctx, "question_asked", map[string]any{"role": s.role, "questions": qs, "internal": true})
+		r.emit(0, task.PlannerAsked{Role: s.role, Questions: qs},
+			task.LevelInfo, fmt.Sprintf("%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs)))
 		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
 			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, Questions: qs, Asker: s.role}
 		ans, err := r.step(ctx, stepSpec{role: task.RolePlannerAnswer, in: ain})
 		if err != nil {
 			return ans, err
 		}
-		r.logf(task.LevelInfo, "Planner answered the %s: %s", s.role, clip(strings.TrimSpace(ans.Report), 2000))
-		r.event(ctx, "answered", map[string]any{"role": s.role, "internal": true})
+		answer := clip(strings.TrimSpace(ans.Report), 2000)
+		r.emit(0, task.PlannerAnswered{Role: s.role, Answer: answer},
+			task.LevelInfo, fmt.Sprintf("Planner answered the %s: %s", s.role, answer))
 		if s.in.PlannerAnswers != "" {
 			s.in.PlannerAnswers += "\n\n"
 		}

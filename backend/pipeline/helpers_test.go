@@ -47,6 +47,21 @@ type env struct {
 	onSleep func()
 	rec     *recTool
 	mu      sync.Mutex
+	// events are what Hooks.OnEvent received, with their execution ids.
+	events []hookEvent
+}
+
+// hookEvent is one call of Hooks.OnEvent.
+type hookEvent struct {
+	execID int64
+	ev     task.Event
+}
+
+// hookEvents returns the events Hooks.OnEvent received so far.
+func (e *env) hookEvents() []hookEvent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]hookEvent(nil), e.events...)
 }
 
 // recTool wraps the real mock tool and records every request's prompt.
@@ -142,6 +157,11 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 		Settings:      func() settings.Settings { return e.set },
 		TranscriptDir: filepath.Join(t.TempDir(), "transcripts"),
 		ControlPoll:   20 * time.Millisecond,
+		Hooks: Hooks{OnEvent: func(taskID string, execID int64, ev task.Event) {
+			e.mu.Lock()
+			e.events = append(e.events, hookEvent{execID, ev})
+			e.mu.Unlock()
+		}},
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			e.mu.Lock()
 			e.sleeps = append(e.sleeps, d)
@@ -182,6 +202,27 @@ func (e *env) claimRun(ctx context.Context, id string) Result {
 		e.t.Fatalf("run: %v", err)
 	}
 	return res
+}
+
+// startRun claims the task and runs one iteration in the background; the
+// channel gets its result.
+func (e *env) startRun(ctx context.Context, id string) <-chan Result {
+	done := make(chan Result, 1)
+	go func() {
+		ex, err := e.st.Claim(ctx, id, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
+		if err != nil {
+			e.t.Error(err)
+			done <- Result{}
+			return
+		}
+		cur, _ := e.st.GetTask(ctx, id)
+		res, err := e.p.Run(ctx, cur, ex)
+		if err != nil {
+			e.t.Error(err)
+		}
+		done <- res
+	}()
+	return done
 }
 
 func (e *env) get(id string) task.Task {

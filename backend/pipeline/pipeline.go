@@ -27,7 +27,7 @@ type Store interface {
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
-	AppendEvent(ctx context.Context, taskID, kind string, payload any) error
+	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
 	StopRequested(ctx context.Context, taskID string) (bool, error)
 	ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error)
 	SetQuestions(ctx context.Context, id string, questions []string) error
@@ -49,19 +49,23 @@ type Worktrees interface {
 	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
 }
 
-// Hooks receive live output for the UI; every field may be nil. They are
-// called synchronously and must not block.
+// Hooks receive live output for the UI or a console; every field may be
+// nil. They are called synchronously, from more than one goroutine of a run
+// (a step's stream and its control loop), and must not block.
 type Hooks struct {
-	// OnLog is called after a log line reached the store.
+	// OnEvent receives every typed event of a run as it happens, after a
+	// stored kind reached the store: steps, verdicts, retries, questions,
+	// injections, the agent's stream (text, tool calls and results, its own
+	// API retries, questions, usage) and the run's plain log lines as
+	// task.Note. Its free text is scrubbed. execID is the step's execution,
+	// 0 for run-level events. The live feed renders from these values; the
+	// history reads the same values back from the store.
+	OnEvent func(taskID string, execID int64, e task.Event)
+	// OnLog receives every line written to the task's log (human text,
+	// scrubbed), for a console.
 	OnLog func(taskID string, execID int64, level task.LogLevel, text string)
 	// OnOutput receives raw PTY chunks of a running step.
 	OnOutput func(taskID string, execID int64, chunk []byte)
-	// OnEvent receives the typed agent events of a running step (text,
-	// tool calls and results, retries, questions), scrubbed; when set, those
-	// events reach OnLog no more (they are still stored as log lines).
-	OnEvent func(taskID string, execID int64, e agent.Event)
-	// OnStep is called when a step starts (running=true) and ends.
-	OnStep func(taskID string, e task.Execution, running bool)
 }
 
 // Options configure a Pipeline.
@@ -87,6 +91,8 @@ type Options struct {
 	// the error's text. backend/host passes the error vocabulary
 	// (usererr.Describe), which this package cannot import.
 	Describe func(error) string
+	// Now stamps live events; default time.Now.
+	Now func() time.Time
 }
 
 // Pipeline runs claimed tasks. It is safe for concurrent use: each Run is
@@ -108,6 +114,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.Describe == nil {
 		o.Describe = func(err error) string { return err.Error() }
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	return &Pipeline{o: o}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -175,44 +174,6 @@ func (r *run) transition(ctx context.Context, res Result, note store.TransitionN
 		return res, fmt.Errorf("record status %s: %w", res.Status, err)
 	}
 	return res, nil
-}
-
-// logf stores one log line (scrubbed) and tells the hooks.
-func (r *run) logf(level task.LogLevel, format string, args ...any) {
-	r.logExec(0, level, fmt.Sprintf(format, args...))
-}
-
-func (r *run) logExec(execID int64, level task.LogLevel, text string) {
-	r.storeLog(execID, level, text)
-	if h := r.p.o.Hooks.OnLog; h != nil {
-		h(r.t.ID, execID, level, Scrub(text))
-	}
-}
-
-// storeLog writes one scrubbed log line to the store.
-func (r *run) storeLog(execID int64, level task.LogLevel, text string) {
-	text = Scrub(text)
-	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
-	defer cancel()
-	if err := r.st.AppendLog(ctx, r.t.ID, execID, level, text); err != nil {
-		r.p.o.Logger.Warn("pipeline: cannot store log line", "task", r.t.ID, "err", err)
-	}
-}
-
-// wlog is the worktree package's log function.
-func (r *run) wlog(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	level := task.LevelInfo
-	if strings.HasPrefix(msg, "WARNING") {
-		level = task.LevelWarn
-	}
-	r.logExec(0, level, msg)
-}
-
-func (r *run) event(ctx context.Context, kind string, payload any) {
-	if err := r.st.AppendEvent(ctx, r.t.ID, kind, payload); err != nil {
-		r.p.o.Logger.Warn("pipeline: cannot store event", "task", r.t.ID, "kind", kind, "err", err)
-	}
 }
 
 // choice returns the tool and model of a role: the task's override, else

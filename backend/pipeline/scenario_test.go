@@ -13,7 +13,6 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
-	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
@@ -108,21 +107,7 @@ func TestStopMidDeveloper(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	tk := e.addTask("Hangs.\n[[mock-stall developer=1]]", 1)
-	done := make(chan Result, 1)
-	go func() {
-		ex, err := e.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
-		if err != nil {
-			t.Error(err)
-			done <- Result{}
-			return
-		}
-		cur, _ := e.st.GetTask(ctx, tk.ID)
-		res, err := e.p.Run(ctx, cur, ex)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
+	done := e.startRun(ctx, tk.ID)
 	x := e.waitOpenExec(tk.ID, task.RoleDeveloper)
 	if err := e.st.RequestStop(ctx, tk.ID); err != nil {
 		t.Fatal(err)
@@ -176,19 +161,7 @@ func TestInjectWhileDeveloperRuns(t *testing.T) {
 			e.rec.noMidRun = !live
 			ctx := context.Background()
 			tk := e.addTask("Steer me.\n[[mock-delay developer=400]]", 1)
-			done := make(chan Result, 1)
-			go func() {
-				ex, err := e.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
-				if err != nil {
-					t.Error(err)
-				}
-				cur, _ := e.st.GetTask(ctx, tk.ID)
-				res, err := e.p.Run(ctx, cur, ex)
-				if err != nil {
-					t.Error(err)
-				}
-				done <- res
-			}()
+			done := e.startRun(ctx, tk.ID)
 			e.waitOpenExec(tk.ID, task.RoleDeveloper)
 			if _, err := e.st.Inject(ctx, tk.ID, "Also add a CHANGELOG entry."); err != nil {
 				t.Fatal(err)
@@ -255,19 +228,7 @@ func TestAppExitMidStepRecordsInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tk := e.addTask("Hangs.\n[[mock-stall developer=1]]", 1)
-	done := make(chan Result, 1)
-	go func() {
-		ex, err := e.st.Claim(ctx, tk.ID, store.ClaimInfo{Runner: "test", Role: task.RolePlanner, Tool: "mock"})
-		if err != nil {
-			t.Error(err)
-		}
-		cur, _ := e.st.GetTask(ctx, tk.ID)
-		res, err := e.p.Run(ctx, cur, ex)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
+	done := e.startRun(ctx, tk.ID)
 	x := e.waitOpenExec(tk.ID, task.RoleDeveloper)
 	cancel()
 	res := <-done

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,9 +64,11 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 		transient := res.Transient || res.StopReason == proc.ReasonStalled
 		if transient && attempt <= budget {
 			delay := time.Duration(r.set.Retries.Backoff(attempt)) * time.Millisecond
-			r.logf(task.LevelWarn, "Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
-				s.name(), attempt, budget+1, describe(res, r.set.Retries.IdleTimeoutMs), strconv.FormatFloat(delay.Seconds(), 'f', -1, 64))
-			r.event(ctx, "retry_scheduled", map[string]any{"step": s.name(), "attempt": attempt, "delay_ms": delay.Milliseconds()})
+			reason := describe(res, r.set.Retries.IdleTimeoutMs)
+			r.emit(0, task.RetryScheduled{Step: s.name(), Role: s.execRole(), Attempt: attempt, MaxAttempts: budget + 1,
+				DelayMs: delay.Milliseconds(), Reason: reason},
+				task.LevelWarn, fmt.Sprintf("Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
+					s.name(), attempt, budget+1, reason, strconv.FormatFloat(delay.Seconds(), 'f', -1, 64)))
 			if err := r.backoff(ctx, delay); err != nil {
 				return res, err
 			}
@@ -141,10 +142,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	if err != nil {
 		return agent.Result{}, err
 	}
-	r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
-	if h := r.p.o.Hooks.OnStep; h != nil {
-		h(r.t.ID, exec, true)
-	}
+	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model},
+		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
 	var onOutput func([]byte)
 	if h := r.p.o.Hooks.OnOutput; h != nil {
 		onOutput = func(b []byte) { h(r.t.ID, exec.ID, b) }
@@ -159,7 +158,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	live, err := tool.Start(ctx, req)
 	if err != nil {
-		r.closeExecution(exec, task.OutcomeFailed, -1, agent.Usage{})
+		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
 	_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), live.Pids())
@@ -190,11 +189,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	case res.Failed():
 		outcome = task.OutcomeFailed
 	}
-	r.closeExecution(exec, outcome, res.ExitCode, res.Usage)
-	r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Step %s finished: %s", s.name(), outcome))
-	if h := r.p.o.Hooks.OnStep; h != nil {
-		h(r.t.ID, exec, false)
-	}
+	r.stepFinished(exec, s, attempt, outcome, res.ExitCode, res.Usage)
 	switch {
 	case userStop.Load() || res.StopReason == proc.ReasonStopped:
 		return res, errStopped
@@ -233,13 +228,24 @@ func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec,
 	return e, nil
 }
 
-func (r *run) closeExecution(e task.Execution, o task.ExecOutcome, exit int, u agent.Usage) {
+// stepFinished closes a step attempt's execution and records its end.
+func (r *run) stepFinished(e task.Execution, s stepSpec, attempt int, o task.ExecOutcome, exit int, u agent.Usage) {
+	tu, estimated := r.closeExecution(e, o, exit, u)
+	r.emit(e.ID, task.StepFinished{StepAttempt: r.stepAttempt(e, s, attempt), Outcome: o, ExitCode: exit, Usage: tu, CostEstimated: estimated},
+		task.LevelInfo, fmt.Sprintf("Step %s finished: %s", s.name(), o))
+}
+
+// stepAttempt names a step attempt in its events.
+func (r *run) stepAttempt(e task.Execution, s stepSpec, attempt int) task.StepAttempt {
+	return task.StepAttempt{Execution: e.ID, Step: s.name(), Role: s.execRole(), Iteration: r.iter, Round: s.round, Attempt: attempt}
+}
+
+// closeExecution records an execution's end and returns the usage it
+// recorded and whether its cost was estimated.
+func (r *run) closeExecution(e task.Execution, o task.ExecOutcome, exit int, u agent.Usage) (task.Usage, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 	defer cancel()
-	tu := task.Usage{TokensIn: u.InputTokens, TokensOut: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheWriteTokens}
-	if u.CostKnown {
-		tu.CostUSD = u.CostUSD
-	}
+	tu := taskUsage(u)
 	estimated := false
 	if tu.CostUSD == 0 {
 		tu.CostUSD, estimated = r.p.o.Tools.EstimateCost(e.Tool, e.Model, tu)
@@ -247,6 +253,7 @@ func (r *run) closeExecution(e task.Execution, o task.ExecOutcome, exit int, u a
 	if err := r.st.FinishExecution(ctx, e.ID, o, exit, tu, estimated); err != nil && !errors.Is(err, store.ErrExecutionClosed) {
 		r.p.o.Logger.Warn("pipeline: cannot finish execution", "task", r.t.ID, "exec", e.ID, "err", err)
 	}
+	return tu, estimated
 }
 
 // pidRefresh is how often the live pids of a step are recorded for crash recovery.
@@ -267,7 +274,7 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec tas
 		}
 		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop && !userStop.Load() {
 			userStop.Store(true)
-			r.logExec(exec.ID, task.LevelWarn, "Stop requested: stopping "+name)
+			r.note(exec.ID, task.LevelWarn, "Stop requested: stopping "+name)
 			live.Stop(proc.ReasonStopped)
 		}
 		if midRun && !userStop.Load() {
@@ -292,10 +299,12 @@ func (r *run) deliverLive(ctx context.Context, live agent.Run, exec task.Executi
 	for _, inj := range injs {
 		r.injected = append(r.injected, inj.Text)
 		if err := live.Send(inj.Text); err != nil {
-			r.logExec(exec.ID, task.LevelInfo, fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
+			r.emit(exec.ID, task.InjectionApplied{Injection: inj.ID, Step: name, Delivery: task.DeliveryNextStep, Error: err.Error()},
+				task.LevelInfo, fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
 			continue
 		}
-		r.logExec(exec.ID, task.LevelInfo, "Injected prompt delivered live to "+name+"; it is also included in every later step's prompt")
+		r.emit(exec.ID, task.InjectionApplied{Injection: inj.ID, Step: name, Delivery: task.DeliveryLive},
+			task.LevelInfo, "Injected prompt delivered live to "+name+"; it is also included in every later step's prompt")
 	}
 }
 
@@ -307,50 +316,8 @@ func (r *run) applyInjections(ctx context.Context, name string) error {
 	}
 	for _, inj := range injs {
 		r.injected = append(r.injected, inj.Text)
-		r.logf(task.LevelInfo, "Injected prompt applied to %s's prompt", name)
+		r.emit(0, task.InjectionApplied{Injection: inj.ID, Step: name, Delivery: task.DeliveryNextStep},
+			task.LevelInfo, fmt.Sprintf("Injected prompt applied to %s's prompt", name))
 	}
 	return nil
-}
-
-// onEvent turns a tool event into a stored log line.
-func (r *run) onEvent(execID int64, e agent.Event) {
-	level, text := task.LevelInfo, ""
-	switch e.Kind {
-	case agent.EventText:
-		text = e.Text
-	case agent.EventToolCall:
-		text = "→ " + e.Tool + " " + clip(e.Text, 500)
-	case agent.EventToolResult:
-		level, text = task.LevelDebug, clip(e.Text, 500)
-		if e.IsError {
-			level = task.LevelWarn
-		}
-	case agent.EventRetry:
-		level, text = task.LevelWarn, fmt.Sprintf("tool retrying after API error %d (attempt %d/%d)", e.ErrorStatus, e.Attempt, e.MaxAttempts)
-	case agent.EventQuestion:
-		text = "Question: " + e.Text
-	case agent.EventRaw:
-		level, text = task.LevelDebug, clip(e.Text, 2000)
-	default:
-		return
-	}
-	if text == "" {
-		return
-	}
-	// The typed event goes to the live feed; its log line only to the store.
-	if h := r.p.o.Hooks.OnEvent; h != nil {
-		e.Text = Scrub(e.Text)
-		h(r.t.ID, execID, e)
-		r.storeLog(execID, level, text)
-		return
-	}
-	r.logExec(execID, level, text)
-}
-
-// clip shortens s to about n bytes without splitting a character.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
 }

@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,20 +10,13 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// Event kinds the StoreRecorder appends.
-const (
-	EventAccepted         = "accepted"
-	EventAcceptUndone     = "accept_undone"
-	EventRejected         = "rejected"
-	EventChangesRequested = "changes_requested"
-)
-
 // ErrNoAccept: the task has no accept that has not been undone.
 var ErrNoAccept = errors.New("task has no accept to undo")
 
 // StoreRecorder records review decisions in the task store: a status
-// change through the store's state machine plus an event whose payload is
-// the record. Until the store keeps accept records in columns of their
+// change through the store's state machine plus an event of the task's
+// history (task.Accepted, task.AcceptUndone, task.Rejected,
+// task.ChangesRequested) whose payload is the record. Until the store keeps accept records in columns of their
 // own, LastAccept reads them back from the events.
 type StoreRecorder struct {
 	Store *store.Store
@@ -37,42 +29,42 @@ var (
 	_ ChangeRecorder = StoreRecorder{}
 )
 
-// RecordAccept moves the task to accepted and appends an "accepted" event
+// RecordAccept moves the task to accepted and appends a task.Accepted event
 // holding rec. Errors are the store's (*task.TransitionError, ErrNotFound
 // ...); a failed event puts the status back first.
 func (r StoreRecorder) RecordAccept(ctx context.Context, taskID string, rec AcceptRecord) error {
-	return r.statusAndEvent(ctx, taskID, task.StatusAccepted, task.StatusDone, EventAccepted, rec)
+	return r.statusAndEvent(ctx, taskID, task.StatusAccepted, task.StatusDone, rec.event())
 }
 
-// RecordUndo moves the task back to done and appends an "accept_undone"
+// RecordUndo moves the task back to done and appends a task.AcceptUndone
 // event holding the undone record.
 func (r StoreRecorder) RecordUndo(ctx context.Context, taskID string, rec AcceptRecord) error {
-	return r.statusAndEvent(ctx, taskID, task.StatusDone, task.StatusAccepted, EventAcceptUndone, rec)
+	return r.statusAndEvent(ctx, taskID, task.StatusDone, task.StatusAccepted, task.AcceptUndone{Accepted: rec.event()})
 }
 
-// RecordReject moves the task to rejected and appends a "rejected" event
+// RecordReject moves the task to rejected and appends a task.Rejected event
 // listing the deleted branches. A failed event cannot put the status back
 // (rejected may only go on to pending or archived) and is returned.
 func (r StoreRecorder) RecordReject(ctx context.Context, taskID string, rec RejectRecord) error {
-	return r.statusAndEvent(ctx, taskID, task.StatusRejected, "", EventRejected, rec)
+	return r.statusAndEvent(ctx, taskID, task.StatusRejected, "", rec.event())
 }
 
 // RecordChangeRequest adds body as the task's human_review section, moves
-// the task to pending and appends a "changes_requested" event.
+// the task to pending and appends a task.ChangesRequested event.
 func (r StoreRecorder) RecordChangeRequest(ctx context.Context, taskID, body string, c ChangeRequest) error {
 	if _, err := r.Store.AddSection(ctx, task.Section{TaskID: taskID, Kind: task.SectionHumanReview, Body: body}); err != nil {
 		return err
 	}
-	return r.statusAndEvent(ctx, taskID, task.StatusPending, "", EventChangesRequested,
-		map[string]int{"comments": len(c.Comments), "drops": len(c.Drops)})
+	return r.statusAndEvent(ctx, taskID, task.StatusPending, "", task.ChangesRequested{Comments: len(c.Comments), Drops: len(c.Drops)})
 }
 
-func (r StoreRecorder) statusAndEvent(ctx context.Context, taskID string, to, back task.Status, kind string, payload any) error {
+func (r StoreRecorder) statusAndEvent(ctx context.Context, taskID string, to, back task.Status, ev task.EventData) error {
+	kind := string(ev.Kind())
 	t, err := r.Store.Transition(ctx, taskID, to, store.TransitionNote{Reason: kind})
 	if err != nil {
 		return err
 	}
-	if err := r.Store.AppendEvent(ctx, taskID, kind, payload); err != nil {
+	if err := r.Store.AppendEvent(ctx, taskID, ev); err != nil {
 		if back != "" {
 			cctx, cancel := cleanupCtx(ctx)
 			defer cancel()
@@ -94,19 +86,41 @@ func (r StoreRecorder) LastAccept(ctx context.Context, taskID string) (AcceptRec
 	}
 	var last *AcceptRecord
 	for _, e := range evs {
-		switch e.Kind {
-		case EventAccepted:
-			var a AcceptRecord
-			if err := json.Unmarshal(e.Payload, &a); err != nil {
-				return AcceptRecord{}, fmt.Errorf("accept record of %s: %w", taskID, err)
-			}
+		switch d := e.Data.(type) {
+		case task.Accepted:
+			a := acceptRecordOf(d)
 			last = &a
-		case EventAcceptUndone:
+		case task.AcceptUndone:
 			last = nil
+		case task.Unknown:
+			if d.Name == task.EventAccepted {
+				return AcceptRecord{}, fmt.Errorf("accept record of %s: unreadable payload %s", taskID, d.Raw)
+			}
 		}
 	}
 	if last == nil {
 		return AcceptRecord{}, fmt.Errorf("task %s: %w", taskID, ErrNoAccept)
 	}
 	return *last, nil
+}
+
+// event is the history event of an accept.
+func (a AcceptRecord) event() task.Accepted {
+	return task.Accepted{Strategy: string(a.Strategy), Target: a.Target, OldSHA: a.OldSHA, NewSHA: a.NewSHA,
+		TaskHead: a.TaskHead, Leftovers: a.Leftovers, Checkout: a.Checkout, At: a.At}
+}
+
+// acceptRecordOf reads an accept back from its history event.
+func acceptRecordOf(e task.Accepted) AcceptRecord {
+	return AcceptRecord{Strategy: Strategy(e.Strategy), Target: e.Target, OldSHA: e.OldSHA, NewSHA: e.NewSHA,
+		TaskHead: e.TaskHead, Leftovers: e.Leftovers, Checkout: e.Checkout, At: e.At}
+}
+
+// event is the history event of a reject.
+func (r RejectRecord) event() task.Rejected {
+	out := task.Rejected{Deleted: make([]task.RejectedBranch, 0, len(r.Deleted)), At: r.At}
+	for _, b := range r.Deleted {
+		out.Deleted = append(out.Deleted, task.RejectedBranch{Name: b.Name, SHA: b.SHA, Unique: b.Unique, Worktree: b.Worktree})
+	}
+	return out
 }

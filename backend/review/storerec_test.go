@@ -71,7 +71,7 @@ func TestStoreRecorderAcceptAndUndo(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range evs {
-		kinds = append(kinds, e.Kind)
+		kinds = append(kinds, string(e.Kind()))
 	}
 	if k := strings.Join(kinds, ","); !strings.HasSuffix(k, "status_changed,accepted,status_changed,accept_undone") {
 		t.Fatalf("events = %s", k)

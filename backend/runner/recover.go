@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -51,7 +50,12 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 			}
 			rec.Survivors += len(alive)
 		}
-		keep(r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}, false))
+		if err := r.o.Store.FinishExecution(ctx, x.ID, task.OutcomeStopped, -1, task.Usage{}, false); err != nil {
+			keep(err)
+		} else {
+			keep(r.o.Store.AppendEvent(ctx, x.TaskID, task.StepFinished{StepAttempt: task.StepAttempt{Execution: x.ID,
+				Role: x.Role, Iteration: x.Iteration, Round: x.Round, Attempt: x.Attempt}, Outcome: task.OutcomeStopped, ExitCode: -1}))
+		}
 		msg := fmt.Sprintf("Recovery: closed the %s step left open by a process that exited", x.Role)
 		if len(alive) > 0 {
 			msg += fmt.Sprintf("; stopped %d surviving process(es)", len(alive))
@@ -70,7 +74,7 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 			continue
 		}
 		keep(r.o.Store.AppendLog(ctx, t.ID, 0, task.LevelWarn, pipeline.InterruptedMessage+"; worktree and branch kept"))
-		keep(r.o.Store.AppendEvent(ctx, t.ID, "recovered", map[string]any{"reason": pipeline.InterruptedMessage, "at": r.o.Now().UTC().Format(time.RFC3339)}))
+		keep(r.o.Store.AppendEvent(ctx, t.ID, task.Recovered{Reason: pipeline.InterruptedMessage, At: r.o.Now().UTC()}))
 		rec.Tasks = append(rec.Tasks, t.ID)
 	}
 	return rec, first

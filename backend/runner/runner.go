@@ -29,7 +29,7 @@ type Store interface {
 	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
-	AppendEvent(ctx context.Context, taskID, kind string, payload any) error
+	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
 }
 
 // Pipeline runs one claimed task (pipeline.Pipeline).

@@ -100,12 +100,17 @@ func TestRecoverStopsSurvivorsAndTasks(t *testing.T) {
 		t.Fatalf("task %s %q", got.Status, got.Error)
 	}
 	evs, _ := r.st.Events(ctx, tk.ID, got.CreatedAt.Add(-1))
-	found := false
+	var recovered, stepStopped bool
 	for _, e := range evs {
-		found = found || e.Kind == "recovered"
+		switch d := e.Data.(type) {
+		case task.Recovered:
+			recovered = d.Reason == pipeline.InterruptedMessage && !d.At.IsZero()
+		case task.StepFinished:
+			stepStopped = d.Outcome == task.OutcomeStopped && d.ExitCode == -1
+		}
 	}
-	if !found {
-		t.Fatal("no recovered event")
+	if !recovered || !stepStopped {
+		t.Fatalf("recovery events: recovered %v, step finished as stopped %v; events %+v", recovered, stepStopped, evs)
 	}
 	if xs, _ := r.st.OpenExecutions(ctx); len(xs) != 0 {
 		t.Fatal("execution left open")

@@ -128,7 +128,7 @@ func (s *Store) AddAttachment(ctx context.Context, taskID, name string, r io.Rea
 			taskID, name, a.Size, a.SHA256, at); err != nil {
 			return fmt.Errorf("attach %s: %w", name, err)
 		}
-		if err := appendEventTx(ctx, tx, taskID, at, "attachment_added", map[string]any{"name": name, "size": n}); err != nil {
+		if err := appendEventTx(ctx, tx, taskID, at, task.AttachmentAdded{Name: name, Size: n}); err != nil {
 			return err
 		}
 		a.AddedAt = time.UnixMilli(at).UTC()
@@ -171,7 +171,7 @@ func (s *Store) RemoveAttachment(ctx context.Context, taskID, name string) error
 		if n, _ := res.RowsAffected(); n != 1 {
 			return fmt.Errorf("task %s: %w", taskID, notFound(WhatAttachment, name))
 		}
-		return appendEventTx(ctx, tx, taskID, s.nowMs(), "attachment_removed", map[string]any{"name": name})
+		return appendEventTx(ctx, tx, taskID, s.nowMs(), task.AttachmentRemoved{Name: name})
 	})
 	if err != nil {
 		return err

@@ -27,7 +27,7 @@ func (s *Store) RequestStop(ctx context.Context, taskID string) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO controls (task_id, kind, created_at) VALUES (?, 'stop', ?)`, taskID, at); err != nil {
 			return fmt.Errorf("request stop: %w", err)
 		}
-		return appendEventTx(ctx, tx, taskID, at, "stop_requested", nil)
+		return appendEventTx(ctx, tx, taskID, at, task.StopRequested{})
 	})
 }
 
@@ -73,7 +73,7 @@ func (s *Store) Inject(ctx context.Context, taskID, text string) (task.Injection
 		}
 		id, _ := res.LastInsertId()
 		inj = task.Injection{ID: id, TaskID: taskID, Text: text, CreatedAt: time.UnixMilli(at).UTC()}
-		return appendEventTx(ctx, tx, taskID, at, "prompt_injected", map[string]any{"injection": id, "bytes": len(text)})
+		return appendEventTx(ctx, tx, taskID, at, task.PromptInjected{Injection: id, Bytes: len(text)})
 	})
 	if err != nil {
 		return task.Injection{}, err

@@ -118,14 +118,30 @@ func TestSectionsLogEvents(t *testing.T) {
 	}
 	mark := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return mark }
-	if err := s.AppendEvent(ctx, tk.ID, "verdict", map[string]any{"role": "reviewer", "verdict": "APPROVE"}); err != nil {
+	verdict := task.VerdictGiven{Role: task.RoleReviewer, Iteration: 1, Round: 2, Verdict: task.VerdictApprove}
+	if err := s.AppendEvent(ctx, tk.ID, verdict); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendEvent(ctx, tk.ID, "verdict", func() {}); !errors.Is(err, task.ErrInvalid) {
-		t.Fatalf("bad payload: %v", err)
+	for name, d := range map[string]task.EventData{
+		"no payload":  nil,
+		"live kind":   task.AgentText{Text: "hello"},
+		"unknown":     task.Unknown{Name: "mystery", Raw: []byte(`{}`)},
+		"undecodable": task.Unknown{Name: task.EventVerdict, Raw: []byte(`"x"`)},
+	} {
+		if err := s.AppendEvent(ctx, tk.ID, d); !errors.Is(err, task.ErrInvalid) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if err := s.AppendEvent(ctx, "0000000000000000", verdict); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing task: %v", err)
 	}
 	evs, _ := s.Events(ctx, tk.ID, mark)
-	if len(evs) != 1 || evs[0].Kind != "verdict" || string(evs[0].Payload) != `{"role":"reviewer","verdict":"APPROVE"}` {
+	if len(evs) != 1 || evs[0].Kind() != task.EventVerdict || evs[0].Data != verdict || !evs[0].At.Equal(mark) {
 		t.Fatalf("events since mark = %+v", evs)
+	}
+	var raw string
+	if err := s.db.QueryRow(`SELECT payload FROM events WHERE id = ?`, evs[0].ID).Scan(&raw); err != nil ||
+		raw != `{"role":"reviewer","iteration":1,"round":2,"verdict":"APPROVE"}` {
+		t.Fatalf("stored payload %s %v", raw, err)
 	}
 }

@@ -29,14 +29,12 @@ func insertExecutionTx(ctx context.Context, tx *sql.Tx, e task.Execution, at int
 	}
 	e.ID, _ = res.LastInsertId()
 	e.StartedAt = time.UnixMilli(at).UTC()
-	err = appendEventTx(ctx, tx, e.TaskID, at, "step_started", map[string]any{
-		"execution": e.ID, "role": e.Role, "iteration": e.Iteration, "round": e.Round, "attempt": e.Attempt,
-		"tool": e.Tool, "model": e.Model})
-	return e, err
+	return e, nil
 }
 
 // StartExecution opens an execution row for a step attempt of an existing
-// task and records a step_started event. It returns an error wrapping
+// task (the pipeline records the task.StepStarted event when the step
+// actually starts). It returns an error wrapping
 // ErrNotFound for a missing task and task.ErrInvalid for a bad role or
 // negative counters.
 func (s *Store) StartExecution(ctx context.Context, e task.Execution) (task.Execution, error) {
@@ -76,8 +74,8 @@ func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid
 }
 
 // FinishExecution closes an open execution with its outcome, exit code and
-// usage, adds the usage to the task's totals and records a step_finished
-// event, all in one transaction. costEstimated records that usage.CostUSD
+// usage and adds the usage to the task's totals, in one transaction (the
+// caller records the task.StepFinished event). costEstimated records that usage.CostUSD
 // came from the tool's price table (agent.Registry.EstimateCost), not from
 // the tool. It returns an error wrapping task.ErrInvalid for an unknown
 // outcome or negative token counts, ErrNotFound for a missing execution and
@@ -112,9 +110,7 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.
 			usage.TokensIn, usage.TokensOut, usage.CacheRead, usage.CacheWrite, usage.CostUSD, at, e.TaskID); err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)
 		}
-		return appendEventTx(ctx, tx, e.TaskID, at, "step_finished", map[string]any{
-			"execution": execID, "role": e.Role, "iteration": e.Iteration, "round": e.Round, "attempt": e.Attempt,
-			"outcome": outcome, "exit_code": exitCode, "usage": usage})
+		return nil
 	})
 }
 

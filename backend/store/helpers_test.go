@@ -44,7 +44,7 @@ func mustCreate(t *testing.T, s *Store, n task.NewTask) task.Task {
 type snapshot struct {
 	Task        task.Task
 	Sections    []task.Section
-	Events      []Event
+	Events      []task.Event
 	Executions  []task.Execution
 	Attachments []Attachment
 }

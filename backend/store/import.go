@@ -114,7 +114,7 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, ms, id); err != nil {
 			return fmt.Errorf("import task: %w", err)
 		}
-		if err := appendEventTx(ctx, tx, id, ms, "imported", map[string]any{"status": t.Status}); err != nil {
+		if err := appendEventTx(ctx, tx, id, ms, task.Imported{Status: t.Status}); err != nil {
 			return err
 		}
 		out, err = getTaskTx(ctx, tx, id)

@@ -57,32 +57,29 @@ func (s *Store) Log(ctx context.Context, taskID string, afterID int64, limit int
 	return out, rows.Err()
 }
 
-// Event is one entry of a task's append-only history.
-type Event struct {
-	ID      int64           `json:"id"`
-	TaskID  string          `json:"task_id"`
-	At      time.Time       `json:"at"`
-	Kind    string          `json:"kind"`
-	Payload json.RawMessage `json:"payload"`
-}
-
-// AppendEvent appends an event with payload marshalled as JSON. It returns an
-// error wrapping task.ErrInvalid for an empty kind or a payload that cannot be
-// marshalled, and ErrNotFound for a missing task.
-func (s *Store) AppendEvent(ctx context.Context, taskID, kind string, payload any) error {
-	if _, err := json.Marshal(payload); err != nil {
-		return invalidf("event %s payload: %v", kind, err)
+// AppendEvent appends an event to a task's history; its kind is d.Kind().
+// It returns an error wrapping task.ErrInvalid for a payload of no stored
+// kind (live kinds such as task.EventText are not history) or one that
+// cannot be marshalled, and ErrNotFound for a missing task.
+func (s *Store) AppendEvent(ctx context.Context, taskID string, d task.EventData) error {
+	if err := task.CheckStored(d); err != nil {
+		return err
+	}
+	if _, err := json.Marshal(d); err != nil {
+		return invalidf("event %s payload: %v", d.Kind(), err)
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := getTaskTx(ctx, tx, taskID); err != nil {
 			return err
 		}
-		return appendEventTx(ctx, tx, taskID, s.nowMs(), kind, payload)
+		return appendEventTx(ctx, tx, taskID, s.nowMs(), d)
 	})
 }
 
-// Events returns a task's events at or after since, oldest first.
-func (s *Store) Events(ctx context.Context, taskID string, since time.Time) ([]Event, error) {
+// Events returns a task's events at or after since, oldest first, each with
+// its payload decoded as its kind's (task.DecodeEvent: a row this version
+// cannot read comes back as a task.Unknown, never as an error).
+func (s *Store) Events(ctx context.Context, taskID string, since time.Time) ([]task.Event, error) {
 	var from int64
 	if !since.IsZero() {
 		from = since.UnixMilli()
@@ -93,16 +90,16 @@ func (s *Store) Events(ctx context.Context, taskID string, since time.Time) ([]E
 		return nil, fmt.Errorf("events of %s: %w", taskID, err)
 	}
 	defer rows.Close()
-	out := []Event{}
+	out := []task.Event{}
 	for rows.Next() {
-		var e Event
+		var e task.Event
 		var at int64
-		var payload string
-		if err := rows.Scan(&e.ID, &e.TaskID, &at, &e.Kind, &payload); err != nil {
+		var kind, payload string
+		if err := rows.Scan(&e.ID, &e.TaskID, &at, &kind, &payload); err != nil {
 			return nil, fmt.Errorf("events of %s: %w", taskID, err)
 		}
 		e.At = time.UnixMilli(at).UTC()
-		e.Payload = json.RawMessage(payload)
+		e.Data = task.DecodeEvent(task.EventKind(kind), []byte(payload))
 		out = append(out, e)
 	}
 	return out, rows.Err()

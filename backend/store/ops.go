@@ -53,7 +53,7 @@ func (s *Store) UpdateTask(ctx context.Context, id string, e TaskEdit) (task.Tas
 		if _, err := tx.ExecContext(ctx, `UPDATE sections SET body = ? WHERE id = (SELECT min(id) FROM sections WHERE task_id = ? AND kind = 'prompt')`, n.Prompt, id); err != nil {
 			return fmt.Errorf("edit task %s: %w", id, err)
 		}
-		if err := appendEventTx(ctx, tx, id, at, "edited", nil); err != nil {
+		if err := appendEventTx(ctx, tx, id, at, task.Edited{}); err != nil {
 			return err
 		}
 		out, err = getTaskTx(ctx, tx, id)
@@ -175,7 +175,7 @@ func (s *Store) Answer(ctx context.Context, id, answers string) (task.Task, erro
 		if err := transitionTx(ctx, tx, t, task.StatusPending, TransitionNote{Reason: "answered"}, at); err != nil {
 			return err
 		}
-		if err := appendEventTx(ctx, tx, id, at, "answered", map[string]any{"bytes": len(answers)}); err != nil {
+		if err := appendEventTx(ctx, tx, id, at, task.Answered{Bytes: len(answers)}); err != nil {
 			return err
 		}
 		out, err = getTaskTx(ctx, tx, id)
@@ -218,7 +218,7 @@ func (s *Store) SetQuestions(ctx context.Context, id string, questions []string)
 		if _, err := addSectionTx(ctx, tx, task.Section{TaskID: id, Kind: task.SectionQuestions, Role: task.RolePlanner, Body: body.String()}, at); err != nil {
 			return err
 		}
-		return appendEventTx(ctx, tx, id, at, "question_asked", map[string]any{"count": len(qs)})
+		return appendEventTx(ctx, tx, id, at, task.QuestionsAsked{Count: len(qs)})
 	})
 }
 

@@ -19,7 +19,7 @@ func (s *Store) SetSkip(ctx context.Context, id string, skip bool) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET skip = ?, updated_at = ? WHERE id = ?`, skip, at, id); err != nil {
 			return fmt.Errorf("set skip %s: %w", id, err)
 		}
-		return appendEventTx(ctx, tx, id, at, "skip_changed", map[string]any{"skip": skip})
+		return appendEventTx(ctx, tx, id, at, task.SkipChanged{Skip: skip})
 	})
 }
 
@@ -37,7 +37,7 @@ func (s *Store) SetPriority(ctx context.Context, id string, priority int) error 
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET priority = ?, updated_at = ? WHERE id = ?`, priority, at, id); err != nil {
 			return fmt.Errorf("set priority %s: %w", id, err)
 		}
-		return appendEventTx(ctx, tx, id, at, "priority_changed", map[string]any{"priority": priority})
+		return appendEventTx(ctx, tx, id, at, task.PriorityChanged{Priority: priority})
 	})
 }
 
@@ -110,6 +110,6 @@ func (s *Store) Reorder(ctx context.Context, id, beforeID, afterID string) error
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, at, id); err != nil {
 			return fmt.Errorf("reorder: %w", err)
 		}
-		return appendEventTx(ctx, tx, id, at, "reordered", map[string]any{"anchor": anchorID, "after": after, "priority": anchor.Priority})
+		return appendEventTx(ctx, tx, id, at, task.Reordered{Anchor: anchorID, After: after, Priority: anchor.Priority})
 	})
 }

@@ -72,10 +72,10 @@ func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (task.Exe
 		if _, err := tx.ExecContext(ctx, `UPDATE controls SET consumed_at = ? WHERE task_id = ? AND kind = 'stop' AND consumed_at IS NULL`, at, taskID); err != nil {
 			return fmt.Errorf("claim task %s: %w", taskID, err)
 		}
-		if err := appendEventTx(ctx, tx, taskID, at, "status_changed", statusChange{From: task.StatusPending, To: task.StatusOngoing, Reason: "claimed"}); err != nil {
+		if err := appendEventTx(ctx, tx, taskID, at, task.StatusChanged{From: task.StatusPending, To: task.StatusOngoing, Reason: "claimed"}); err != nil {
 			return err
 		}
-		if err := appendEventTx(ctx, tx, taskID, at, "claimed", map[string]any{"runner": c.Runner}); err != nil {
+		if err := appendEventTx(ctx, tx, taskID, at, task.Claimed{Runner: c.Runner}); err != nil {
 			return err
 		}
 		e, err = insertExecutionTx(ctx, tx, e, at)

@@ -160,15 +160,24 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, err := other.CreateTask(ctx, task.NewTask{Prompt: "from elsewhere"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-changed:
-	case err := <-watched:
-		t.Fatalf("watch ended early: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("no change seen")
+	// Write until the watcher sees it: under load its goroutine may take its
+	// baseline after the first write, which it then rightly does not report.
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for seen := false; !seen; {
+		if _, err := other.CreateTask(ctx, task.NewTask{Prompt: "from elsewhere"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-changed:
+			seen = true
+		case err := <-watched:
+			t.Fatalf("watch ended early: %v", err)
+		case <-deadline:
+			t.Fatal("no change seen")
+		case <-tick.C:
+		}
 	}
 	// Watch returns once ctx ends, and the store then closes.
 	cancel()

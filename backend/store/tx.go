@@ -39,26 +39,21 @@ func getTaskTx(ctx context.Context, tx *sql.Tx, id string) (task.Task, error) {
 	return t, nil
 }
 
-// appendEventTx appends one event with payload marshalled as JSON.
-func appendEventTx(ctx context.Context, tx *sql.Tx, id string, at int64, kind string, payload any) error {
-	if kind == "" {
-		return invalidf("event kind is empty")
+// appendEventTx appends one event to a task's history, its payload
+// marshalled as JSON. It returns an error wrapping task.ErrInvalid for a
+// payload of no stored kind.
+func appendEventTx(ctx context.Context, tx *sql.Tx, id string, at int64, d task.EventData) error {
+	if err := task.CheckStored(d); err != nil {
+		return err
 	}
-	b, err := json.Marshal(payload)
+	b, err := json.Marshal(d)
 	if err != nil {
-		return fmt.Errorf("event %s payload: %w", kind, err)
+		return invalidf("event %s payload: %v", d.Kind(), err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO events (task_id, at, kind, payload) VALUES (?, ?, ?, ?)`, id, at, kind, string(b)); err != nil {
-		return fmt.Errorf("append event %s: %w", kind, err)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO events (task_id, at, kind, payload) VALUES (?, ?, ?, ?)`, id, at, string(d.Kind()), string(b)); err != nil {
+		return fmt.Errorf("append event %s: %w", d.Kind(), err)
 	}
 	return nil
-}
-
-// statusChange is the payload of a status_changed event.
-type statusChange struct {
-	From   task.Status `json:"from"`
-	To     task.Status `json:"to"`
-	Reason string      `json:"reason,omitempty"`
 }
 
 // setStatusTx moves a task from → to with a conditional UPDATE (extraSet adds
@@ -76,7 +71,7 @@ func setStatusTx(ctx context.Context, tx *sql.Tx, id string, from, to task.Statu
 	if n, _ := res.RowsAffected(); n != 1 {
 		return &task.TransitionError{From: from, To: to}
 	}
-	return appendEventTx(ctx, tx, id, at, "status_changed", statusChange{From: from, To: to, Reason: reason})
+	return appendEventTx(ctx, tx, id, at, task.StatusChanged{From: from, To: to, Reason: reason})
 }
 
 func mustJSON(v any) string {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -122,7 +123,7 @@ func run(b *testing.B, dir string, args ...string) {
 	}
 }
 
-func nolog(string, ...any) {}
+func nolog(task.LogLevel, string, ...any) {}
 
 // BenchmarkProvision: Provision of a new task worktree vs raw
 // `git worktree add -b`.

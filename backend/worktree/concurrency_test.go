@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -19,7 +20,7 @@ func TestConcurrentTasksOnOneRepo(t *testing.T) {
 	for i := range n {
 		go func() {
 			id := "c" + string(rune('0'+i))
-			wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, func(string, ...any) {})
+			wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, func(task.LogLevel, string, ...any) {})
 			if err != nil {
 				errs <- err
 				return
@@ -28,7 +29,7 @@ func TestConcurrentTasksOnOneRepo(t *testing.T) {
 				errs <- err
 				return
 			}
-			_, err = m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, func(string, ...any) {})
+			_, err = m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, func(task.LogLevel, string, ...any) {})
 			errs <- err
 		}()
 	}
@@ -58,7 +59,7 @@ func TestProvisionAndFinishWhileMainIndexLocked(t *testing.T) {
 	m := newManager(gitx.WithLockRetry(1, 0))
 	wt := provision(t, m, repo, "t")
 	write(t, filepath.Join(wt.Dir, "x.txt"), "x\n")
-	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
+	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, tlog(t))
 	if err != nil || !rep.DirRemoved || rep.LeftoversSHA == "" {
 		t.Fatalf("report = %+v %v", rep, err)
 	}

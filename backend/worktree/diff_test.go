@@ -174,7 +174,7 @@ func TestWorktreeDiffAndUntracked(t *testing.T) {
 		t.Fatalf("untracked = %q %v", un, err)
 	}
 	// After the worktree is removed, the diff still comes from the branches.
-	if _, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf); err != nil {
+	if _, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, tlog(t)); err != nil {
 		t.Fatal(err)
 	}
 	files, err = m.Files(t.Context(), repo, wt.BaseSHA, worktree.LeftoversBranchName("t"))
@@ -184,7 +184,7 @@ func TestWorktreeDiffAndUntracked(t *testing.T) {
 	if _, err := m.Untracked(t.Context(), wt.Dir); !errors.Is(err, gitx.ErrNoDir) {
 		t.Fatalf("untracked of a removed worktree: %v, want gitx.ErrNoDir", err)
 	}
-	if _, err := m.PromptDiff(t.Context(), wt, 0, t.Logf); !errors.Is(err, gitx.ErrNoDir) {
+	if _, err := m.PromptDiff(t.Context(), wt, 0, tlog(t)); !errors.Is(err, gitx.ErrNoDir) {
 		t.Fatalf("prompt diff of a removed worktree: %v, want gitx.ErrNoDir", err)
 	}
 }
@@ -251,7 +251,7 @@ func TestRefsAfterWorktreeRemoved(t *testing.T) {
 	write(t, filepath.Join(wt.Dir, "c.txt"), "c\n")
 	head := commitAll(t, wt.Dir, "work")
 	write(t, filepath.Join(wt.Dir, "u.txt"), "u\n")
-	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
+	rep, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, tlog(t))
 	if err != nil || !rep.DirRemoved {
 		t.Fatalf("finish = %+v %v", rep, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Outcome is how a task ended.
@@ -114,12 +116,12 @@ func (m *Manager) Finish(ctx context.Context, wt Worktree, o Outcome, p Policy, 
 		return m.finishDone(ctx, wt, rep, p, dirExists, log), nil
 	}
 	if o == OutcomeStopped && p.OnFailure == Delete {
-		log("stopped task keeps its work although worktree.onFailure is delete")
+		log(task.LevelInfo, "stopped task keeps its work although worktree.onFailure is delete")
 	}
 	if dirExists {
-		log("worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, head)
+		log(task.LevelInfo, "worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, head)
 	} else {
-		log("worktree directory %s is missing; branch %s kept at %s", wt.Dir, wt.Branch, head)
+		log(task.LevelInfo, "worktree directory %s is missing; branch %s kept at %s", wt.Dir, wt.Branch, head)
 	}
 	return rep, nil
 }
@@ -129,34 +131,34 @@ var ErrNoBranch = errors.New("task branch missing")
 
 func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport, p Policy, dirExists bool, log Logf) FinishReport {
 	if !dirExists {
-		log("worktree directory %s is missing: no leftovers to save; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+		log(task.LevelInfo, "worktree directory %s is missing: no leftovers to save; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
 	}
 	left, err := m.SaveLeftovers(ctx, wt, log)
 	rep.LeftoversBranch, rep.LeftoversSHA = left.Branch, left.SHA
 	if left.Parent != "" && left.Parent != rep.HeadSHA {
-		log("worktree HEAD %s is not the task branch head %s: leftovers are based on the worktree HEAD", left.Parent, rep.HeadSHA)
+		log(task.LevelInfo, "worktree HEAD %s is not the task branch head %s: leftovers are based on the worktree HEAD", left.Parent, rep.HeadSHA)
 	}
 	if err != nil {
-		log("worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
+		log(task.LevelInfo, "worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
 		return rep
 	}
 	if len(left.Nested) > 0 {
 		rep.KeptPaths = left.Nested
-		log("worktree kept at %s: nested git repositories cannot be saved (skipped without a commit: %s; recorded as gitlinks otherwise): %s",
+		log(task.LevelInfo, "worktree kept at %s: nested git repositories cannot be saved (skipped without a commit: %s; recorded as gitlinks otherwise): %s",
 			wt.Dir, listOrNone(left.Skipped), strings.Join(left.Nested, ", "))
 		return rep
 	}
 	if p.OnDone == Keep {
-		log("worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+		log(task.LevelInfo, "worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
 	}
 	if err := m.removeDir(ctx, wt); err != nil {
-		log("worktree kept at %s: removal failed: %v", wt.Dir, err)
+		log(task.LevelInfo, "worktree kept at %s: removal failed: %v", wt.Dir, err)
 		return rep
 	}
 	rep.DirRemoved = true
-	log("worktree %s removed; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
+	log(task.LevelInfo, "worktree %s removed; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 	return rep
 }
 
@@ -202,7 +204,7 @@ func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, 
 	}
 	rep.BranchesDeleted = true
 	_ = os.Remove(metaPath(wt.Root, wt.TaskID))
-	log("WARNING: DELETED task work: %s", strings.Join(deleted, ", "))
+	log(task.LevelWarn, "WARNING: DELETED task work: %s", strings.Join(deleted, ", "))
 	return rep, nil
 }
 

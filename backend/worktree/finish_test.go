@@ -14,7 +14,7 @@ import (
 
 func provision(t *testing.T, m *worktree.Manager, repo, id string) worktree.Worktree {
 	t.Helper()
-	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, t.Logf)
+	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestFinishDeletePolicy(t *testing.T) {
 			if exists(wt.Dir) || branchExists(t, repo, "boof-runner/t") || branchExists(t, repo, "boof-runner/t--leftovers") {
 				t.Fatal("delete left something behind")
 			}
-			if !rec.has("WARNING: DELETED task work") || exists(filepath.Join(wt.Root, ".meta", "t.json")) {
+			if !rec.has("warn: WARNING: DELETED task work") || exists(filepath.Join(wt.Root, ".meta", "t.json")) {
 				t.Fatalf("log:\n%s", rec.String())
 			}
 		})
@@ -229,7 +229,7 @@ func TestFinishBadPolicyChangesNothing(t *testing.T) {
 		{worktree.Outcome(0), worktree.Policy{}},
 		{worktree.Outcome(9), worktree.Policy{}},
 	} {
-		if _, err := m.Finish(t.Context(), wt, tc.o, tc.p, t.Logf); !errors.Is(err, worktree.ErrBadPolicy) {
+		if _, err := m.Finish(t.Context(), wt, tc.o, tc.p, tlog(t)); !errors.Is(err, worktree.ErrBadPolicy) {
 			t.Errorf("Finish(%v, %+v) = %v, want ErrBadPolicy", tc.o, tc.p, err)
 		}
 	}
@@ -270,7 +270,7 @@ func TestFinishTaskBranchGone(t *testing.T) {
 	wt := provision(t, m, repo, "t")
 	sh(t, wt.Dir, "checkout", "-q", "--detach")
 	sh(t, repo, "branch", "-D", "boof-runner/t")
-	if _, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, t.Logf); !errors.Is(err, worktree.ErrNoBranch) {
+	if _, err := m.Finish(t.Context(), wt, worktree.OutcomeDone, worktree.Policy{}, tlog(t)); !errors.Is(err, worktree.ErrNoBranch) {
 		t.Fatalf("err = %v, want ErrNoBranch", err)
 	}
 	if !exists(wt.Dir) {

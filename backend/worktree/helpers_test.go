@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -108,10 +109,19 @@ type recorder struct {
 	lines []string
 }
 
-func (r *recorder) log(format string, args ...any) {
+// log records a line as "level: text".
+func (r *recorder) log(level task.LogLevel, format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+	r.lines = append(r.lines, string(level)+": "+fmt.Sprintf(format, args...))
+}
+
+// tlog is a worktree.Logf writing to the test's log.
+func tlog(t testing.TB) worktree.Logf {
+	return func(level task.LogLevel, format string, args ...any) {
+		t.Helper()
+		t.Logf(string(level)+": "+format, args...)
+	}
 }
 
 func (r *recorder) has(sub string) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -24,7 +25,7 @@ func TestFailingPostCheckoutHookLeavesNothing(t *testing.T) {
 	}
 	m := newManager()
 	const id = "0123456789abcdef"
-	_, err := m.Provision(context.Background(), worktree.Request{Repo: repo, TaskID: id}, func(string, ...any) {})
+	_, err := m.Provision(context.Background(), worktree.Request{Repo: repo, TaskID: id}, func(task.LogLevel, string, ...any) {})
 	if err == nil || !strings.Contains(err.Error(), "the hook refuses") {
 		t.Fatalf("provision with a failing hook: %v", err)
 	}
@@ -38,7 +39,7 @@ func TestFailingPostCheckoutHookLeavesNothing(t *testing.T) {
 		t.Fatalf("directory left behind: %s", dir)
 	}
 	os.Remove(hook)
-	wt, err := m.Provision(context.Background(), worktree.Request{Repo: repo, TaskID: id}, func(string, ...any) {})
+	wt, err := m.Provision(context.Background(), worktree.Request{Repo: repo, TaskID: id}, func(task.LogLevel, string, ...any) {})
 	if err != nil || wt.Reused || !exists(wt.Dir) {
 		t.Fatalf("provision after the hook is gone: %+v %v", wt, err)
 	}

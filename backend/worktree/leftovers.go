@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Leftovers is the result of saving a worktree's uncommitted work.
@@ -89,7 +90,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	if st.headTree == tree {
-		log("no leftovers to save in %s", wt.Dir)
+		log(task.LevelInfo, "no leftovers to save in %s", wt.Dir)
 		return res, nil
 	}
 	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work found in the task worktree when the task ended,\nsaved by Boof Runner on top of %s.\n", wt.TaskID, head)
@@ -102,7 +103,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	res.Branch, res.SHA = branch, commit
-	log("leftovers saved on %s at %s", branch, commit)
+	log(task.LevelInfo, "leftovers saved on %s at %s", branch, commit)
 	return res, nil
 }
 

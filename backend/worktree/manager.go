@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// Logf records one line of the task log. Every rule that says "the log
-// records ..." calls it with that text.
-type Logf func(format string, args ...any)
+// Logf records one line of the task log at a level. Every rule that says
+// "the log records ..." calls it with that text; warnings (work deleted, no
+// git repository) at task.LevelWarn.
+type Logf func(level task.LogLevel, format string, args ...any)
 
 // BranchPrefix starts every task branch name.
 const BranchPrefix = "boof-runner/"

@@ -55,7 +55,7 @@ func TestFinishSubmodule(t *testing.T) {
 
 	// Not checked out in the task worktree: nothing nested, removed as usual.
 	plain := provision(t, m, repo, "plain")
-	rep, err := m.Finish(t.Context(), plain, worktree.OutcomeDone, worktree.Policy{}, t.Logf)
+	rep, err := m.Finish(t.Context(), plain, worktree.OutcomeDone, worktree.Policy{}, tlog(t))
 	if err != nil || !rep.DirRemoved {
 		t.Fatalf("uninitialized submodule: %+v %v", rep, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // DefaultMaxInlineDiffBytes is review.maxInlineDiffBytes when unset.
@@ -48,7 +49,7 @@ func (m *Manager) PromptDiff(ctx context.Context, wt Worktree, maxInline int, lo
 		writeUntracked(&b, untracked)
 		return b.String(), nil
 	}
-	log("Diff exceeds inline limit (%d bytes > %d): the prompt carries the --stat summary", capped.total, maxInline)
+	log(task.LevelInfo, "Diff exceeds inline limit (%d bytes > %d): the prompt carries the --stat summary", capped.total, maxInline)
 	statArgs := append(append([]string{"-c", "core.quotePath=false"}, diffArgs...), "--stat=200,150")
 	stat, err := m.git.Run(ctx, wt.Dir, append(append(statArgs, revs...), "--")...)
 	if err != nil {

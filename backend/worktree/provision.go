@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // NotGitWarning is the warning recorded on a task whose working directory
@@ -84,7 +85,7 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		if r.Base != "" {
 			return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
 		}
-		log("WARNING: %s", NotGitWarning)
+		log(task.LevelWarn, "WARNING: %s", NotGitWarning)
 		return Worktree{Dir: r.Repo, WorkDir: r.Repo, Repo: r.Repo, TaskID: r.TaskID, Warning: NotGitWarning}, nil
 	}
 	if err != nil {
@@ -145,14 +146,14 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	if err := m.pruneStale(ctx, wt); err != nil {
 		return Worktree{}, err
 	}
-	log("base %s → %s", wt.BaseRef, sha)
+	log(task.LevelInfo, "base %s → %s", wt.BaseRef, sha)
 	if err := os.MkdirAll(wt.Root, 0o755); err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
 	if pat, err := ensureExcluded(wt.Root, wt.Repo, common); err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	} else if pat != "" {
-		log("added %s to .git/info/exclude", pat)
+		log(task.LevelInfo, "added %s to .git/info/exclude", pat)
 	}
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "-b", wt.Branch, "--", wt.Dir, sha); err != nil {
 		// git may fail after it made the branch and the worktree (a failing
@@ -171,7 +172,7 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 		m.undoCreate(ctx, wt, sha)
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
-	log("worktree %s on branch %s", wt.Dir, wt.Branch)
+	log(task.LevelInfo, "worktree %s on branch %s", wt.Dir, wt.Branch)
 	return wt, nil
 }
 
@@ -185,7 +186,7 @@ func (m *Manager) undoCreate(ctx context.Context, wt Worktree, sha string) {
 func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, common string, log Logf) (Worktree, error) {
 	wt.Reused = true
 	if r.Base != "" {
-		log("base '%s' ignored: reusing existing branch %s", r.Base, wt.Branch)
+		log(task.LevelInfo, "base '%s' ignored: reusing existing branch %s", r.Base, wt.Branch)
 	}
 	meta, ok, err := ReadMeta(wt.Root, wt.TaskID)
 	if err != nil {
@@ -199,7 +200,7 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 			return Worktree{}, fmt.Errorf("provision: no meta sidecar and no merge base: %w", err)
 		}
 		wt.BaseRef, wt.BaseSHA = "HEAD", trimNL(out)
-		log("meta sidecar missing: base taken as merge-base %s", wt.BaseSHA)
+		log(task.LevelInfo, "meta sidecar missing: base taken as merge-base %s", wt.BaseSHA)
 	}
 
 	list, err := m.git.Worktrees(ctx, wt.Repo)
@@ -213,12 +214,12 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 		_, statErr := os.Stat(e.Path)
 		switch {
 		case realPath(e.Path) == realPath(wt.Dir) && statErr == nil:
-			log("reusing worktree %s on branch %s at %s", wt.Dir, wt.Branch, branchSHA)
+			log(task.LevelInfo, "reusing worktree %s on branch %s at %s", wt.Dir, wt.Branch, branchSHA)
 			return wt, m.rewriteMeta(wt, meta, ok)
 		case statErr == nil:
 			return Worktree{}, fmt.Errorf("provision: %s is checked out at %s: %w", wt.Branch, e.Path, ErrBranchInUse)
 		}
-		log("worktree directory %s is missing: rebuilding it from branch %s", e.Path, wt.Branch)
+		log(task.LevelInfo, "worktree directory %s is missing: rebuilding it from branch %s", e.Path, wt.Branch)
 	}
 	if _, err := os.Lstat(wt.Dir); err == nil {
 		return Worktree{}, fmt.Errorf("provision %s: %w", wt.Dir, ErrUnregisteredDir)
@@ -235,7 +236,7 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "--", wt.Dir, wt.Branch); err != nil {
 		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
 	}
-	log("worktree %s recreated from retained branch %s at %s", wt.Dir, wt.Branch, branchSHA)
+	log(task.LevelInfo, "worktree %s recreated from retained branch %s at %s", wt.Dir, wt.Branch, branchSHA)
 	return wt, m.rewriteMeta(wt, meta, ok)
 }
 

@@ -86,7 +86,7 @@ func TestProvisionUnknownBase(t *testing.T) {
 	for _, base := range []string{"-rf", "HEAD~99999", "../x", "nope", "--all", "main\nHEAD", "HEAD:a.txt"} {
 		t.Run(base, func(t *testing.T) {
 			t.Parallel()
-			_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Base: base}, t.Logf)
+			_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Base: base}, tlog(t))
 			var ube *worktree.UnknownBaseError
 			if !errors.As(err, &ube) {
 				t.Fatalf("err = %v, want *UnknownBaseError", err)
@@ -106,11 +106,11 @@ func TestProvisionEmptyRepo(t *testing.T) {
 	t.Parallel()
 	repo := t.TempDir()
 	sh(t, repo, "init", "-q")
-	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if !errors.Is(err, worktree.ErrNoCommits) {
 		t.Fatalf("err = %v, want ErrNoCommits", err)
 	}
-	_, err = newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Base: "main"}, t.Logf)
+	_, err = newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Base: "main"}, tlog(t))
 	var ube *worktree.UnknownBaseError
 	if !errors.As(err, &ube) {
 		t.Fatalf("with base: err = %v, want *UnknownBaseError", err)
@@ -127,7 +127,7 @@ func TestProvisionDetachedHead(t *testing.T) {
 	write(t, filepath.Join(repo, "b.txt"), "b\n")
 	commitAll(t, repo, "second")
 	sh(t, repo, "checkout", "-q", "--detach", first)
-	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if err != nil || wt.BaseSHA != first || sh(t, wt.Dir, "rev-parse", "HEAD") != first {
 		t.Fatalf("worktree = %+v, %v; want base %s", wt, err, first)
 	}
@@ -137,7 +137,7 @@ func TestProvisionReuseIgnoresBase(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t)
 	m := newManager()
-	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestProvisionReuseRebuildsDeletedDir(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t)
 	m := newManager()
-	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestProvisionReuseWithoutMetaUsesMergeBase(t *testing.T) {
 	repo := newRepo(t)
 	base := sh(t, repo, "rev-parse", "HEAD")
 	m := newManager()
-	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestProvisionUnregisteredDir(t *testing.T) {
 	repo := newRepo(t)
 	dir := filepath.Join(repo, ".boof-runner-worktrees", "t")
 	write(t, filepath.Join(dir, "precious.txt"), "mine\n")
-	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if !errors.Is(err, worktree.ErrUnregisteredDir) {
 		t.Fatalf("err = %v, want ErrUnregisteredDir", err)
 	}
@@ -230,7 +230,7 @@ func TestProvisionUnregisteredDir(t *testing.T) {
 	}
 	// Also when the branch exists (a retry) but the directory is foreign.
 	sh(t, repo, "branch", "boof-runner/t")
-	_, err = newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	_, err = newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if !errors.Is(err, worktree.ErrUnregisteredDir) {
 		t.Fatalf("retry: err = %v, want ErrUnregisteredDir", err)
 	}
@@ -245,7 +245,7 @@ func TestProvisionBranchCheckedOutElsewhere(t *testing.T) {
 	repo := newRepo(t)
 	other := filepath.Join(t.TempDir(), "elsewhere")
 	sh(t, repo, "worktree", "add", "-q", "-b", "boof-runner/t", other)
-	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, t.Logf)
+	_, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t"}, tlog(t))
 	if !errors.Is(err, worktree.ErrBranchInUse) {
 		t.Fatalf("err = %v, want ErrBranchInUse", err)
 	}
@@ -259,7 +259,7 @@ func TestProvisionNotAGitRepo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wt.Isolated || wt.Dir != dir || wt.WorkDir != dir || wt.Warning != worktree.NotGitWarning || !rec.has("WARNING: working directory is not a git repository") {
+	if wt.Isolated || wt.Dir != dir || wt.WorkDir != dir || wt.Warning != worktree.NotGitWarning || !rec.has("warn: WARNING: working directory is not a git repository") {
 		t.Fatalf("worktree = %+v\n%s", wt, rec.String())
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -284,20 +284,20 @@ func TestProvisionBadInput(t *testing.T) {
 	repo := newRepo(t)
 	m := newManager()
 	for _, id := range []string{"", "-rf", "../x", "a/b", "a..b", "x.lock", "x--leftovers", "a b", "ü", strings.Repeat("a", 101), "x."} {
-		if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, t.Logf); !errors.Is(err, worktree.ErrBadTaskID) {
+		if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: id}, tlog(t)); !errors.Is(err, worktree.ErrBadTaskID) {
 			t.Errorf("task id %q: err = %v, want ErrBadTaskID", id, err)
 		}
 	}
-	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "~bob/wt"}, t.Logf); !errors.Is(err, worktree.ErrBadRoot) {
+	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "~bob/wt"}, tlog(t)); !errors.Is(err, worktree.ErrBadRoot) {
 		t.Errorf("~bob root: %v", err)
 	}
-	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "."}, t.Logf); !errors.Is(err, worktree.ErrBadRoot) {
+	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "."}, tlog(t)); !errors.Is(err, worktree.ErrBadRoot) {
 		t.Errorf("root = repo: %v", err)
 	}
-	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: ".git/wt"}, t.Logf); !errors.Is(err, worktree.ErrBadRoot) {
+	if _, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: ".git/wt"}, tlog(t)); !errors.Is(err, worktree.ErrBadRoot) {
 		t.Errorf("root in .git: %v", err)
 	}
-	if _, err := m.Provision(t.Context(), worktree.Request{Repo: filepath.Join(repo, "nope"), TaskID: "t"}, t.Logf); !errors.Is(err, worktree.ErrNoWorkDir) {
+	if _, err := m.Provision(t.Context(), worktree.Request{Repo: filepath.Join(repo, "nope"), TaskID: "t"}, tlog(t)); !errors.Is(err, worktree.ErrNoWorkDir) {
 		t.Errorf("missing working dir: %v", err)
 	}
 	if got := sh(t, repo, "branch", "--list", "boof-runner/*"); got != "" {
@@ -335,7 +335,7 @@ func TestProvisionRootOutsideRepoAndHome(t *testing.T) {
 	repo := newRepo(t)
 	home := t.TempDir()
 	m := worktree.NewManager(gitx.New(gitx.WithEnv(identity...)), func() time.Time { return fixed }, worktree.WithHome(func() (string, error) { return home, nil }))
-	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "~/boof"}, t.Logf)
+	wt, err := m.Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "~/boof"}, tlog(t))
 	if err != nil || wt.Dir != filepath.Join(home, "boof", "t") || !exists(filepath.Join(home, "boof", ".meta", "t.json")) {
 		t.Fatalf("worktree = %+v %v", wt, err)
 	}
@@ -347,7 +347,7 @@ func TestProvisionRootOutsideRepoAndHome(t *testing.T) {
 func TestProvisionExcludeEscapesPattern(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t)
-	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "sub/#wt [1]*"}, t.Logf)
+	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: repo, TaskID: "t", Root: "sub/#wt [1]*"}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestProvisionFromSubdirectory(t *testing.T) {
 	repo := newRepo(t)
 	write(t, filepath.Join(repo, "pkg", "x.go"), "package x\n")
 	commitAll(t, repo, "pkg")
-	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: filepath.Join(repo, "pkg"), TaskID: "t"}, t.Logf)
+	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: filepath.Join(repo, "pkg"), TaskID: "t"}, tlog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestProvisionRelativeRepoPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: rel, TaskID: "t"}, t.Logf)
+	wt, err := newManager().Provision(t.Context(), worktree.Request{Repo: rel, TaskID: "t"}, tlog(t))
 	if err != nil || !filepath.IsAbs(wt.Dir) || wt.Dir != filepath.Join(repo, ".boof-runner-worktrees", "t") {
 		t.Fatalf("worktree = %+v %v", wt, err)
 	}

@@ -64,7 +64,13 @@ async function stream(page, secs, mbps) {
           if (owed <= 0) return;
           const n = Math.min(2000, Math.max(1, Math.round(owed / 2500)));
           const feed = [];
-          for (let i = 0; i < n; i++) feed.push({ seq: ++seq, at: new Date().toISOString(), kind: i % 4 === 1 ? 'tool_call' : i % 4 === 2 ? 'tool_result' : 'text', role: 'developer', text: 'line ' + seq + ' ' + 'y'.repeat(80), call_id: 'c' + Math.floor(seq / 4), tool: 'Bash' });
+          for (let i = 0; i < n; i++) {
+            const at = ++seq;
+            const text = 'line ' + at + ' ' + 'y'.repeat(80);
+            const call_id = 'c' + Math.floor(at / 4);
+            const typed = i % 4 === 1 ? { kind: 'tool_call', data: { tool: 'Bash', call_id, input: text } } : i % 4 === 2 ? { kind: 'tool_result', data: { call_id, output: text } } : { kind: 'text', data: { text } };
+            feed.push({ seq: at, at: new Date().toISOString(), role: 'developer', ...typed });
+          }
           const termLen = Math.max(0, owed - n * 100);
           const terminal = line.repeat(Math.ceil(termLen / line.length)).slice(0, termLen);
           fake.emit('task:output:' + id, { task_id: id, feed, terminal });
@@ -120,7 +126,7 @@ for (const view of ['feed', 'terminal']) {
       while (window.__simSec < until * 60) {
         for (let s = 0; s < 60 && window.__simSec < until * 60; s++, window.__simSec++) {
           const feed = [];
-          for (let i = 0; i < 60; i++) feed.push({ seq: ++window.__simSeq, at: '2026-11-30T00:00:00Z', kind: 'text', role: 'developer', text: 'simulated ' + window.__simSeq });
+          for (let i = 0; i < 60; i++) feed.push({ seq: ++window.__simSeq, at: '2026-11-30T00:00:00Z', role: 'developer', kind: 'text', data: { text: 'simulated ' + window.__simSeq } });
           fake.emit('task:output:' + id, { task_id: id, feed, terminal: chunk });
         }
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));

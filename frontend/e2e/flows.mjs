@@ -76,6 +76,11 @@ export const flows = {
       await panel.getByRole('button', { name: 'Full transcript' }).click();
       await page.getByRole('dialog', { name: 'Full transcript' }).getByText('go test').first().waitFor();
       await shot('transcript');
+      // Escape closes the dialog only (not the task), and focus goes back to the button that opened it.
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Full transcript' }).waitFor({ state: 'detached' });
+      assert(await panel.getByRole('button', { name: 'Full transcript' }).evaluate((el) => el === document.activeElement), 'focus back on Full transcript');
+      await panel.getByRole('button', { name: 'Full transcript' }).click();
       await page.getByRole('dialog', { name: 'Full transcript' }).getByRole('button', { name: 'Close' }).click();
       // Stop asks first and says the work is kept.
       await panel.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -251,8 +256,12 @@ export const flows = {
       await side.getByText('package module').first().waitFor();
       await shot('review-side-by-side');
       await page.getByRole('checkbox', { name: 'Side by side' }).uncheck();
-      await page.getByRole('tab', { name: 'Leftovers' }).click();
+      // The tabs work from the keyboard: one tab stop, arrows move and select.
+      await page.getByRole('tab', { name: 'Changes', selected: true }).focus();
+      await page.keyboard.press('ArrowRight');
       await page.getByText('3 files').waitFor();
+      assert(await page.getByRole('tab', { name: 'Leftovers', selected: true }).evaluate((el) => el === document.activeElement), 'Leftovers selected and focused');
+      await page.getByRole('tabpanel', { name: 'Leftovers' }).getByRole('list', { name: 'Changed files' }).waitFor();
       await page.getByRole('tab', { name: 'Commits' }).click();
       await page.getByRole('list', { name: 'Commits' }).getByText('Add a test for the path rewrite').waitFor();
       await shot('review-commits');

@@ -19,7 +19,7 @@ export const reviewFlows = {
       await page.getByRole('button', { name: 'Accept…' }).click();
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
       const target = dlg.getByRole('textbox', { name: 'Target branch' });
-      await page.waitForFunction(() => document.querySelector('[role=dialog] input')?.value === 'main');
+      await page.waitForFunction(() => document.querySelector('dialog[open] input')?.value === 'main');
       await dlg.getByText('2 commits onto').waitFor();
       await target.fill('release/1.4');
       const files = dlg.getByRole('list', { name: 'Conflicting files' });

@@ -28,6 +28,15 @@ const stallFor = time.Hour
 // TransientError is the error text of a scripted transient failure.
 const TransientError = "API Error: 503 Service Unavailable (mock)"
 
+// What each retry of a [[mock-apiretry role=N]] marker reports: the tool
+// retrying an API error by itself, attempt i of APIRetryMax.
+const (
+	APIRetryError   = "API Error: 529 Overloaded (mock)"
+	APIRetryStatus  = 529
+	APIRetryMax     = 10
+	APIRetryDelayMs = 500
+)
+
 // Main is the mock agent program, run as a real subprocess (the app's
 // hidden `__mock-agent` subcommand). It reads the role prompt from
 // --prompt-file, follows the markers in it, prints JSON lines to stdout
@@ -115,6 +124,10 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	}
 	step(agent.Event{Kind: agent.EventSession, Text: session})
 	step(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Mock %s starting (run %d, model %q).", o.role, runs, o.model)})
+	for i := 1; i <= o.script.APIRetry[o.role]; i++ {
+		step(agent.Event{Kind: agent.EventRetry, Attempt: i, MaxAttempts: APIRetryMax, RetryDelayMs: APIRetryDelayMs,
+			ErrorStatus: APIRetryStatus, Text: APIRetryError})
+	}
 
 	if n, err := c.next("transient-" + string(o.role)); err != nil {
 		return w.fail(1, "mock: "+err.Error())

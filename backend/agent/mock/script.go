@@ -44,6 +44,9 @@ type Script struct {
 	// AwaitInput makes a role wait, before it finishes, until it has
 	// received this many mid-run messages (or its input is closed).
 	AwaitInput map[task.Role]int
+	// APIRetry makes every run of a role report this many retries of an
+	// API error of its own (as the real CLIs do) before it works.
+	APIRetry map[task.Role]int
 }
 
 var (
@@ -63,7 +66,7 @@ var knownTokens = map[string]bool{
 	TokenNone: true, TokenGarbled: true, TokenConflict: true,
 }
 
-var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true}
+var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true, "apiretry": true}
 
 // ParseScript reads the markers of a prompt, one per line. For each kind
 // the last complete marker in the prompt wins. It returns an error wrapping
@@ -81,7 +84,7 @@ func ParseScript(prompt string) (Script, error) {
 		}
 	}
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
-		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}}
+		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -104,7 +107,7 @@ func ParseScript(prompt string) (Script, error) {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
-				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput}[kind][role] = n
+				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry}[kind][role] = n
 		}
 	}
 	return s, nil

@@ -12,7 +12,7 @@ func TestParseScript(t *testing.T) {
 	s, err := ParseScript("Task\n[[mock-verdicts observer=REJECT]]\n" +
 		"[[mock-verdicts observer=CHANGES_REQUESTED,APPROVE reviewer=NONE]]\n" +
 		"[[mock-transient developer=2]] [[mock-stall observer=1]]\n[[mock-questions planner=1]]\n" +
-		"[[mock-verdicts reviewer=GARBLED\n]] an incomplete marker is ignored\n[[mock-delay developer=250]]\n[[mock-await reviewer=2]]")
+		"[[mock-verdicts reviewer=GARBLED\n]] an incomplete marker is ignored\n[[mock-delay developer=250]]\n[[mock-await reviewer=2]]\n[[mock-apiretry developer=3]]")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestParseScript(t *testing.T) {
 	if s.Verdicts[task.RoleReviewer][0] != TokenNone {
 		t.Fatalf("reviewer %v", s.Verdicts[task.RoleReviewer])
 	}
-	if s.Transient[task.RoleDeveloper] != 2 || s.Stall[task.RoleObserver] != 1 || s.Questions[task.RolePlanner] != 1 || s.DelayMs[task.RoleDeveloper] != 250 || s.AwaitInput[task.RoleReviewer] != 2 {
+	if s.Transient[task.RoleDeveloper] != 2 || s.Stall[task.RoleObserver] != 1 || s.Questions[task.RolePlanner] != 1 || s.DelayMs[task.RoleDeveloper] != 250 || s.AwaitInput[task.RoleReviewer] != 2 || s.APIRetry[task.RoleDeveloper] != 3 {
 		t.Fatalf("script %+v", s)
 	}
 	for round, want := range []string{"CHANGES_REQUESTED", "CHANGES_REQUESTED", "APPROVE", "APPROVE"} {

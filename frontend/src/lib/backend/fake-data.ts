@@ -28,7 +28,7 @@ export function blankDetail(base: Partial<TaskDetail> & { id: string; prompt: st
     answers: '',
     reports: [],
     injections: [],
-    events: [{ at: base.created_at, kind: 'status', message: 'created as pending' }],
+    events: [{ at: base.created_at, kind: 'created', data: { status: base.status ?? 'pending' } }],
     log: '',
     usage: { tokens_in: 0, tokens_out: 0, cost_usd: 0 },
     ...base,
@@ -82,13 +82,20 @@ export function seedTasks(now: Date): TaskDetail[] {
     if (s.status !== 'pending' && s.status !== 'draft') {
       d.started_at = at(now, s.ago + 5);
       d.branch = `boof-runner/${id}`;
-      d.events.push({ at: d.started_at, kind: 'status', message: 'pending → ongoing' });
+      d.events.push({ at: d.started_at, kind: 'status_changed', data: { from: 'pending', to: 'ongoing', reason: 'claimed' } });
     }
     if (['done', 'failed', 'stopped'].includes(s.status)) {
       d.finished_at = d.updated_at;
       d.reports = sampleReports(d.started_at!, s.status === 'failed');
       d.log = `base main → 3f2a9c1\nworktree ${d.branch}\nReviewer verdict (round 1): ${s.status === 'failed' ? 'CHANGES_REQUESTED' : 'APPROVE'}\n`;
-      d.events.push({ at: d.updated_at, kind: 'status', message: `ongoing → ${s.status}` });
+      const verdict = s.status === 'failed' ? 'CHANGES_REQUESTED' : 'APPROVE';
+      const step = { execution: 5 + i, step: 'reviewer-1', role: 'reviewer' as const, iteration: 1, round: 1, attempt: 1 };
+      d.events.push(
+        { at: d.updated_at, kind: 'step_started', data: { ...step, tool: 'claude', model: 'sonnet' } },
+        { at: d.updated_at, kind: 'step_finished', data: { ...step, outcome: 'succeeded', exit_code: 0, usage: { tokens_in: 9_000, tokens_out: 1_200, cache_read: 0, cache_write: 0, cost_usd: 0.12 } } },
+        { at: d.updated_at, kind: 'verdict', data: { role: 'reviewer', iteration: 1, round: 1, verdict } },
+        { at: d.updated_at, kind: 'status_changed', data: { from: 'ongoing', to: s.status } },
+      );
       d.usage = { tokens_in: 182_000 + i * 1000, tokens_out: 21_000 + i * 100, cost_usd: 1.84 + i / 10 };
     }
     return d;

@@ -3,7 +3,7 @@
 //   main         checked out in /home/me/project, clean (the default target)
 //   release/1.4  checked out nowhere; merging any task into it conflicts
 //   wip          checked out in /home/me/project-wip with uncommitted changes
-import type { TaskDetail } from './types';
+import type { TaskDetail, TypedEvent } from './types';
 import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest, TaskBranch } from './review-api';
 import { canTransition, conflictMessage, dirtyMessage, movedMessage, notFound, terminal, transitionMessage } from './fake-errors';
 
@@ -68,9 +68,9 @@ function task(host: ReviewHost, id: string): TaskDetail {
   return t;
 }
 
-function setStatus(host: ReviewHost, t: TaskDetail, status: TaskDetail['status'], note: string): void {
+function setStatus(host: ReviewHost, t: TaskDetail, status: TaskDetail['status'], event: TypedEvent): void {
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  t.events.push({ at, kind: 'status', message: `${t.status} → ${status}` }, { at, kind: 'note', message: note });
+  t.events.push({ at, kind: 'status_changed', data: { from: t.status, to: status, reason: event.kind } }, { at, ...event });
   t.status = status;
   t.updated_at = at;
   host.emit('tasks:changed');
@@ -133,7 +133,7 @@ function accept(host: ReviewHost, id: string, input: AcceptInput): AcceptRecord 
   };
   b.sha = rec.new_sha;
   s.accepts.set(id, rec);
-  setStatus(host, task(host, id), 'accepted', `accepted into ${name} (${rec.strategy}) ${rec.old_sha.slice(0, 9)} → ${rec.new_sha.slice(0, 9)}`);
+  setStatus(host, task(host, id), 'accepted', { kind: 'accepted', data: rec });
   return rec;
 }
 
@@ -147,7 +147,7 @@ function undo(host: ReviewHost, id: string): void {
   if (b.dirty?.length) throw new Error(dirtyMessage(b.checkout ?? '', b.dirty));
   b.sha = rec.old_sha;
   s.accepts.delete(id);
-  setStatus(host, t, 'done', `accept undone: ${rec.target} back at ${rec.old_sha.slice(0, 9)}`);
+  setStatus(host, t, 'done', { kind: 'accept_undone', data: rec });
 }
 
 function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): void {
@@ -168,7 +168,7 @@ function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): void {
   for (const cm of c.comments ?? []) parts.push(`- ${cm.file}${cm.line ? `, line ${cm.line}` : ''}: ${cm.text.trim()}`);
   for (const d of c.drops ?? []) parts.push(`- revert in ${d.file}: ${d.hunk.split('\n')[0]}`);
   t.prompt = `${t.prompt.replace(/\n*## Human review[\s\S]*$/, '')}\n\n${parts.join('\n')}\n`;
-  setStatus(host, t, 'pending', `changes requested: ${c.comments?.length ?? 0} comments, ${c.drops?.length ?? 0} dropped hunks`);
+  setStatus(host, t, 'pending', { kind: 'changes_requested', data: { comments: c.comments?.length ?? 0, drops: c.drops?.length ?? 0 } });
 }
 
 /** The fake accept/undo/reject/request-changes handlers, to spread into FakeBackend's map. */
@@ -180,7 +180,7 @@ export function reviewHandlers(host: ReviewHost) {
     'ReviewService.Reject': (id: string) => {
       const t = task(host, id);
       mustBecome(t, 'rejected');
-      setStatus(host, t, 'rejected', `rejected; branches kept: ${t.branch}`);
+      setStatus(host, t, 'rejected', { kind: 'rejected', data: { deleted: [], at: new Date().toISOString() } });
     },
     'ReviewService.RequestChanges': (id: string, c: ChangeRequest) => requestChanges(host, id, c),
     'ReviewService.TaskBranches': (id: string) => fakeTaskBranches(task(host, id)),
@@ -191,8 +191,9 @@ export function reviewHandlers(host: ReviewHost) {
       if (JSON.stringify(have) !== JSON.stringify(confirm ?? [])) {
         throw new Error(`not confirmed: would delete ${have.map((b) => b.name).join(', ')}`);
       }
-      setStatus(host, t, 'rejected', `rejected; branches deleted: ${have.map((b) => b.name).join(', ')}`);
-      return { deleted: have, at: new Date().toISOString() };
+      const rec = { deleted: have, at: new Date().toISOString() };
+      setStatus(host, t, 'rejected', { kind: 'rejected', data: rec });
+      return rec;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FeedItem, OutputBatch, Role } from './types';
+import { describeEvent } from '../events/describe';
 
 const ESC = '\x1b[';
 
@@ -31,13 +32,13 @@ export class FakeStream {
     const call = `call_${Math.floor(s / 4)}`;
     switch (s % 4) {
       case 0:
-        return { ...base, kind: 'text', text: `Looking at step ${Math.floor(s / 4) + 1}: reading the settings component and its tests.` };
+        return { ...base, kind: 'text', data: { text: `Looking at step ${Math.floor(s / 4) + 1}: reading the settings component and its tests.` } };
       case 1:
-        return { ...base, kind: 'tool_call', tool: s % 8 === 1 ? 'Bash' : 'Edit', call_id: call, text: s % 8 === 1 ? 'go test ./backend/settings/...' : 'frontend/src/lib/settings/Settings.svelte' };
+        return { ...base, kind: 'tool_call', data: { tool: s % 8 === 1 ? 'Bash' : 'Edit', call_id: call, input: s % 8 === 1 ? 'go test ./backend/settings/...' : 'frontend/src/lib/settings/Settings.svelte' } };
       case 2:
-        return { ...base, kind: 'tool_result', call_id: call, text: s % 8 === 2 ? 'ok  \tgithub.com/boof-runner/boof-runner/backend/settings\t0.412s' : 'Applied 1 edit (+12 −3).', is_error: false };
+        return { ...base, kind: 'tool_result', data: { call_id: call, output: s % 8 === 2 ? 'ok  \tgithub.com/boof-runner/boof-runner/backend/settings\t0.412s' : 'Applied 1 edit (+12 −3).', is_error: false } };
       default:
-        return { ...base, kind: 'text', text: 'The change compiles; moving on to the next part.' };
+        return { ...base, kind: 'text', data: { text: 'The change compiles; moving on to the next part.' } };
     }
   }
 }
@@ -45,12 +46,12 @@ export class FakeStream {
 function render(item: FeedItem): string {
   switch (item.kind) {
     case 'tool_call':
-      return `${ESC}36m● ${item.tool}${ESC}0m(${item.text})\r\n`;
+      return `${ESC}36m● ${item.data.tool}${ESC}0m(${item.data.input})\r\n`;
     case 'tool_result':
-      return `${ESC}90m  └ ${item.text}${ESC}0m\r\n`;
-    case 'error':
-      return `${ESC}31m${item.text}${ESC}0m\r\n`;
+      return `${ESC}90m  └ ${item.data.output}${ESC}0m\r\n`;
+    case 'note':
+      return item.data.level === 'error' ? `${ESC}31m${item.data.text}${ESC}0m\r\n` : `${item.data.text}\r\n`;
     default:
-      return `${item.text}\r\n`;
+      return `${describeEvent(item)}\r\n`;
   }
 }

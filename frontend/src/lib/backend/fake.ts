@@ -1,5 +1,5 @@
 import type { Backend } from './backend';
-import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery } from './types';
+import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
@@ -128,12 +128,12 @@ export class FakeBackend implements Backend {
     return v;
   }
 
-  private change(t: TaskDetail, status?: TaskDetail['status'], note?: string): TaskView {
+  private change(t: TaskDetail, status?: TaskDetail['status'], event?: TypedEvent): TaskView {
     if (status && status !== t.status) {
-      t.events.push({ at: this.stamp(), kind: 'status', message: `${t.status} → ${status}` });
+      t.events.push({ at: this.stamp(), kind: 'status_changed', data: { from: t.status, to: status } });
       t.status = status;
     }
-    if (note) t.events.push({ at: this.stamp(), kind: 'note', message: note });
+    if (event) t.events.push({ at: this.stamp(), ...event });
     t.updated_at = this.stamp();
     this.emit('tasks:changed');
     return this.view(t);
@@ -197,7 +197,7 @@ export class FakeBackend implements Backend {
       this.notOngoing(t, 'edit it');
       this.validateInput(u.prompt, u.runs, u.priority);
       Object.assign(t, { ...u, title: u.title.trim() });
-      return this.change(t, undefined, 'edited');
+      return this.change(t, undefined, { kind: 'edited', data: {} });
     },
     'TaskService.SetPriority': (id, p) => {
       if (!Number.isInteger(p)) throw new Error('priority must be a whole number');
@@ -254,7 +254,7 @@ export class FakeBackend implements Backend {
       if (!answer.trim()) throw new Error('answer is empty');
       t.answers += (t.answers ? '\n\n' : '') + answer.trim();
       delete t.questions;
-      return this.change(t, 'pending', 'answered');
+      return this.change(t, 'pending', { kind: 'answered', data: { bytes: answer.trim().length } });
     },
     'TaskService.Branches': () => ['main', 'develop', 'release/1.0'],
     'TaskService.AddAttachment': (id, f) => {

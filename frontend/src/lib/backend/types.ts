@@ -1,5 +1,8 @@
 // JSON shapes exchanged with the Go services (see CONTRACT.md).
 // Keys are snake_case; timestamps are RFC3339 strings.
+import type { EventKind, FeedKind, TypedEvent } from './events';
+
+export type { EventKind, EventPayloads, FeedKind, TypedEvent } from './events';
 
 export const STATUSES = [
   'draft',
@@ -90,10 +93,15 @@ export interface Injection {
   created_at: string;
 }
 
+/**
+ * One entry of a task's history: a stored event, its kind and payload as
+ * backend/task declares them (EventPayloads). A kind this version does not
+ * know arrives with its stored payload; describeEvent renders either.
+ */
 export interface TaskEvent {
   at: string;
-  kind: string;
-  message: string;
+  kind: EventKind | (string & {});
+  data: unknown;
 }
 
 export interface Usage {
@@ -158,19 +166,11 @@ export interface RunnerStatus {
   running: RunningInfo[];
 }
 
-export type FeedKind = 'text' | 'tool_call' | 'tool_result' | 'retry' | 'verdict' | 'step' | 'inject' | 'error';
-
-export interface FeedItem {
-  seq: number;
-  at: string;
-  kind: FeedKind;
-  role: Role;
-  text: string;
-  tool?: string;
-  call_id?: string;
-  is_error?: boolean;
-  verdict?: Verdict;
-}
+/**
+ * One entry of a running task's feed: a typed event (kind and data, as in
+ * EventPayloads) and the role of the step it belongs to ('' for the run).
+ */
+export type FeedItem<K extends FeedKind = FeedKind> = { seq: number; at: string; role: Role | '' } & TypedEvent<K>;
 
 export interface OutputBatch {
   task_id: string;

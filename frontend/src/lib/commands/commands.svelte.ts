@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type Command, type CommandInput } from '../backend/types';
 
 /** Command templates: list, save, delete; reloads on `commands:changed`. */
@@ -14,12 +15,8 @@ export class CommandStore {
   }
 
   async load(): Promise<void> {
-    try {
-      this.list = (await this.backend.invoke('CommandService.List')) ?? [];
-      this.error = '';
-    } catch (e) {
-      this.error = `Could not load commands: ${errorMessage(e)}`;
-    }
+    const r = await run(this, () => this.backend.invoke('CommandService.List'), { fail: 'Could not load commands' });
+    if (r.ok) this.list = r.value ?? [];
   }
 
   /** Saves a command; throws the readable message when refused. */
@@ -36,11 +33,7 @@ export class CommandStore {
   }
 
   async remove(id: string): Promise<void> {
-    try {
-      await this.backend.invoke('CommandService.Delete', id);
-      await this.load();
-    } catch (e) {
-      this.error = errorMessage(e);
-    }
+    const r = await run(this, () => this.backend.invoke('CommandService.Delete', id));
+    if (r.ok) await this.load();
   }
 }

@@ -1,5 +1,5 @@
 import type { Backend } from '../backend/backend';
-import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, ROLES, type Report, type Role, type TaskDetail, type TaskUpdate, type ToolChoice } from '../backend/types';
 import { parseLabels } from '../tasks/group';
 import { normalizeDetail } from '../backend/normalize';
@@ -70,15 +70,12 @@ export class EditorStore {
 
   /** Loads the task; keeps the user's unsaved edits unless `reset`. */
   async load(reset = true): Promise<void> {
-    try {
-      const t = normalizeDetail(await this.backend.invoke('TaskService.Get', this.id));
-      const keep = !reset && this.dirty;
-      this.task = t;
-      if (!keep) this.draft = draftOf(t);
-      this.error = '';
-    } catch (e) {
-      this.error = errorMessage(e);
-    }
+    const r = await run(this, () => this.backend.invoke('TaskService.Get', this.id));
+    if (!r.ok) return;
+    const t = normalizeDetail(r.value);
+    const keep = !reset && this.dirty;
+    this.task = t;
+    if (!keep) this.draft = draftOf(t);
   }
 
   async save(): Promise<boolean> {
@@ -88,7 +85,7 @@ export class EditorStore {
       this.error = u;
       return false;
     }
-    return this.run(async () => {
+    return this.act(async () => {
       await this.backend.invoke('TaskService.Update', this.id, u);
       await this.load(true);
       this.notice = 'Saved.';
@@ -100,55 +97,45 @@ export class EditorStore {
     this.error = '';
   }
 
-  retry = () => this.act('TaskService.Retry', 'Queued again.');
-  archive = () => this.act('TaskService.Archive', 'Archived.');
-  unarchive = () => this.act('TaskService.Unarchive', 'Restored from the archive.');
+  retry = () => this.transition('TaskService.Retry', 'Queued again.');
+  archive = () => this.transition('TaskService.Archive', 'Archived.');
+  unarchive = () => this.transition('TaskService.Unarchive', 'Restored from the archive.');
 
-  private act(m: 'TaskService.Retry' | 'TaskService.Archive' | 'TaskService.Unarchive', notice: string): Promise<boolean> {
-    return this.run(async () => {
+  private transition(m: 'TaskService.Retry' | 'TaskService.Archive' | 'TaskService.Unarchive', notice: string): Promise<boolean> {
+    return this.act(async () => {
       await this.backend.invoke(m, this.id);
       await this.load(true);
       this.notice = notice;
     });
   }
 
-  remove(deleteBranches: boolean): Promise<boolean> {
-    return this.run(() => this.backend.invoke('TaskService.Delete', this.id, { delete_branches: deleteBranches }));
+  async remove(deleteBranches: boolean): Promise<boolean> {
+    return this.act(() => this.backend.invoke('TaskService.Delete', this.id, { delete_branches: deleteBranches }));
   }
 
-  exportMarkdown(): Promise<string | null> {
-    let md: string | null = null;
-    return this.run(async () => {
-      md = await this.backend.invoke('TaskService.Export', this.id);
-    }).then(() => md);
+  async exportMarkdown(): Promise<string | null> {
+    this.notice = '';
+    const r = await run(this, () => this.backend.invoke('TaskService.Export', this.id), { flag: 'busy' });
+    return r.ok ? r.value : null;
   }
 
   addAttachment(name: string, dataBase64: string): Promise<boolean> {
-    return this.run(async () => {
+    return this.act(async () => {
       const list = await this.backend.invoke('TaskService.AddAttachment', this.id, { name, data_base64: dataBase64 });
       if (this.task) this.task.attachments = list;
     });
   }
 
   removeAttachment(name: string): Promise<boolean> {
-    return this.run(async () => {
+    return this.act(async () => {
       const list = await this.backend.invoke('TaskService.RemoveAttachment', this.id, name);
       if (this.task) this.task.attachments = list;
     });
   }
 
-  private async run(fn: () => Promise<void>): Promise<boolean> {
-    this.busy = true;
+  /** A task action: clears the last notice, runs `fn` busy; true when it succeeded. */
+  private async act(fn: () => Promise<unknown>): Promise<boolean> {
     this.notice = '';
-    try {
-      await fn();
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = errorMessage(e);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    return (await run(this, fn, { flag: 'busy' })).ok;
   }
 }

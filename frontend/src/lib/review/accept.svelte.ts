@@ -1,5 +1,5 @@
 import type { Backend } from '../backend/backend';
-import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import type { AcceptInput, AcceptPlan, AcceptRecord, AcceptStrategy } from '../backend/review-api';
 
 /** Short branch name of a ref ("refs/heads/main" → "main"). */
@@ -44,58 +44,33 @@ export class AcceptStore {
   /** Runs the dry run for the current choices; a slower older answer never overwrites a newer one. */
   async refresh(): Promise<void> {
     const my = ++this.seq;
-    this.planning = true;
-    try {
-      const p = await this.backend.invoke('ReviewService.PlanAccept', this.taskId, this.input());
-      if (my !== this.seq) return;
-      this.plan = p;
-      if (!this.target) this.target = branchName(p.target_ref);
-      this.error = '';
-    } catch (e) {
-      if (my !== this.seq) return;
-      this.plan = null;
-      this.error = errorMessage(e);
-    } finally {
-      if (my === this.seq) this.planning = false;
-    }
+    const r = await run(this, () => this.backend.invoke('ReviewService.PlanAccept', this.taskId, this.input()), { flag: 'planning', current: () => my === this.seq });
+    if (my !== this.seq) return;
+    this.plan = r.ok ? r.value : null;
+    if (r.ok && !this.target) this.target = branchName(r.value.target_ref);
   }
 
   /** Accepts what the dry run showed; on refusal shows why and runs the dry run again. */
   async accept(): Promise<boolean> {
     if (this.blocked || !this.plan) return false;
-    this.busy = true;
-    try {
-      this.result = await this.backend.invoke('ReviewService.Accept', this.taskId, this.input(this.plan.target_sha));
+    const r = await run(this, () => this.backend.invoke('ReviewService.Accept', this.taskId, this.input(this.plan!.target_sha)), { flag: 'busy' });
+    if (r.ok) {
+      this.result = r.value;
       this.undone = false;
-      this.error = '';
       return true;
-    } catch (e) {
-      // Show why, with the fresh dry run under it (e.g. the target moved on).
-      const why = errorMessage(e);
-      this.busy = false;
-      await this.refresh();
-      this.error = why;
-      return false;
-    } finally {
-      this.busy = false;
     }
+    // Show why, with the fresh dry run under it (e.g. the target moved on).
+    await this.refresh();
+    this.error = r.error;
+    return false;
   }
 
   /** Undoes the accept just made; true when the target is back at its old commit. */
   async undo(): Promise<boolean> {
-    if (!this.result || this.busy) return false;
-    this.busy = true;
-    try {
-      await this.backend.invoke('ReviewService.UndoAccept', this.taskId);
-      this.undone = true;
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = errorMessage(e);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    if (!this.result) return false;
+    const r = await run(this, () => this.backend.invoke('ReviewService.UndoAccept', this.taskId), { flag: 'busy' });
+    if (r.ok) this.undone = true;
+    return r.ok;
   }
 
   /**
@@ -104,22 +79,10 @@ export class AcceptStore {
    */
   async resolveWithAgent(): Promise<boolean> {
     const p = this.plan;
-    if (!p?.conflicts?.length || this.busy) return false;
+    if (!p?.conflicts?.length) return false;
     const target = branchName(p.target_ref);
-    this.busy = true;
-    try {
-      await this.backend.invoke('ReviewService.RequestChanges', this.taskId, {
-        general: `Accepting into ${target} conflicts in: ${p.conflicts.join(', ')}. Merge ${target} (at ${p.target_sha}) into your branch, resolve these conflicts keeping both sides' intent, and make sure the tests pass.`,
-        comments: [],
-        drops: [],
-      });
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = errorMessage(e);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    const general = `Accepting into ${target} conflicts in: ${p.conflicts.join(', ')}. Merge ${target} (at ${p.target_sha}) into your branch, resolve these conflicts keeping both sides' intent, and make sure the tests pass.`;
+    const r = await run(this, () => this.backend.invoke('ReviewService.RequestChanges', this.taskId, { general, comments: [], drops: [] }), { flag: 'busy' });
+    return r.ok;
   }
 }

@@ -1,5 +1,5 @@
 import type { Backend } from '../backend/backend';
-import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
 import type { ChangeRequest, TaskBranch } from '../backend/review-api';
 import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
@@ -54,40 +54,28 @@ export class ReviewStore {
     this.patch = null;
     this.selected = null;
     if (tab === 'reports') {
-      try {
-        const d = await this.backend.invoke('TaskService.Get', this.taskId);
-        this.reports = (d.reports ?? [])
+      const r = await run(this, () => this.backend.invoke('TaskService.Get', this.taskId), { fail: 'Could not load the reports' });
+      if (r.ok)
+        this.reports = (r.value.reports ?? [])
           .filter((r) => r.role === 'observer' || r.role === 'reviewer')
           .sort((a, b) => b.iteration - a.iteration || a.created_at.localeCompare(b.created_at));
-        this.error = '';
-      } catch (e) {
-        this.error = `Could not load the reports: ${errorMessage(e)}`;
-      }
       return;
     }
     if (tab === 'commits') {
-      try {
-        this.commits = (await this.backend.invoke('ReviewService.Commits', this.taskId, false)) ?? [];
-        this.error = '';
-      } catch (e) {
-        this.error = `Could not list the commits: ${errorMessage(e)}`;
-      }
+      const r = await run(this, () => this.backend.invoke('ReviewService.Commits', this.taskId, false), { fail: 'Could not list the commits' });
+      if (r.ok) this.commits = r.value ?? [];
       return;
     }
     await this.load();
   }
 
   async load(): Promise<void> {
-    try {
-      this.summary =
-        this.tab === 'leftovers' ? await this.backend.invoke('ReviewService.LeftoversSummary', this.taskId) : await this.backend.invoke('ReviewService.Summary', this.taskId);
-      this.summary = { ...this.summary, files: this.summary.files ?? [] };
-      this.error = '';
-      if (this.summary.files.length) await this.select(this.summary.files[0].path);
-    } catch (e) {
-      this.summary = null;
-      this.error = `Could not load the ${this.tab === 'leftovers' ? 'leftovers' : 'changes'}: ${errorMessage(e)}`;
-    }
+    const leftovers = this.tab === 'leftovers';
+    const r = await run(this, () => this.backend.invoke(leftovers ? 'ReviewService.LeftoversSummary' : 'ReviewService.Summary', this.taskId), {
+      fail: `Could not load the ${leftovers ? 'leftovers' : 'changes'}`,
+    });
+    this.summary = r.ok ? { ...r.value, files: r.value.files ?? [] } : null;
+    if (this.summary?.files.length) await this.select(this.summary.files[0].path);
   }
 
   async select(path: string, force = false): Promise<void> {
@@ -100,24 +88,23 @@ export class ReviewStore {
       return;
     }
     const my = ++this.seq;
-    this.loadingPatch = true;
-    try {
-      const p = this.ignoreWhitespace
-        ? await this.backend.invoke('ReviewService.FilePatchWith', this.taskId, path, { force, ignore_whitespace: true, leftovers: this.tab === 'leftovers' })
-        : this.tab === 'leftovers'
-          ? await this.backend.invoke('ReviewService.LeftoversFilePatch', this.taskId, path, force)
-          : await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
-      if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(key, p);
-      if (my === this.seq) {
-        this.patch = p;
-        this.hunk = 0;
-      }
-      this.error = '';
-    } catch (e) {
-      if (my === this.seq) this.error = `Could not load ${path}: ${errorMessage(e)}`;
-    } finally {
-      if (my === this.seq) this.loadingPatch = false;
+    const r = await run(
+      this,
+      async () => {
+        const p = this.ignoreWhitespace
+          ? await this.backend.invoke('ReviewService.FilePatchWith', this.taskId, path, { force, ignore_whitespace: true, leftovers: this.tab === 'leftovers' })
+          : this.tab === 'leftovers'
+            ? await this.backend.invoke('ReviewService.LeftoversFilePatch', this.taskId, path, force)
+            : await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
+        if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(key, p);
+        return p;
+      },
+      { fail: `Could not load ${path}`, flag: 'loadingPatch', current: () => my === this.seq },
+    );
+    if (r.ok) {
+      this.patch = r.value;
+      this.hunk = 0;
     }
   }
 
@@ -187,29 +174,15 @@ export class ReviewStore {
 
   /** Lists the task's branches for the reject dialog's "delete branches" choice. */
   async taskBranches(): Promise<TaskBranch[]> {
-    try {
-      return (await this.backend.invoke('ReviewService.TaskBranches', this.taskId)) ?? [];
-    } catch (e) {
-      this.error = `Could not list the task's branches: ${errorMessage(e)}`;
-      return [];
-    }
+    const r = await run(this, () => this.backend.invoke('ReviewService.TaskBranches', this.taskId), { fail: "Could not list the task's branches" });
+    return (r.ok && r.value) || [];
   }
 
   /** Rejects the task and deletes exactly the branches the user confirmed. */
   async rejectDeletingBranches(confirm: TaskBranch[]): Promise<boolean> {
-    if (this.busy) return false;
-    this.busy = true;
-    try {
-      const rec = await this.backend.invoke('ReviewService.RejectDeletingBranches', this.taskId, confirm);
-      this.notice = `Rejected. Deleted ${rec.deleted.map((b) => b.name).join(' and ')}.`;
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = `Could not reject: ${errorMessage(e)}`;
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    const r = await run(this, () => this.backend.invoke('ReviewService.RejectDeletingBranches', this.taskId, confirm), { fail: 'Could not reject', flag: 'busy' });
+    if (r.ok) this.notice = `Rejected. Deleted ${r.value.deleted.map((b) => b.name).join(' and ')}.`;
+    return r.ok;
   }
 
   /** Undoes the accept of an accepted task. */
@@ -222,20 +195,13 @@ export class ReviewStore {
     req: ChangeRequest | undefined,
     done: () => string,
   ): Promise<boolean> {
-    if (this.busy) return false;
-    this.busy = true;
-    try {
-      if (method === 'ReviewService.RequestChanges') await this.backend.invoke(method, this.taskId, req!);
-      else await this.backend.invoke(method, this.taskId);
-      this.notice = done();
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = errorMessage(e);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    const r = await run(
+      this,
+      () => (method === 'ReviewService.RequestChanges' ? this.backend.invoke(method, this.taskId, req!) : this.backend.invoke(method, this.taskId)),
+      { flag: 'busy' },
+    );
+    if (r.ok) this.notice = done();
+    return r.ok;
   }
 }
 

@@ -1,11 +1,9 @@
 import type { Backend } from '../backend/backend';
-import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type FeedItem, type OutputBatch } from '../backend/types';
 
 /** A feed entry as shown: a tool call carries its folded result. */
-export interface FeedEntry extends FeedItem {
-  result?: FeedItem;
-}
+export type FeedEntry = FeedItem & { result?: FeedItem<'tool_result'> };
 
 export interface OutputOptions {
   /** Most entries kept in the feed (older ones drop off the top). */
@@ -76,23 +74,20 @@ export class OutputStore {
   /** Subscribes first (so nothing is missed), then loads the snapshot. */
   async start(): Promise<void> {
     this.off = this.backend.listen<OutputBatch>(EVENTS.taskOutput(this.taskId), (b) => this.push(b));
-    try {
-      const snap = await this.backend.invoke('RunService.Output', this.taskId);
-      if (this.stopped) return;
-      const early = this.pendingFeed;
-      this.pendingFeed = [];
-      this.pendingTerm = [];
-      this.apply(snap.feed ?? [], true);
-      this.tail = [];
-      this.tailLen = 0;
-      this.keep(snap.terminal ?? '');
-      this.transcriptBytes = snap.transcript_bytes;
-      for (const s of this.termSinks) s(this.terminalTail);
-      // Batches that arrived while the snapshot was loading and are newer than it.
-      this.apply(early.filter((f) => f.seq > this.lastSeq), false);
-    } catch (e) {
-      this.error = `Could not load the output: ${errorMessage(e)}`;
-    }
+    const r = await run(this, () => this.backend.invoke('RunService.Output', this.taskId), { fail: 'Could not load the output' });
+    if (!r.ok || this.stopped) return;
+    const snap = r.value;
+    const early = this.pendingFeed;
+    this.pendingFeed = [];
+    this.pendingTerm = [];
+    this.apply(snap.feed ?? [], true);
+    this.tail = [];
+    this.tailLen = 0;
+    this.keep(snap.terminal ?? '');
+    this.transcriptBytes = snap.transcript_bytes;
+    for (const s of this.termSinks) s(this.terminalTail);
+    // Batches that arrived while the snapshot was loading and are newer than it.
+    this.apply(early.filter((f) => f.seq > this.lastSeq), false);
   }
 
   /** The retained terminal text (at most TERMINAL_TAIL_MAX characters). */
@@ -172,12 +167,14 @@ export class OutputStore {
     if (reset) this.callIndex.clear();
     for (const it of items) {
       if (it.seq > this.lastSeq) this.lastSeq = it.seq;
-      const at = it.kind === 'tool_result' && it.call_id ? this.callIndex.get(it.call_id) : undefined;
-      if (at !== undefined && at < next.length) {
-        next[at] = { ...next[at], result: it };
-        continue;
+      if (it.kind === 'tool_result' && it.data.call_id) {
+        const at = this.callIndex.get(it.data.call_id);
+        if (at !== undefined && at < next.length) {
+          next[at] = { ...next[at], result: it };
+          continue;
+        }
       }
-      if (it.kind === 'tool_call' && it.call_id) this.callIndex.set(it.call_id, next.length);
+      if (it.kind === 'tool_call' && it.data.call_id) this.callIndex.set(it.data.call_id, next.length);
       next.push(it);
     }
     if (next.length > this.maxFeed) {

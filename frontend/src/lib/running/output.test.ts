@@ -18,9 +18,10 @@ function manual() {
   };
 }
 
-function item(seq: number, over: Partial<FeedItem> = {}): FeedItem {
-  return { seq, at: '2026-11-30T00:00:00Z', kind: 'text', role: 'developer', text: `t${seq}`, ...over };
-}
+const base = (seq: number) => ({ seq, at: '2026-11-30T00:00:00Z', role: 'developer' as const });
+const item = (seq: number, text = `t${seq}`): FeedItem => ({ ...base(seq), kind: 'text', data: { text } });
+const call = (seq: number, call_id: string): FeedItem => ({ ...base(seq), kind: 'tool_call', data: { tool: 'Bash', call_id, input: 'ls' } });
+const result = (seq: number, call_id: string, output: string): FeedItem => ({ ...base(seq), kind: 'tool_result', data: { call_id, output } });
 
 const running = (b: FakeBackend) => [...b.tasks.values()].find((t) => t.status === 'ongoing')!.id;
 
@@ -62,16 +63,16 @@ describe('OutputStore', () => {
     const clock = manual();
     const s = new OutputStore(b, 'x', { ...clock, maxFeed: 3 });
     await s.start();
-    s.push({ task_id: 'x', feed: [item(1), item(2, { kind: 'tool_call', call_id: 'c1', tool: 'Bash' }), item(3, { kind: 'tool_result', call_id: 'c1', text: 'ok' })], terminal: '' });
+    s.push({ task_id: 'x', feed: [item(1), call(2, 'c1'), result(3, 'c1', 'ok')], terminal: '' });
     clock.advance(20);
     expect(s.feed.map((f) => f.seq)).toEqual([1, 2]);
-    expect(s.feed[1].result?.text).toBe('ok');
-    s.push({ task_id: 'x', feed: [item(4), item(5), item(6, { kind: 'tool_call', call_id: 'c2' })], terminal: '' });
+    expect(s.feed[1].result?.data.output).toBe('ok');
+    s.push({ task_id: 'x', feed: [item(4), item(5), call(6, 'c2')], terminal: '' });
     clock.advance(20);
     expect(s.feed.map((f) => f.seq)).toEqual([4, 5, 6]);
-    s.push({ task_id: 'x', feed: [item(7, { kind: 'tool_result', call_id: 'c2', text: 'done' })], terminal: '' });
+    s.push({ task_id: 'x', feed: [result(7, 'c2', 'done')], terminal: '' });
     clock.advance(20);
-    expect(s.feed[2].result?.text).toBe('done');
+    expect(s.feed[2].result?.data.output).toBe('done');
   });
 
   it('drops duplicates already in the snapshot and writes terminal text to sinks', async () => {
@@ -83,9 +84,9 @@ describe('OutputStore', () => {
     s.onTerminal((t) => got.push(t));
     await s.start();
     const last = s.feed.at(-1)!.seq;
-    s.push({ task_id: id, feed: [item(last, { text: 'dup' }), item(last + 1)], terminal: '\x1b[31mred\x1b[0m' });
+    s.push({ task_id: id, feed: [item(last, 'dup'), item(last + 1)], terminal: '\x1b[31mred\x1b[0m' });
     clock.advance(20);
-    expect(s.feed.filter((f) => f.text === 'dup')).toHaveLength(0);
+    expect(s.feed.filter((f) => f.kind === 'text' && f.data.text === 'dup')).toHaveLength(0);
     expect(s.feed.at(-1)!.seq).toBe(last + 1);
     expect(got.at(-1)).toBe('\x1b[31mred\x1b[0m');
     expect(got[0].length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type InjectResult, type RunnerStatus, type RunningInfo } from '../backend/types';
 
 /** Runner state (paused or not, what runs) and the stop/inject controls. */
@@ -17,13 +18,8 @@ export class RunnerStore {
   }
 
   async load(): Promise<void> {
-    try {
-      const s = await this.backend.invoke('RunService.Status');
-      this.status = { ...s, running: s.running ?? [] };
-      this.error = '';
-    } catch (e) {
-      this.error = `Could not read the runner status: ${errorMessage(e)}`;
-    }
+    const r = await run(this, () => this.backend.invoke('RunService.Status'), { fail: 'Could not read the runner status' });
+    if (r.ok) this.status = { ...r.value, running: r.value.running ?? [] };
   }
 
   running(taskId: string): RunningInfo | undefined {
@@ -31,13 +27,8 @@ export class RunnerStore {
   }
 
   async setEnabled(on: boolean): Promise<void> {
-    try {
-      const s = await this.backend.invoke('RunService.SetEnabled', on);
-      this.status = { ...s, running: s.running ?? [] };
-      this.error = '';
-    } catch (e) {
-      this.error = errorMessage(e);
-    }
+    const r = await run(this, () => this.backend.invoke('RunService.SetEnabled', on));
+    if (r.ok) this.status = { ...r.value, running: r.value.running ?? [] };
   }
 
   /** Stops a running task; throws the readable message on failure. */

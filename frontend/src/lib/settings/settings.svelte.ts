@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
 
 /** "30000, 120000" → [30000, 120000]; null when a part is not a whole number. */
@@ -53,14 +54,10 @@ export class SettingsStore {
   }
 
   async load(): Promise<void> {
-    try {
-      const r = await this.backend.invoke('SettingsService.Get');
-      this.apply(r.settings);
-      this.loadError = r.load_error ?? '';
-      this.error = '';
-    } catch (e) {
-      this.error = `Could not load settings: ${errorMessage(e)}`;
-    }
+    const r = await run(this, () => this.backend.invoke('SettingsService.Get'), { fail: 'Could not load settings' });
+    if (!r.ok) return;
+    this.apply(r.value.settings);
+    this.loadError = r.value.load_error ?? '';
   }
 
   private apply(s: Settings): void {
@@ -74,6 +71,7 @@ export class SettingsStore {
       this.health = (await this.backend.invoke('SettingsService.ToolHealth')) ?? [];
       for (const h of this.health) void this.loadModels(h.tool);
     } catch (e) {
+      // Not through run(): a successful check must not clear another error on the form.
       this.error = `Could not check the tools: ${errorMessage(e)}`;
     }
   }
@@ -100,12 +98,8 @@ export class SettingsStore {
 
   async pickDirectory(): Promise<void> {
     if (!this.draft) return;
-    try {
-      const dir = await this.backend.invoke('SettingsService.PickDirectory');
-      if (dir) this.draft.working_directory = dir;
-    } catch (e) {
-      this.error = errorMessage(e);
-    }
+    const r = await run(this, () => this.backend.invoke('SettingsService.PickDirectory'));
+    if (r.ok && r.value && this.draft) this.draft.working_directory = r.value;
   }
 
   setObserver(tool: string): void {
@@ -123,22 +117,14 @@ export class SettingsStore {
       return false;
     }
     const s = { ...structuredClone($state.snapshot(this.draft)), retries: { ...this.draft.retries, backoff_ms: backoff } } as Settings;
-    try {
-      const r = await this.backend.invoke('SettingsService.Save', s);
-      this.errors = r.errors ?? [];
-      if (!r.saved) {
-        this.error = '';
-        return false;
-      }
-      this.apply(r.settings);
-      this.loadError = '';
-      this.notice = 'Settings saved.';
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = `Could not save: ${errorMessage(e)}`;
-      return false;
-    }
+    const r = await run(this, () => this.backend.invoke('SettingsService.Save', s), { fail: 'Could not save' });
+    if (!r.ok) return false;
+    this.errors = r.value.errors ?? [];
+    if (!r.value.saved) return false;
+    this.apply(r.value.settings);
+    this.loadError = '';
+    this.notice = 'Settings saved.';
+    return true;
   }
 
   revert(): void {
@@ -147,11 +133,7 @@ export class SettingsStore {
   }
 
   async loadUsage(): Promise<void> {
-    try {
-      this.usage = await this.backend.invoke('SettingsService.Usage', { ...this.range });
-      this.usageError = '';
-    } catch (e) {
-      this.usageError = errorMessage(e);
-    }
+    const r = await run(this, () => this.backend.invoke('SettingsService.Usage', { ...this.range }), { into: 'usageError' });
+    if (r.ok) this.usage = r.value;
   }
 }

@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
+import { run } from '../busy';
 import { EVENTS, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
 import { normalizeTask } from '../backend/normalize';
 import { allLabels, countByStatus, groupTasks, moveInQueue, queueOrder } from './group';
@@ -26,7 +27,6 @@ export class TaskStore {
 
   constructor(private readonly backend: Backend) {}
 
-  /** Subscribes to change hints; returns the unsubscribe function. */
   /** Subscribes to change hints (a burst of hints costs one reload); returns the unsubscribe function. */
   subscribe(): () => void {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -46,21 +46,10 @@ export class TaskStore {
   /** Reloads the list; a slower earlier answer never overwrites a newer one. */
   async load(): Promise<void> {
     const my = ++this.seq;
-    try {
-      const list = await this.backend.invoke('TaskService.List', {
-        status: this.status === 'archived' ? 'archived' : '',
-        search: this.search.trim(),
-        label: this.label,
-      });
-      if (my !== this.seq) return;
-      this.tasks = (list ?? []).map(normalizeTask);
-      this.error = '';
-    } catch (e) {
-      if (my !== this.seq) return;
-      this.error = `Could not load tasks: ${errorMessage(e)}`;
-    } finally {
-      if (my === this.seq) this.loaded = true;
-    }
+    const filter = { status: this.status === 'archived' ? 'archived' : '', search: this.search.trim(), label: this.label };
+    const r = await run(this, () => this.backend.invoke('TaskService.List', filter), { fail: 'Could not load tasks', current: () => my === this.seq });
+    if (r.ok) this.tasks = (r.value ?? []).map(normalizeTask);
+    if (my === this.seq) this.loaded = true;
   }
 
   /** Creates a task and shows it at once; throws the readable message on failure. */
@@ -95,19 +84,18 @@ export class TaskStore {
     if (reload) void this.load();
   }
 
-  /** Runs a list action, replacing the row with the answer; errors land in `error`. */
+  /** Runs a list action, replacing the row with the answer; on refusal reloads the list and shows why in `error`. */
   private async act(fn: () => Promise<TaskView | void>): Promise<boolean> {
-    try {
-      const r = await fn();
-      const t = r ? normalizeTask(r) : undefined;
-      if (t) this.tasks = this.tasks.map((x) => (x.id === t.id ? t : x));
-      this.error = '';
-      return true;
-    } catch (e) {
-      this.error = errorMessage(e);
-      void this.load();
+    const r = await run(this, fn);
+    if (!r.ok) {
+      // The reload clears the error when it succeeds: set the refusal after it.
+      await this.load();
+      this.error = r.error;
       return false;
     }
+    const t = r.value ? normalizeTask(r.value) : undefined;
+    if (t) this.tasks = this.tasks.map((x) => (x.id === t.id ? t : x));
+    return true;
   }
 
   setSkip(id: string, skip: boolean): Promise<boolean> {

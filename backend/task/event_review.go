@@ -1,0 +1,65 @@
+package task
+
+import "time"
+
+// The payloads of the review decisions, written by the review service's
+// recorder together with the status change.
+
+// Accepted is the payload of EventAccepted: the accept record, which undo
+// reads back.
+type Accepted struct {
+	// Strategy is "merge", "squash" or "rebase".
+	Strategy string `json:"strategy"`
+	// Target is the full target ref (refs/heads/...).
+	Target string `json:"target"`
+	// OldSHA and NewSHA are the target's commit before and after.
+	OldSHA string `json:"old_sha"`
+	NewSHA string `json:"new_sha"`
+	// TaskHead is the task branch commit that was accepted.
+	TaskHead string `json:"task_head"`
+	// Leftovers is the leftovers commit included, "" when none.
+	Leftovers string `json:"leftovers,omitempty"`
+	// Checkout is the directory whose checkout was moved, "" when none.
+	Checkout string    `json:"checkout,omitempty"`
+	At       time.Time `json:"at"`
+}
+
+// AcceptUndone is the payload of EventAcceptUndone: the record of the
+// accept that was undone.
+type AcceptUndone struct {
+	Accepted
+}
+
+// RejectedBranch is a branch a reject deleted.
+type RejectedBranch struct {
+	Name string `json:"name"`
+	SHA  string `json:"sha"`
+	// Unique counts its commits no other local branch held.
+	Unique   int    `json:"unique"`
+	Worktree string `json:"worktree,omitempty"`
+}
+
+// Rejected is the payload of EventRejected.
+type Rejected struct {
+	// Deleted are the branches deleted (none unless the user asked).
+	Deleted []RejectedBranch `json:"deleted"`
+	At      time.Time        `json:"at"`
+}
+
+// ChangesRequested is the payload of EventChangesRequested.
+type ChangesRequested struct {
+	Comments int `json:"comments"`
+	Drops    int `json:"drops"`
+}
+
+// Kind returns EventAccepted.
+func (Accepted) Kind() EventKind { return EventAccepted }
+
+// Kind returns EventAcceptUndone.
+func (AcceptUndone) Kind() EventKind { return EventAcceptUndone }
+
+// Kind returns EventRejected.
+func (Rejected) Kind() EventKind { return EventRejected }
+
+// Kind returns EventChangesRequested.
+func (ChangesRequested) Kind() EventKind { return EventChangesRequested }

@@ -1,0 +1,79 @@
+// The task events, as backend/task declares them: one payload per kind
+// (Go: task.EventKind constants, one struct per kind; JSON names here).
+// The live feed (FeedItem) and the history (TaskEvent) carry these.
+import type { Role, Status, Verdict } from './types';
+import type { AcceptRecord, TaskBranch } from './review-api';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type ExecOutcome = 'succeeded' | 'failed' | 'stopped' | 'stalled' | 'transient';
+export type Delivery = 'live' | 'next_step';
+
+export interface EventUsage {
+  tokens_in: number;
+  tokens_out: number;
+  cache_read: number;
+  cache_write: number;
+  cost_usd: number;
+}
+
+export interface StepEvent {
+  /** The execution row of the step attempt. */
+  execution: number;
+  /** "developer", "reviewer-2"; absent in history written before it was recorded. */
+  step?: string;
+  role: Role;
+  iteration: number;
+  round: number;
+  attempt: number;
+}
+
+/** The payload of every event kind (Go: backend/task event*.go). */
+export interface EventPayloads {
+  created: { status: Status };
+  imported: { status: Status };
+  edited: Record<string, never>;
+  status_changed: { from: Status; to: Status; reason?: string };
+  claimed: { runner: string };
+  skip_changed: { skip: boolean };
+  priority_changed: { priority: number };
+  reordered: { anchor: string; after: boolean; priority: number };
+  attachment_added: { name: string; size: number };
+  attachment_removed: { name: string };
+  stop_requested: Record<string, never>;
+  /** text only in the live feed (the injection keeps it, not the history). */
+  prompt_injected: { injection: number; bytes: number; text?: string };
+  question_asked: { count: number };
+  answered: { bytes: number };
+  recovered: { reason: string; at: string };
+  exported: { via?: string; file?: string; bytes?: number };
+
+  step_started: StepEvent & { tool: string; model: string };
+  step_finished: StepEvent & { outcome: ExecOutcome; exit_code: number; usage: EventUsage; cost_estimated?: boolean };
+  verdict: { role: Role; iteration: number; round: number; verdict: Verdict };
+  retry_scheduled: { step: string; role?: Role; attempt: number; max_attempts?: number; delay_ms: number; reason?: string };
+  planner_asked: { role: Role; questions: string[] };
+  planner_answered: { role: Role; answer?: string };
+  injection_applied: { injection: number; step: string; delivery: Delivery; error?: string };
+
+  note: { level: LogLevel; text: string };
+  text: { text: string };
+  tool_call: { tool: string; call_id?: string; input: string };
+  tool_result: { call_id?: string; output: string; is_error?: boolean };
+  tool_retry: { attempt: number; max_attempts: number; delay_ms?: number; error_status?: number; message?: string };
+  question: { text: string };
+  usage: { usage: EventUsage };
+
+  /** The accept record, as ReviewService.Accept returns it. */
+  accepted: AcceptRecord;
+  accept_undone: AcceptRecord;
+  rejected: { deleted: TaskBranch[]; at: string };
+  changes_requested: { comments: number; drops: number };
+}
+
+export type EventKind = keyof EventPayloads;
+
+/** An event of a known kind: a union keyed by kind, data typed by it. */
+export type TypedEvent<K extends EventKind = EventKind> = { [P in K]: { kind: P; data: EventPayloads[P] } }[K];
+
+/** The kinds the live feed shows (usage goes to the runner status instead). */
+export type FeedKind = Exclude<EventKind, 'usage'>;

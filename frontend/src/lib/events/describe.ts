@@ -1,0 +1,106 @@
+// One sentence per event, rendered from its kind and typed payload: the
+// words the feed and the history show. Nothing here reads structure out of
+// text; the text is made from the structure.
+import type { TypedEvent } from '../backend/events';
+
+const cap = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))}s`;
+const branch = (ref: string): string => ref.replace(/^refs\/heads\//, '');
+
+/** The step's name: "developer", "reviewer-2" (rebuilt from role and round for old history). */
+export function stepName(d: { step?: string; role?: string; round?: number }): string {
+  if (d.step) return d.step;
+  return d.round ? `${d.role}-${d.round}` : (d.role ?? 'step');
+}
+
+function fallback(kind: string, data: unknown): string {
+  const words = kind.replace(/_/g, ' ');
+  if (data === null || data === undefined || (typeof data === 'object' && Object.keys(data).length === 0)) return words;
+  return `${words} ${JSON.stringify(data)}`;
+}
+
+/** Renders an event of any kind; a kind this version does not know shows its name and payload. */
+export function describeEvent(e: { kind: string; data: unknown }): string {
+  if (e.data === null || typeof e.data !== 'object') return fallback(e.kind, e.data);
+  const ev = e as TypedEvent;
+  switch (ev.kind) {
+    case 'created':
+      return 'Task created';
+    case 'imported':
+      return `Imported as ${ev.data.status}`;
+    case 'edited':
+      return 'Task edited';
+    case 'status_changed':
+      return `Status ${ev.data.from} → ${ev.data.to}${ev.data.reason ? `: ${ev.data.reason}` : ''}`;
+    case 'claimed':
+      return 'Claimed by the runner';
+    case 'skip_changed':
+      return ev.data.skip ? 'Skipped in the queue' : 'No longer skipped';
+    case 'priority_changed':
+      return `Priority set to ${ev.data.priority}`;
+    case 'reordered':
+      return `Moved ${ev.data.after ? 'after' : 'before'} ${ev.data.anchor}`;
+    case 'attachment_added':
+      return `Attached ${ev.data.name} (${ev.data.size} bytes)`;
+    case 'attachment_removed':
+      return `Removed the attachment ${ev.data.name}`;
+    case 'stop_requested':
+      return 'Stop requested';
+    case 'prompt_injected':
+      return ev.data.text || 'Prompt injected';
+    case 'question_asked':
+      return ev.data.count ? `The planner asked ${plural(ev.data.count, 'question')}` : 'The planner asked questions';
+    case 'answered':
+      return 'Questions answered';
+    case 'recovered':
+      return `Stopped after the app exited: ${ev.data.reason}`;
+    case 'exported':
+      return ev.data.file ? `Exported to ${ev.data.file}` : 'Exported to markdown';
+    case 'step_started':
+      return `Step ${stepName(ev.data)} started (${ev.data.tool}${ev.data.model ? `, model ${ev.data.model}` : ''}, attempt ${ev.data.attempt})`;
+    case 'step_finished':
+      return `Step ${stepName(ev.data)} finished: ${ev.data.outcome}`;
+    case 'verdict':
+      return `${cap(ev.data.role)} verdict (round ${ev.data.round}): ${ev.data.verdict}`;
+    case 'retry_scheduled': {
+      const d = ev.data;
+      if (!d.reason) return `Retry of ${d.step} scheduled`;
+      return `Transient failure in ${d.step} (attempt ${d.attempt}/${d.max_attempts}): ${d.reason}; retrying in ${seconds(d.delay_ms)} in the same worktree`;
+    }
+    case 'planner_asked':
+      return `${cap(ev.data.role)} asked ${plural(ev.data.questions.length, 'question')}; the planner answers them`;
+    case 'planner_answered':
+      return `Planner answered the ${ev.data.role}${ev.data.answer ? `: ${ev.data.answer}` : ''}`;
+    case 'injection_applied':
+      if (ev.data.delivery === 'live') return `Injected prompt delivered live to ${ev.data.step}; it is also included in every later step's prompt`;
+      if (ev.data.error) return `Injected prompt stored (not delivered live: ${ev.data.error}); it is included in every later step's prompt`;
+      return `Injected prompt applied to ${ev.data.step}'s prompt`;
+    case 'note':
+    case 'text':
+      return ev.data.text;
+    case 'tool_call':
+      return `${ev.data.tool} ${ev.data.input}`;
+    case 'tool_result':
+      return ev.data.output;
+    case 'tool_retry':
+      return `The tool is retrying after API error ${ev.data.error_status ?? 0} (attempt ${ev.data.attempt} of ${ev.data.max_attempts})`;
+    case 'question':
+      return `Question: ${ev.data.text}`;
+    case 'usage':
+      return `${ev.data.usage.tokens_in} tokens in, ${ev.data.usage.tokens_out} out`;
+    case 'accepted':
+      return `Accepted into ${branch(ev.data.target)} (${ev.data.strategy})`;
+    case 'accept_undone':
+      return `Accept into ${branch(ev.data.target)} undone`;
+    case 'rejected':
+      return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
+    case 'changes_requested':
+      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to revert)`;
+    default: {
+      const unhandled: never = ev; // every declared kind has its case above
+      void unhandled;
+    }
+  }
+  return fallback(e.kind, e.data);
+}
