@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -126,6 +127,12 @@ type SettingsService struct {
 	ctx    func() context.Context
 	picker DirectoryPicker
 	saved  func(settings.Settings) error
+
+	// shown is the settings the screen was last given (Get, Save): a save
+	// writes only what the user changed from them, so a key another process
+	// set meanwhile is kept.
+	mu    sync.Mutex
+	shown *settings.Settings
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
@@ -204,9 +211,27 @@ func uiPath(key string) string {
 	return strings.ToLower(camelHump.ReplaceAllString(key, "${1}_${2}"))
 }
 
+// show records what the screen now shows.
+func (s *SettingsService) show(cur settings.Settings) {
+	s.mu.Lock()
+	s.shown = &cur
+	s.mu.Unlock()
+}
+
+// lastShown is what the screen shows, or cur when it was never given any.
+func (s *SettingsService) lastShown(cur settings.Settings) settings.Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown == nil {
+		return cur
+	}
+	return *s.shown
+}
+
 // Get returns the effective settings.
 func (s *SettingsService) Get() (SaveSettingsResult, error) {
 	cur, err := s.file.Load()
+	s.show(cur)
 	res := SaveSettingsResult{Saved: true, Errors: []FieldError{}, Settings: toView(cur)}
 	if err != nil {
 		msg, _ := usererr.Describe(err)
@@ -217,13 +242,17 @@ func (s *SettingsService) Get() (SaveSettingsResult, error) {
 
 // Save validates and writes the settings. Validation problems are not an
 // error: every invalid field comes back in Errors and nothing is written.
+// Only the fields the user changed from what the screen was shown are
+// written, onto the file as it is now (settings.File.SaveChanges): a key a
+// script set meanwhile is kept.
 func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	cur, _ := s.file.Load()
-	next := fromView(cur, v)
+	base := s.lastShown(cur)
+	next := fromView(base, v)
 	res := SaveSettingsResult{Errors: []FieldError{}}
 	err := next.Validate()
 	if err == nil {
-		err = s.file.Save(next)
+		err = s.file.SaveChanges(base, next)
 	}
 	var ve *settings.ValidationError
 	if errors.As(err, &ve) {
@@ -237,6 +266,7 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 		return res, userError(err)
 	}
 	saved, _ := s.file.Load()
+	s.show(saved)
 	res.Saved, res.Settings = true, toView(saved)
 	s.emit.Emit(EventSettingsChanged)
 	if err := s.saved(saved); err != nil {
