@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/boof-runner/boof-runner/app/shell"
@@ -51,8 +52,13 @@ func run(args []string) int {
 		return cli.ExitUsage
 	}
 	rest := fs.Args()
-	if review.set && review.id == "" && len(rest) == 1 { // --review ID
-		review.id, rest = rest[0], nil
+	if review.set && review.id == "" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") { // --review ID [more flags]
+		review.id = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			fmt.Fprintf(os.Stderr, "boof-runner: %v (run 'boof-runner help')\n", err)
+			return cli.ExitUsage
+		}
+		rest = fs.Args()
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(os.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", rest[0])
