@@ -73,7 +73,7 @@ export const cases = [
     },
     expect: { err: 'The answer is empty.' },
   },
-  { name: 'import: malformed markdown', run: (call) => call('TaskService.Import', 'hello'), expect: { err: 'Invalid task markdown: line 1: the file must start with a --- frontmatter line' } },
+  { name: 'import: malformed markdown', run: (call) => call('TaskService.Import', 'hello'), expect: { err: 'Invalid task markdown: line 1: the file must start with a --- frontmatter line.' } },
   {
     name: 'export then import: a new task with the same prompt',
     async run(call) {

@@ -87,7 +87,7 @@ export const reviewFlows = {
       await open(page, 'Refactor settings loader');
       await page.getByRole('button', { name: 'Accept…' }).click();
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
-      await page.waitForFunction(() => document.querySelector('[role=dialog] input')?.value === 'main');
+      await page.waitForFunction(() => document.querySelector('dialog[open] input')?.value === 'main');
       await dlg.getByText(/\d+ commits? onto/).first().waitFor();
       await dlg.getByRole('radio', { name: /Squash/ }).check();
       await dlg.getByRole('textbox', { name: 'Commit message' }).fill('Split the settings loader into schema, defaults and validation');

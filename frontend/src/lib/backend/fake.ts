@@ -250,7 +250,7 @@ export class FakeBackend implements Backend {
     },
     'TaskService.Import': (md) => {
       const m = /## Prompt\s*\n([\s\S]*)$/.exec(md);
-      if (!md.startsWith('---')) throw new Error('Invalid task markdown: line 1: the file must start with a --- frontmatter line');
+      if (!md.startsWith('---')) throw new Error('Invalid task markdown: line 1: the file must start with a --- frontmatter line.');
       if (!m || !m[1].trim()) throw new Error('Invalid task markdown: no ## Prompt section');
       const title = /^title:\s*(.*)$/m.exec(md)?.[1] ?? '';
       const created = this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
