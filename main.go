@@ -8,9 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/boof-runner/boof-runner/app/shell"
@@ -34,10 +36,11 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if len(args) > 0 && (cli.IsCommand(args[0]) || args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if cli.IsHeadless(args) {
 		return cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, cli.Env{Getenv: os.Getenv})
 	}
 	fs := flag.NewFlagSet("boof-runner", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data-dir", "", "data root directory (default $BOOF_RUNNER_HOME or the OS data dir)")
 	hidden := fs.Bool("hidden", false, "start with the window hidden (show it from the tray)")
 	newTask := fs.Bool("new-task", false, "open the window on the New task form")
@@ -45,11 +48,17 @@ func run(args []string) int {
 	fs.Var(&review, "review", "open the Review screen on task `ID` (default: the oldest finished task waiting for review)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(os.Stderr, "boof-runner: %v (run 'boof-runner help')\n", err)
 		return cli.ExitUsage
 	}
 	rest := fs.Args()
-	if review.set && review.id == "" && len(rest) == 1 { // --review ID
-		review.id, rest = rest[0], nil
+	if review.set && review.id == "" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") { // --review ID [more flags]
+		review.id = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			fmt.Fprintf(os.Stderr, "boof-runner: %v (run 'boof-runner help')\n", err)
+			return cli.ExitUsage
+		}
+		rest = fs.Args()
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(os.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", rest[0])

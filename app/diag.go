@@ -84,9 +84,10 @@ func (d *DiagService) Snapshot(seq int, text string) error {
 // ErrNoSnapshot says the front end did not answer a snapshot request in time.
 var ErrNoSnapshot = errors.New("the front end did not answer the snapshot request")
 
-// Probe asks the front end for a snapshot of the screen and waits up to
-// timeout for it; errors: ErrNoSnapshot, or ctx's error.
-func (d *DiagService) Probe(ctx context.Context, timeout time.Duration) (int, string, error) {
+// ProbeScreen asks the front end for a snapshot of the screen and waits up
+// to timeout for it; errors: ErrNoSnapshot, or ctx's error. (A function, not
+// a method: Wails binds every exported method, and only Go calls this.)
+func ProbeScreen(ctx context.Context, d *DiagService, timeout time.Duration) (int, string, error) {
 	ch := make(chan string, 1)
 	d.mu.Lock()
 	d.seq++
@@ -111,12 +112,12 @@ func (d *DiagService) Probe(ctx context.Context, timeout time.Duration) (int, st
 	}
 }
 
-// StartProbes answers SIGUSR2 until ctx ends: each signal takes a
+// StartScreenProbes answers SIGUSR2 until ctx ends: each signal takes a
 // snapshot and writes it to dir/SnapshotFile (first line "seq N", then the
 // text; a failed probe writes "seq N" and "error: ..."), replacing the file
-// atomically. The handler is installed before StartProbes returns.
+// atomically. The handler is installed before StartScreenProbes returns.
 // (SIGUSR1 belongs to WebKit's garbage collector.)
-func (d *DiagService) StartProbes(ctx context.Context, dir string) {
+func StartScreenProbes(ctx context.Context, d *DiagService, dir string) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGUSR2)
 	go func() {
@@ -126,7 +127,7 @@ func (d *DiagService) StartProbes(ctx context.Context, dir string) {
 			case <-ctx.Done():
 				return
 			case <-sig:
-				seq, text, err := d.Probe(ctx, 10*time.Second)
+				seq, text, err := ProbeScreen(ctx, d, 10*time.Second)
 				body := text
 				if err != nil {
 					body = "error: " + err.Error()

@@ -44,12 +44,12 @@ func TestDiagProbeGetsTheFrontEndsAnswer(t *testing.T) {
 	em := &answeringEmitter{text: "Tasks\nNew task"}
 	d := NewDiagService(slog.New(slog.DiscardHandler), em, context.Background)
 	em.d = d
-	seq, text, err := d.Probe(context.Background(), 10*time.Second)
+	seq, text, err := ProbeScreen(context.Background(), d, 10*time.Second)
 	if err != nil || seq != 1 || text != "Tasks\nNew task" {
 		t.Fatalf("probe: %d %q %v", seq, text, err)
 	}
 	em.text = "" // a front end that does not answer
-	if _, _, err := d.Probe(context.Background(), 50*time.Millisecond); !errors.Is(err, ErrNoSnapshot) {
+	if _, _, err := ProbeScreen(context.Background(), d, 50*time.Millisecond); !errors.Is(err, ErrNoSnapshot) {
 		t.Fatalf("silent front end: %v", err)
 	}
 	if err := d.Snapshot(2, "late"); err != nil { // a late answer is dropped
@@ -64,7 +64,7 @@ func TestDiagStartProbesWritesTheSnapshotOnSIGUSR2(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()
-	d.StartProbes(ctx, dir)
+	StartScreenProbes(ctx, d, dir)
 	if err := syscall.Kill(os.Getpid(), syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}

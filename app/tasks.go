@@ -12,6 +12,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // Branches lists the local branches of a working directory (for the base-ref
@@ -133,7 +134,7 @@ func (s *TaskService) checkBase(repo, base string) error {
 	}
 	if err := s.resolveBase(s.ctx(), repo, base); err != nil {
 		if errors.Is(err, gitx.ErrUnknownRef) || errors.Is(err, gitx.ErrBadRev) {
-			return fmt.Errorf("Unknown base ref '%s': not a branch or commit of the working directory.", base)
+			return userError(&worktree.UnknownBaseError{Base: base, Dir: repo})
 		}
 		return userError(err)
 	}

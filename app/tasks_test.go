@@ -182,7 +182,7 @@ func TestTaskServiceRefusesAnUnknownBaseRef(t *testing.T) {
 	resolve := func(ctx context.Context, dir, ref string) error { _, err := g.ResolveCommit(ctx, dir, ref); return err }
 	svc := NewTaskService(st, rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, ResolveBase: resolve})
 	_, err := svc.Create(NewTaskInput{Prompt: "do it", Base: "no-such-branch", Runs: 1})
-	if err == nil || err.Error() != "Unknown base ref 'no-such-branch': not a branch or commit of the working directory." {
+	if err == nil || err.Error() != `The base ref "no-such-branch" is not a branch or commit in `+repo+"." {
 		t.Fatalf("unknown base: %v", err)
 	}
 	if got, _ := svc.List(ListFilter{}); len(got) != 0 || len(rec.Names()) != 0 {
@@ -192,7 +192,7 @@ func TestTaskServiceRefusesAnUnknownBaseRef(t *testing.T) {
 	if err != nil || created.Base != "main" {
 		t.Fatalf("known base: %+v %v", created, err)
 	}
-	if _, err := svc.Update(created.ID, TaskUpdate{Prompt: "do it", Runs: 1, Base: "nope"}); err == nil || !strings.Contains(err.Error(), "Unknown base ref 'nope'") {
+	if _, err := svc.Update(created.ID, TaskUpdate{Prompt: "do it", Runs: 1, Base: "nope"}); err == nil || !strings.Contains(err.Error(), `The base ref "nope" is not`) {
 		t.Fatalf("update to an unknown base: %v", err)
 	}
 }

@@ -141,7 +141,7 @@ func (a *App) start() {
 		}
 	}()
 	a.notifier.Start(a.ctx, notifyInterval)
-	a.diag.StartProbes(a.ctx, a.opts.DataDir)
+	app.StartScreenProbes(a.ctx, a.diag, a.opts.DataDir)
 }
 
 // stopQueue stops the queue once: it ends the loop (running steps record

@@ -65,7 +65,7 @@ func startSessionBus(t *testing.T) string {
 	var r result
 	select {
 	case r = <-got:
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("dbus-daemon printed no address")
 	}
 	if r.err != nil {
@@ -213,7 +213,7 @@ func clickMenu(t *testing.T, conn *dbus.Conn, sender string, path dbus.ObjectPat
 // hang, it is not a speed requirement.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

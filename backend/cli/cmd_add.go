@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -67,9 +67,9 @@ func runAdd(ctx context.Context, c *call) error {
 	}
 	n.Prompt = pos[0]
 	if n.Prompt == "-" {
-		b, err := io.ReadAll(c.io.Stdin)
+		b, err := readAll(ctx, c.io.Stdin, task.MaxPrompt, "the prompt on standard input")
 		if err != nil {
-			return fmt.Errorf("read prompt from stdin: %w", err)
+			return err
 		}
 		n.Prompt = string(b)
 	}
@@ -85,6 +85,9 @@ func runAdd(ctx context.Context, c *call) error {
 	n.Labels = labels
 	if n.Repo != "" {
 		if n.Repo, err = absPath(n.Repo); err != nil {
+			return err
+		}
+		if err := checkRepoDir(n.Repo); err != nil {
 			return err
 		}
 	}
@@ -157,4 +160,19 @@ func openAttachment(p string) (*os.File, error) {
 		return nil, bad("is not a regular file")
 	}
 	return f, nil
+}
+
+// checkRepoDir refuses a --repo that is not an existing folder, before the
+// task is queued to fail later.
+func checkRepoDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &task.InvalidError{Reason: "the repository folder " + dir + " does not exist"}
+	case err != nil:
+		return fmt.Errorf("repository folder %s: %w", dir, err)
+	case !fi.IsDir():
+		return &task.InvalidError{Reason: "the repository path " + dir + " is " + dataroot.FileKind(fi.Mode()) + ", not a folder"}
+	}
+	return nil
 }

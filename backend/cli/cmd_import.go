@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/taskimport"
+	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
 
 // runImport imports task files: this app's exports and the earlier
@@ -42,7 +43,11 @@ func runImport(ctx context.Context, c *call) error {
 	for i, p := range pos {
 		switch {
 		case p == "-":
-			results = append(results, taskimport.Reader(ctx, s, c.io.Stdin, "stdin", o))
+			data, err := readAll(ctx, c.io.Stdin, taskmd.MaxSize, "the task file on standard input")
+			if err != nil {
+				return err
+			}
+			results = append(results, taskimport.Bytes(ctx, s, "stdin", data, o))
 		case dirs[i]:
 			rs, err := taskimport.Dir(ctx, s, p, o)
 			results = append(results, rs...)

@@ -34,6 +34,9 @@ var (
 	// ErrTimeout: the command ran past the Git's deadline (WithTimeout) and
 	// was stopped with its process group (a hook or filter that hangs).
 	ErrTimeout = errors.New("git command timed out")
+	// ErrBareRepo: the directory is a bare repository (no working tree)
+	// and the command needs one.
+	ErrBareRepo = errors.New("bare repository")
 )
 
 // Error is a git command that exited non-zero.
@@ -75,6 +78,8 @@ func (e *Error) Is(target error) bool {
 		return strings.Contains(s, "cannot change to")
 	case ErrNotARepo:
 		return strings.Contains(strings.ToLower(s), "not a git repository")
+	case ErrBareRepo:
+		return strings.Contains(s, "must be run in a work tree")
 	case ErrUnknownRef:
 		for _, m := range unknownRefMarks {
 			if strings.Contains(s, m) {

@@ -22,6 +22,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -89,6 +90,10 @@ func Open(o Options) (*Host, error) {
 	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger,
 		store: o.Store, onLog: o.Hooks.OnLog}
 	h.Review = ReviewService(o.Paths, gitx.New())
+	reserve := runner.NewReserve(o.Paths.DiskReserve(), runner.DefaultReserveSize)
+	if err := reserve.Ensure(); err != nil {
+		o.Logger.Warn("runner: no disk reserve", "err", err)
+	}
 	set := h.current()
 	if o.GitTimeout <= 0 {
 		o.GitTimeout = DefaultGitTimeout
@@ -108,10 +113,11 @@ func Open(o Options) (*Host, error) {
 		Hooks:         o.Hooks,
 		Logger:        o.Logger,
 		Scope:         h.Scope,
+		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve})
 	return h, nil
 }
 
@@ -126,10 +132,23 @@ func (h *Host) current() settings.Settings {
 	return s
 }
 
-// Run reconciles the accepts a crash cut short (a failure is logged; the
-// next accept of that repository tries again), then runs the loop (see
-// runner.Runner.Run), which first recovers what a dead runner left.
+// settingsReady refuses to start tasks while the settings file is
+// malformed or invalid: running them on defaults would fail or misroute
+// every one ("no working directory").
+func (h *Host) settingsReady() error {
+	_, err := h.Settings.Load()
+	return err
+}
+
+// Run checks the database (a damaged one is refused with a
+// *store.DamagedError before anything runs), reconciles the accepts a crash
+// cut short (a failure is logged; the next accept of that repository tries
+// again), then runs the loop (see runner.Runner.Run), which first recovers
+// what a dead runner left.
 func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
+	if err := h.store.Check(ctx); err != nil {
+		return err
+	}
 	if err := ReconcileAccepts(ctx, h.Review, h.store, h.onLog); err != nil {
 		h.log.Warn("runner: "+err.Error(), "err", err)
 	}

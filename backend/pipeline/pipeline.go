@@ -88,6 +88,11 @@ type Options struct {
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).
 	Logger *slog.Logger
+	// Describe turns an error that fails a task (a worktree that cannot be
+	// provisioned) into the sentence recorded as the task's error; default
+	// the error's text. backend/host passes the error vocabulary
+	// (usererr.Describe), which this package cannot import.
+	Describe func(error) string
 	// Now stamps live events; default time.Now.
 	Now func() time.Time
 	// Scope is the data root's step-tag scope (proc.Scope): every agent step
@@ -112,6 +117,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Describe == nil {
+		o.Describe = func(err error) string { return err.Error() }
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -82,6 +84,9 @@ func (r *run) execute(ctx context.Context) error {
 	if repo == "" {
 		return &failure{"no working directory: set workingDirectory in settings or the task's repo"}
 	}
+	if msg := workDirProblem(repo); msg != "" {
+		return &failure{msg}
+	}
 	pctx, stopped := r.stoppable(r.gitCtx(ctx, "provision"))
 	wt, err := r.p.o.Worktrees.Provision(pctx, worktree.Request{Repo: repo, TaskID: r.t.ID, Base: r.t.Base, Root: r.set.Worktree.Root}, r.wlog)
 	r.sweep("provision")
@@ -89,14 +94,10 @@ func (r *run) execute(ctx context.Context) error {
 		return errStopped
 	}
 	if err != nil {
-		var ub *worktree.UnknownBaseError
-		if errors.As(err, &ub) {
-			return &failure{ub.Error()}
-		}
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		return &failure{"worktree: " + err.Error()}
+		return &failure{r.p.o.Describe(err)}
 	}
 	r.wt = wt
 	return r.iteration(ctx, secs)
@@ -213,4 +214,19 @@ func (p *Pipeline) TranscriptPath(taskID string, iteration int, step string, att
 		return ""
 	}
 	return filepath.Join(p.o.TranscriptDir, taskID, fmt.Sprintf("i%d-%s-a%d.log", iteration, step, attempt))
+}
+
+// workDirProblem says why the working directory cannot be used before git
+// is asked: it does not exist, or it is a file; "" when it is a folder.
+func workDirProblem(dir string) string {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "The working directory " + dir + " does not exist."
+	case err != nil:
+		return "The working directory " + dir + " cannot be read: " + err.Error()
+	case !fi.IsDir():
+		return "The working directory " + dir + " is a file, not a folder."
+	}
+	return ""
 }

@@ -52,7 +52,7 @@ func splitKey(key string) ([]string, error) {
 	parts := strings.Split(key, ".")
 	for _, p := range parts {
 		if p == "" {
-			return nil, fmt.Errorf("%w: %q (empty segment)", ErrUnknownKey, key)
+			return nil, &UnknownKeyError{Key: key}
 		}
 	}
 	return parts, nil

@@ -60,9 +60,10 @@ func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
 		}
 	}
 	if q := strings.TrimSpace(f.Search); q != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
-		where = append(where, `(id LIKE ? ESCAPE '\' OR title LIKE ? ESCAPE '\' OR prompt LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like)
+		// instr, not LIKE: a LIKE pattern over SQLite's length limit (50,000
+		// bytes) fails with "LIKE or GLOB pattern too complex".
+		where = append(where, `(instr(lower(id), lower(?)) > 0 OR instr(lower(title), lower(?)) > 0 OR instr(lower(prompt), lower(?)) > 0)`)
+		args = append(args, q, q, q)
 	}
 	if f.Label != "" {
 		where = append(where, `EXISTS (SELECT 1 FROM json_each(tasks.labels) WHERE value = ?)`)

@@ -61,11 +61,10 @@ func File(ctx context.Context, st *store.Store, path string, o Options) Result {
 	return importFile(ctx, st, path, "", o)
 }
 
-// Reader imports one task file read from r (standard input); name labels it.
-func Reader(ctx context.Context, st *store.Store, r io.Reader, name string, o Options) Result {
-	data, err := io.ReadAll(io.LimitReader(r, taskmd.MaxSize+1))
-	if err != nil {
-		return failed(name, fmt.Errorf("cannot read %s: %w", name, err))
+// Bytes imports one task file already read (standard input); name labels it.
+func Bytes(ctx context.Context, st *store.Store, name string, data []byte, o Options) Result {
+	if len(data) > taskmd.MaxSize {
+		return failed(name, &task.InvalidError{Reason: fmt.Sprintf("%s is larger than the import limit of %d MiB", name, taskmd.MaxSize>>20)})
 	}
 	return importData(ctx, st, name, "", data, taskmd.ParseOptions{}, o)
 }

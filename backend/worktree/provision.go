@@ -195,6 +195,12 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "-b", wt.Branch, "--", wt.Dir, sha); err != nil {
+		// git may fail after it made the branch and the worktree (a failing
+		// post-checkout hook): take them back, so nothing is left that the
+		// task does not record.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		m.undoCreate(uctx, wt, sha)
+		cancel()
 		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
 	}
 	failpoint.Hit(FailProvisioned)
@@ -206,11 +212,20 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	return wt, nil
 }
 
-// undoCreate takes back a worktree and branch made moments ago, best effort;
-// they hold no work yet.
+// undoCreate takes back a worktree and branch made moments ago, best effort:
+// they hold no work yet. A worktree git left locked ("initializing", when
+// its checkout was killed) needs a second --force; the directory did not
+// exist before this provisioning, so what is left of it goes too; then the
+// registration, the branch (only while it still points at sha) and the
+// provisioning marker.
 func (m *Manager) undoCreate(ctx context.Context, wt Worktree, sha string) {
-	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir)
+	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--force", "--", wt.Dir)
+	if _, err := os.Lstat(wt.Dir); err == nil {
+		_ = os.RemoveAll(wt.Dir)
+	}
+	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "prune")
 	_ = m.git.DeleteRef(ctx, wt.Repo, "refs/heads/"+wt.Branch, sha)
+	_ = os.Remove(markerPath(wt.Root, wt.TaskID))
 }
 
 func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, common string, log Logf) (Worktree, error) {
