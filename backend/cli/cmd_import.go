@@ -9,6 +9,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/taskimport"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // runImport imports task files: this app's exports and the earlier
@@ -55,7 +56,18 @@ func runImport(ctx context.Context, c *call) error {
 				return err
 			}
 		default:
-			results = append(results, taskimport.File(ctx, s, p, o))
+			// Through readFile: a pipe (import <(…)) is read, and a read that
+			// waits gives way to a signal.
+			data, err := readFile(ctx, p, taskmd.MaxSize, "the task file "+p)
+			if err != nil {
+				if len(pos) == 1 || errors.Is(err, errInterrupted) {
+					return err
+				}
+				msg, _ := usererr.Describe(err)
+				results = append(results, taskimport.Result{Path: p, Outcome: taskimport.Failed, Error: msg})
+				continue
+			}
+			results = append(results, taskimport.Bytes(ctx, s, p, data, o))
 		}
 	}
 	if *asJSON {

@@ -97,7 +97,7 @@ func TestImportDirOfTheEarlierVersion(t *testing.T) {
 	if r = runCLI(t, data, "", "import", "--again", one); r.code != 0 || !idLine.MatchString(r.stdout) {
 		t.Fatalf("import --again: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r = runCLI(t, data, "", "import", filepath.Join(root, "nope.md")); r.code != 1 || r.stderr != "boof-runner: Cannot read "+filepath.Join(root, "nope.md")+": no such file or directory.\n" {
+	if r = runCLI(t, data, "", "import", filepath.Join(root, "nope.md")); r.code != 1 || r.stderr != "boof-runner: The task file "+filepath.Join(root, "nope.md")+" does not exist.\n" {
 		t.Fatalf("missing file: %d %q", r.code, r.stderr)
 	}
 	if r = runCLI(t, data, "", "import"); r.code != 2 {

@@ -99,8 +99,8 @@ func TestEditChangesAllOrNothing(t *testing.T) {
 	}{
 		{[]string{"--priority", "2000000"}, "boof-runner: Priority 2000000 is outside ±1000000.\n"},
 		{[]string{"--priority", "two"}, "boof-runner: Priority must be an integer, got \"two\".\n"},
-		{[]string{"--label", "a,b"}, "boof-runner: Label \"a,b\" contains a comma or control character.\n"},
-		{[]string{"--title", "two\nlines", "--priority", "9"}, "boof-runner: Title contains a line break or NUL.\n"},
+		{[]string{"--label", "a,b"}, "boof-runner: Label \"a,b\" contains a comma.\n"},
+		{[]string{"--title", "two\nlines", "--priority", "9"}, "boof-runner: Title contains the control character U+000A; it must be one line of plain text.\n"},
 	}
 	for _, c := range cases {
 		r := runCLI(t, data, "", append([]string{"edit", id}, c.args...)...)
