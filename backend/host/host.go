@@ -18,6 +18,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -68,8 +69,11 @@ func Open(o Options) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), log: o.Logger}
+	scrubExisting(context.Background(), o.Store, o.Paths, o.Logger)
 	set := h.current()
-	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
+	// Every agent's output is scrubbed of secrets as it is read, before the
+	// transcript, the parsers and the live terminal see it.
+	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger, Filter: func() proc.Filter { return secrets.NewStream() }})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Store:         o.Store,
