@@ -163,6 +163,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAsked:      stored[PlannerAsked](),
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
+	EventStrayReverted:     stored[StrayReverted](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),

@@ -47,6 +47,20 @@ type Script struct {
 	// APIRetry makes every run of a role report this many retries of an
 	// API error of its own (as the real CLIs do) before it works.
 	APIRetry map[task.Role]int
+	// Write makes the first N runs of a role write a note file through its
+	// edit tool, which a read-only run refuses (the mock honours it).
+	Write map[task.Role]int
+	// Stray makes the first N runs of a role change the worktree through
+	// its "shell", whatever its access (a misbehaving agent): a tracked
+	// file edited, a file committed, an untracked file left.
+	Stray map[task.Role]int
+	// Lock makes the stray edit's untracked file undeletable (immutable),
+	// so reverting it fails.
+	Lock map[task.Role]int
+	// Leak makes the first N runs of a role print the file mock-leak.txt of
+	// the worktree (as an agent dumping a config would): as a tool result,
+	// as text, in its report and in questions.
+	Leak map[task.Role]int
 }
 
 var (
@@ -66,7 +80,8 @@ var knownTokens = map[string]bool{
 	TokenNone: true, TokenGarbled: true, TokenConflict: true,
 }
 
-var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true, "apiretry": true}
+var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true, "apiretry": true,
+	"write": true, "stray": true, "lock": true, "leak": true}
 
 // ParseScript reads the markers of a prompt, one per line. For each kind
 // the last complete marker in the prompt wins. It returns an error wrapping
@@ -84,7 +99,8 @@ func ParseScript(prompt string) (Script, error) {
 		}
 	}
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
-		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{}}
+		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
+		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -107,7 +123,8 @@ func ParseScript(prompt string) (Script, error) {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
-				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry}[kind][role] = n
+				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
+				"write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak}[kind][role] = n
 		}
 	}
 	return s, nil
