@@ -161,7 +161,7 @@ func (m *Matcher) try(sc *scan, r *rule, ri int, p []byte, hit int) {
 			return
 		}
 		sc.last[ri] = hit + 1
-		if r.boundary && hit > 0 && isWord(p[hit-1]) && isWord(p[hit]) {
+		if r.boundary && !boundaryAt(p, hit) {
 			return
 		}
 		if r.prefix != "" && !bytes.HasPrefix(p[hit:], []byte(r.prefix)) {
@@ -334,4 +334,14 @@ func assignmentShape(p []byte, hit, minValue int) bool {
 		i++
 	}
 	return i-v >= minValue
+}
+
+// boundaryAt reports whether a word can start at i: after a non-word byte,
+// or after an escaped line break or tab (\n, \r, \t in JSON text, which
+// a plain \b would take for the letter n).
+func boundaryAt(p []byte, i int) bool {
+	if i == 0 || !isWord(p[i-1]) || !isWord(p[i]) {
+		return true
+	}
+	return i >= 2 && p[i-2] == '\\' && (p[i-1] == 'n' || p[i-1] == 'r' || p[i-1] == 't')
 }

@@ -86,14 +86,24 @@ func pemAt(p []byte, hit int) (int, int, int, bool) {
 func keyBodyLen(p []byte) (n int, closed bool) {
 	i := 0
 	lineStart := true
+	run := 0 // length of the current run of base64
 	for i < len(p) {
 		c := p[i]
 		switch {
 		case c == '\\' && i+1 < len(p) && (p[i+1] == 'n' || p[i+1] == 'r'):
-			i, lineStart = i+2, true
+			i, lineStart, run = i+2, true, 0
 			continue
 		case c == '\n' || c == '\r':
-			i, lineStart = i+1, true
+			i, lineStart, run = i+1, true, 0
+			continue
+		case c == ' ' || c == '\t':
+			// Indentation (a key in YAML), or key lines joined by spaces
+			// (a line-wrapped quote); prose after a key is not eaten.
+			if !lineStart && run < 40 {
+				return i, false
+			}
+			i++
+			run = 0
 			continue
 		case c == '-' && bytes.HasPrefix(p[i:], []byte("-----END")):
 			if j := bytes.Index(p[i+8:min(len(p), i+200)], []byte("-----")); j >= 0 {
@@ -107,6 +117,7 @@ func keyBodyLen(p []byte) (n int, closed bool) {
 			continue
 		case isBase64(c):
 			i++
+			run++
 		default:
 			return i, false
 		}

@@ -197,8 +197,8 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		return w.fail(1, "mock: "+err.Error())
 	} else if n <= o.script.Questions[o.role] {
 		report += "\n\n" + agent.QuestionsHeading + "\n- Which name should the mock file have?\n- Should the leftovers be kept?\n"
-		for _, l := range leaked {
-			report += "- Is this still valid: " + l + "\n"
+		if len(leaked) > 0 {
+			report += "- Is this configuration still valid?\n  " + strings.Join(leaked, "\n  ") + "\n"
 		}
 		for _, q := range agent.ExtractQuestions(report) {
 			w.event(agent.Event{Kind: agent.EventQuestion, Text: q})
