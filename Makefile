@@ -8,15 +8,47 @@ BIN      := build/bin/boof-runner
 OUT      := out
 CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
 GO_TAGS  := desktop,production
-GOFLAGS_TEST ?= -race -timeout 25m -tags slow,realcli
+VERSION  := $(shell scripts/version.sh)
+LDFLAGS  := -s -w -X main.version=$(VERSION) -extldflags=-Wl,-z,relro,-z,now
+PREFIX   ?= /usr/local
+PKG_DIR  := build/bin/pkg
+# The test flags are fixed: no environment variable replaces them (and
+# test-go refuses a GOFLAGS that would change what runs).
+override GOFLAGS_TEST := -race -count=1 -timeout 25m -tags slow,realcli
+override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m -tags slow,realcli
+# Every build tag combination the code has, for go vet.
+VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey
 
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go test-e2e test-window vet clean
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
 
 run: build
 	./$(BIN) $(ARGS)
 
 build: deps frontend
-	go build -tags $(GO_TAGS) -ldflags "-s -w" -o $(BIN) .
+	go build -tags $(GO_TAGS) -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# The .deb and the .rpm in $(PKG_DIR) (nfpm, a Go tool of this module; config
+# build/linux/nfpm.yaml), checked with lintian when it is installed.
+package: build
+	mkdir -p $(PKG_DIR)
+	rm -f $(PKG_DIR)/*.deb $(PKG_DIR)/*.rpm
+	gzip -9nc build/linux/doc/boof-runner.1 >$(PKG_DIR)/boof-runner.1.gz
+	BOOF_VERSION=$(VERSION) BOOF_ARCH=$$(go env GOARCH) go tool nfpm package -f build/linux/nfpm.yaml -p deb -t $(PKG_DIR)/
+	BOOF_VERSION=$(VERSION) BOOF_ARCH=$$(go env GOARCH) go tool nfpm package -f build/linux/nfpm.yaml -p rpm -t $(PKG_DIR)/
+	if command -v lintian >/dev/null; then lintian --fail-on error,warning $(PKG_DIR)/*.deb; fi
+	ls -l $(PKG_DIR)/*.deb $(PKG_DIR)/*.rpm
+
+# For one user without root: make install PREFIX=~/.local (then make
+# uninstall PREFIX=~/.local removes exactly those files, never your data).
+install: build
+	scripts/install.sh install $(abspath $(PREFIX)) $(BIN)
+
+uninstall:
+	scripts/install.sh uninstall $(abspath $(PREFIX))
+
+# Regenerate the committed hicolor icons from build/appicon.png.
+icons:
+	scripts/icons.sh
 
 deps: deps-apt deps-npm
 
@@ -31,37 +63,77 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: deps-npm
 	cd frontend && npm run build
 
-# The README's test command. Order: system deps (and the Wails tool, checked
-# with wails doctor), npm ci, component tests,
-# production front-end build, go vet, go test -race (every package, slow and
-# real-CLI suites included), the browser test, the real-window smoke test.
-test: deps-apt
-	go tool wails doctor >/dev/null || { go tool wails doctor; exit 1; }
-	cd frontend && npm ci --no-audit --no-fund
-	$(MAKE) test-frontend
-	$(MAKE) frontend
-	$(MAKE) vet
-	$(MAKE) test-go
-	$(MAKE) test-e2e
-	$(MAKE) test-window
+# The README's test command: scripts/test.sh runs, in order and timed: system
+# deps (and wails doctor), npm ci, the production front-end build, the
+# generated contract check, vitest + svelte-check, go vet (every build tag) +
+# gofmt, go test -race (every package, slow and real-CLI suites included),
+# every Go benchmark once, the short reliability report, the browser flows
+# against the real backend, the real-window scripts, the desktop journeys
+# (tray, single instance, notifications) and the install test of the
+# package; then a scan for any process the run left behind.
+test:
+	scripts/test.sh
 
 test-frontend:
 	cd frontend && npm test
+	cd frontend && npm run check
 
-vet:
+# The generated contract: Wails' bindings (methods, arguments, results) and our
+# event names and payloads, regenerated from the Go types; any difference from
+# what is committed fails (commit the regenerated files with the Go change).
+CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts
+contract:
+	@out=$$(go tool wails generate module -tags desktop 2>&1) || { echo "$$out"; exit 1; }
+	go run ./app/internal/genevents -o frontend/src/lib/backend/events.gen.ts
+	@if [ -n "$$(git status --porcelain -- $(CONTRACT_FILES))" ]; then \
+		echo "the generated contract differs from what is committed:"; git status --short -- $(CONTRACT_FILES); \
+		git --no-pager diff --stat -- $(CONTRACT_FILES); exit 1; fi
+
+vet: frontend
 	go vet ./...
+	for tags in $(VET_TAGS); do go vet -tags $$tags ./... || exit 1; done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-test-go:
+# GOFLAGS (environment or go env) must not change what the tests run.
+go-flags:
+	@case " $$(go env GOFLAGS) " in *" -run"*|*" -skip"*|*" -short"*|*" -count"*|*" -tags"*|*" -bench"*|*" -timeout"*|*" -failfast"*|*" -list"*) \
+		echo "GOFLAGS ($$(go env GOFLAGS)) would change what the tests run; unset it"; exit 1;; esac
+
+test-go: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
 	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_TEST) ./...
 
-test-e2e:
-	cd frontend && npm run build:fake && npm run test:e2e
+# Every benchmark once, so the sanity checks inside them run.
+bench: go-flags
+	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
+	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_BENCH) ./...
+
+# The browser flows against the real backend: a dev-tagged build serves
+# frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs).
+DEV_BIN := build/bin/boof-runner-dev
+test-e2e: frontend
+	go build -tags desktop,dev -o $(DEV_BIN) .
+	cd frontend && node e2e/real/run.mjs ../$(DEV_BIN)
+
+# The reliability report (rows R1…R7 in backend/reliability, build tag
+# reliability): the short version (seconds per row) in make test, the full
+# one here; both print the table and save it as out/reliability.md.
+test-reliability:
+	scripts/reliability.sh
+
+reliability:
+	scripts/reliability.sh --full
 
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens
 	scripts/e2e-window.sh $(BIN) $(OUT)/screens
+
+# The desktop journeys through the real binary (app/shell/journey_test.go:
+# tray over D-Bus, second launches, notification clicks, no tray host), then
+# the install test of the package (apt-get install, gtk-launch twice, remove).
+test-desktop: package
+	BOOF_APP_BIN=$(abspath $(BIN)) BOOF_SCREENS=$(abspath $(OUT)/screens) go test -tags journey -count=1 -timeout 15m -run 'TestDesktopJourney' -v ./app/shell/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+	scripts/test-install.sh $(PKG_DIR) $(BIN) $(OUT)/screens
 
 clean:
 	rm -rf build/bin frontend/dist frontend/dist-fake $(OUT)

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/boof-runner/boof-runner/app/shell"
@@ -19,6 +21,9 @@ import (
 	"github.com/boof-runner/boof-runner/build"
 	"github.com/boof-runner/boof-runner/frontend"
 )
+
+// version is set at build time (-X main.version=…, scripts/version.sh).
+var version = "0.0.0+dev"
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -31,36 +36,84 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if len(args) > 0 && (cli.IsCommand(args[0]) || args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if cli.IsHeadless(args) {
 		return cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, cli.Env{Getenv: os.Getenv})
 	}
 	fs := flag.NewFlagSet("boof-runner", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data-dir", "", "data root directory (default $BOOF_RUNNER_HOME or the OS data dir)")
+	hidden := fs.Bool("hidden", false, "start with the window hidden (show it from the tray)")
+	newTask := fs.Bool("new-task", false, "open the window on the New task form")
+	var review reviewFlag
+	fs.Var(&review, "review", "open the Review screen on task `ID` (default: the oldest finished task waiting for review)")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(os.Stderr, "boof-runner: %v (run 'boof-runner help')\n", err)
 		return cli.ExitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", fs.Arg(0))
+	rest := fs.Args()
+	if review.set && review.id == "" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") { // --review ID [more flags]
+		review.id = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			fmt.Fprintf(os.Stderr, "boof-runner: %v (run 'boof-runner help')\n", err)
+			return cli.ExitUsage
+		}
+		rest = fs.Args()
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(os.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", rest[0])
 		return cli.ExitUsage
+	}
+	if *showVersion {
+		fmt.Println("boof-runner", version)
+		return cli.ExitOK
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := runDesktop(ctx, *dataDir, log); err != nil {
+	launch := shell.Launch{Hidden: *hidden, NewTask: *newTask, Review: review.set, ReviewID: review.id}
+	if err := runDesktop(ctx, *dataDir, launch, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}
 	return cli.ExitOK
 }
 
-// runDesktop opens the desktop app on the data root, shows the window until
-// it closes, and closes the app (every running step stopped first).
-func runDesktop(ctx context.Context, dataDir string, log *slog.Logger) error {
+// runDesktop claims the data root's desktop app first of all: when it runs
+// already, the launch goes to it and this process ends. Otherwise it opens
+// the app, shows the window until it closes, and closes the app (every
+// running step stopped first) before giving up the claim.
+func runDesktop(ctx context.Context, dataDir string, launch shell.Launch, log *slog.Logger) error {
+	inst, handedOff, err := shell.ClaimInstance(ctx, dataDir, launch, log)
+	if err != nil || handedOff {
+		return err
+	}
 	desk, err := shell.Open(ctx, shell.Options{
-		DataDir: dataDir, Log: log, Assets: frontend.Assets(), AppIcon: build.AppIcon,
+		Instance: inst, Launch: launch, Hidden: launch.Hidden, Log: log,
+		Assets: frontend.Assets(), AppIcon: build.AppIcon,
 		TrayIcons: shell.TrayIcons{Idle: build.TrayIdle, Running: build.TrayRunning, Attention: build.TrayAttention},
 	})
 	if err != nil {
-		return err
+		return errors.Join(err, inst.Close())
 	}
 	runErr := desk.Run()
-	return errors.Join(runErr, desk.Close())
+	return errors.Join(runErr, desk.Close(), inst.Close())
 }
+
+// reviewFlag is --review with an optional task id: "--review", "--review=ID"
+// or "--review ID".
+type reviewFlag struct {
+	set bool
+	id  string
+}
+
+func (r *reviewFlag) String() string { return r.id }
+
+func (r *reviewFlag) Set(s string) error {
+	r.set = true
+	if s != "true" {
+		r.id = s
+	}
+	return nil
+}
+
+// IsBoolFlag lets --review stand alone.
+func (r *reviewFlag) IsBoolFlag() bool { return true }

@@ -21,10 +21,6 @@ const (
 	EventRunnerStatus = "runner:status"
 	// EventSettingsChanged says settings were saved.
 	EventSettingsChanged = "settings:changed"
-	// EventUINewTask asks the window to open the New task form (from the tray).
-	EventUINewTask = "ui:new-task"
-	// EventUIShowReview asks the window to show the review queue (from the tray).
-	EventUIShowReview = "ui:show-review"
 )
 
 // Emitter sends an event to the UI. Every event goes through one Emitter so

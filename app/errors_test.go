@@ -101,7 +101,7 @@ func TestSettingsSaveNamesEveryInvalidField(t *testing.T) {
 	const content = `{"review":{"maxFixRounds":3}}`
 	os.WriteFile(path, []byte(content), 0o600)
 	rec := &RecordingEmitter{}
-	svc := NewSettingsService(settings.NewFile(path, host.Catalog()), newTestStore(t), nil, rec, context.Background, nil)
+	svc := NewSettingsService(settings.NewFile(path, host.Catalog()), newTestStore(t), nil, rec, context.Background, nil, nil)
 	cur, err := svc.Get()
 	if err != nil || cur.LoadError != "" {
 		t.Fatalf("get: %+v %v", cur, err)
@@ -135,7 +135,7 @@ func TestSettingsSaveNamesEveryInvalidField(t *testing.T) {
 func TestSettingsLoadErrorNamesEveryBadKey(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"runner":{"concurrency":0},"worktree":{"onDone":"trash"}}`), 0o600)
-	svc := NewSettingsService(settings.NewFile(path, host.Catalog()), newTestStore(t), nil, &RecordingEmitter{}, context.Background, nil)
+	svc := NewSettingsService(settings.NewFile(path, host.Catalog()), newTestStore(t), nil, &RecordingEmitter{}, context.Background, nil, nil)
 	res, err := svc.Get()
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ type settingsCase struct {
 // TestSettingsGoldenIsCurrent: the field errors Save gives for a set of
 // edited forms (go test ./app -run SettingsGolden -update rewrites them).
 func TestSettingsGoldenIsCurrent(t *testing.T) {
-	svc := NewSettingsService(settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), newTestStore(t), nil, &RecordingEmitter{}, context.Background, nil)
+	svc := NewSettingsService(settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), newTestStore(t), nil, &RecordingEmitter{}, context.Background, nil, nil)
 	cur, err := svc.Get()
 	if err != nil {
 		t.Fatal(err)

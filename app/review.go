@@ -249,6 +249,15 @@ func (r *ReviewService) UndoAccept(taskID string) error {
 		return userError(err)
 	}
 	recorder := review.StoreRecorder{Store: r.store}
+	// An accept a crash cut short is completed (or rolled back) first, so
+	// that the accept to undo is the one the target holds.
+	res, err := r.rev.Reconcile(ctx, recorder)
+	if err != nil {
+		return userError(err)
+	}
+	for _, x := range res {
+		_ = recorder.NoteResolution(ctx, x)
+	}
 	last, err := recorder.LastAccept(ctx, taskID)
 	if err != nil {
 		return userError(err)

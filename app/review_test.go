@@ -63,7 +63,7 @@ func TestReviewServiceSummaryPatchAcceptUndo(t *testing.T) {
 	tk, repo := doneTask(t, st)
 	g := gitx.New()
 	rec := &RecordingEmitter{}
-	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now), rec, context.Background)
+	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now, review.WithJournal(review.NewJournal(t.TempDir(), ""))), rec, context.Background)
 
 	sum, err := svc.Summary(tk.ID)
 	if err != nil {
@@ -135,7 +135,7 @@ func TestReviewServiceRejectDeletingBranches(t *testing.T) {
 	st := newTestStore(t)
 	tk, repo := doneTask(t, st)
 	g := gitx.New()
-	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now), &RecordingEmitter{}, context.Background)
+	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now, review.WithJournal(review.NewJournal(t.TempDir(), ""))), &RecordingEmitter{}, context.Background)
 	bs, err := svc.TaskBranches(tk.ID)
 	if err != nil || len(bs) != 1 || bs[0].Name != "boof-runner/"+tk.ID || bs[0].Unique != 1 {
 		t.Fatalf("branches %+v %v", bs, err)

@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -19,6 +21,23 @@ type ToolChoice struct {
 	Model string `json:"model"`
 }
 
+// SettingsView is settings.json as the Settings screen edits it. Its parts
+// are named types so the generated TypeScript models name them too.
+type SettingsView struct {
+	WorkingDirectory string       `json:"working_directory"`
+	RunnerEnabled    bool         `json:"runner_enabled"`
+	Concurrency      int          `json:"concurrency"`
+	Notifications    bool         `json:"notifications"`
+	CloseToTray      bool         `json:"close_to_tray"`
+	StartAtLogin     bool         `json:"start_at_login"`
+	DefaultTool      string       `json:"default_tool"`
+	Roles            RolesView    `json:"roles"`
+	Review           ReviewView   `json:"review"`
+	Worktree         WorktreeView `json:"worktree"`
+	Retries          RetriesView  `json:"retries"`
+	Stop             StopView     `json:"stop"`
+}
+
 // RoleChoice is a role's tool and model, and whether a role other than
 // the developer may change the worktree (roles.<role>.write).
 type RoleChoice struct {
@@ -26,39 +45,40 @@ type RoleChoice struct {
 	Write bool `json:"write"`
 }
 
-// SettingsView is settings.json as the Settings screen edits it.
-type SettingsView struct {
-	WorkingDirectory string `json:"working_directory"`
-	RunnerEnabled    bool   `json:"runner_enabled"`
-	Concurrency      int    `json:"concurrency"`
-	Notifications    bool   `json:"notifications"`
-	CloseToTray      bool   `json:"close_to_tray"`
-	DefaultTool      string `json:"default_tool"`
-	Roles            struct {
-		Planner    RoleChoice  `json:"planner"`
-		Refinement RoleChoice  `json:"refinement"`
-		Developer  RoleChoice  `json:"developer"`
-		Observer   *RoleChoice `json:"observer"`
-		Reviewer   RoleChoice  `json:"reviewer"`
-	} `json:"roles"`
-	Review struct {
-		Gate               bool `json:"gate"`
-		MaxFixRounds       int  `json:"max_fix_rounds"`
-		MaxInlineDiffBytes int  `json:"max_inline_diff_bytes"`
-	} `json:"review"`
-	Worktree struct {
-		Root      string `json:"root"`
-		OnDone    string `json:"on_done"`
-		OnFailure string `json:"on_failure"`
-	} `json:"worktree"`
-	Retries struct {
-		Transient     int     `json:"transient"`
-		BackoffMs     []int64 `json:"backoff_ms"`
-		IdleTimeoutMs int64   `json:"idle_timeout_ms"`
-	} `json:"retries"`
-	Stop struct {
-		GraceMs int64 `json:"grace_ms"`
-	} `json:"stop"`
+// RolesView is the tool, model and write access of each role; Observer
+// nil = no observer step.
+type RolesView struct {
+	Planner    RoleChoice  `json:"planner"`
+	Refinement RoleChoice  `json:"refinement"`
+	Developer  RoleChoice  `json:"developer"`
+	Observer   *RoleChoice `json:"observer"`
+	Reviewer   RoleChoice  `json:"reviewer"`
+}
+
+// ReviewView is the review gate's settings.
+type ReviewView struct {
+	Gate               bool `json:"gate"`
+	MaxFixRounds       int  `json:"max_fix_rounds"`
+	MaxInlineDiffBytes int  `json:"max_inline_diff_bytes"`
+}
+
+// WorktreeView says where worktrees live and what happens to them at the end.
+type WorktreeView struct {
+	Root      string `json:"root"`
+	OnDone    string `json:"on_done"`
+	OnFailure string `json:"on_failure"`
+}
+
+// RetriesView is the transient-failure retry policy.
+type RetriesView struct {
+	Transient     int     `json:"transient"`
+	BackoffMs     []int64 `json:"backoff_ms"`
+	IdleTimeoutMs int64   `json:"idle_timeout_ms"`
+}
+
+// StopView is the stop grace period.
+type StopView struct {
+	GraceMs int64 `json:"grace_ms"`
 }
 
 // FieldError names an invalid field by its UI path.
@@ -114,18 +134,31 @@ type SettingsService struct {
 	emit   Emitter
 	ctx    func() context.Context
 	picker DirectoryPicker
+	saved  func(settings.Settings) error
+
+	// shown is the settings the screen was last given (Get, Save): a save
+	// writes only what the user changed from them, so a key another process
+	// set meanwhile is kept.
+	mu    sync.Mutex
+	shown *settings.Settings
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
-// picker shows the native folder dialog.
-func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker) *SettingsService {
-	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker}
+// picker shows the native folder dialog; saved (nil: nothing) is called
+// after each save with the saved settings, to put them into effect outside
+// the file (the start-at-login entry).
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker, saved func(settings.Settings) error) *SettingsService {
+	if saved == nil {
+		saved = func(settings.Settings) error { return nil }
+	}
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker, saved: saved}
 }
 
 func toView(s settings.Settings) SettingsView {
 	var v SettingsView
 	v.WorkingDirectory, v.RunnerEnabled, v.Concurrency = s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency
 	v.Notifications, v.CloseToTray, v.DefaultTool = s.UI.Notifications, s.UI.CloseToTray, s.DefaultTool
+	v.StartAtLogin = s.UI.StartAtLogin
 	tc := func(r settings.ToolRef) RoleChoice {
 		return RoleChoice{ToolChoice: ToolChoice{Tool: r.Tool, Model: r.Model}, Write: r.Write != nil && *r.Write}
 	}
@@ -149,7 +182,7 @@ func toView(s settings.Settings) SettingsView {
 func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s := base
 	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
-	s.UI.Notifications, s.UI.CloseToTray = v.Notifications, v.CloseToTray
+	s.UI.Notifications, s.UI.CloseToTray, s.UI.StartAtLogin = v.Notifications, v.CloseToTray, v.StartAtLogin
 	tr := func(c RoleChoice) settings.ToolRef {
 		r := settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
 		if c.Write {
@@ -189,13 +222,33 @@ func uiPath(key string) string {
 		return "notifications"
 	case "ui.closeToTray":
 		return "close_to_tray"
+	case "ui.startAtLogin":
+		return "start_at_login"
 	}
 	return strings.ToLower(camelHump.ReplaceAllString(key, "${1}_${2}"))
+}
+
+// show records what the screen now shows.
+func (s *SettingsService) show(cur settings.Settings) {
+	s.mu.Lock()
+	s.shown = &cur
+	s.mu.Unlock()
+}
+
+// lastShown is what the screen shows, or cur when it was never given any.
+func (s *SettingsService) lastShown(cur settings.Settings) settings.Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown == nil {
+		return cur
+	}
+	return *s.shown
 }
 
 // Get returns the effective settings.
 func (s *SettingsService) Get() (SaveSettingsResult, error) {
 	cur, err := s.file.Load()
+	s.show(cur)
 	res := SaveSettingsResult{Saved: true, Errors: []FieldError{}, Settings: toView(cur)}
 	if err != nil {
 		msg, _ := usererr.Describe(err)
@@ -206,13 +259,17 @@ func (s *SettingsService) Get() (SaveSettingsResult, error) {
 
 // Save validates and writes the settings. Validation problems are not an
 // error: every invalid field comes back in Errors and nothing is written.
+// Only the fields the user changed from what the screen was shown are
+// written, onto the file as it is now (settings.File.SaveChanges): a key a
+// script set meanwhile is kept.
 func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	cur, _ := s.file.Load()
-	next := fromView(cur, v)
+	base := s.lastShown(cur)
+	next := fromView(base, v)
 	res := SaveSettingsResult{Errors: []FieldError{}}
 	err := next.Validate()
 	if err == nil {
-		err = s.file.Save(next)
+		err = s.file.SaveChanges(base, next)
 	}
 	var ve *settings.ValidationError
 	if errors.As(err, &ve) {
@@ -226,8 +283,12 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 		return res, userError(err)
 	}
 	saved, _ := s.file.Load()
+	s.show(saved)
 	res.Saved, res.Settings = true, toView(saved)
 	s.emit.Emit(EventSettingsChanged)
+	if err := s.saved(saved); err != nil {
+		return res, userError(fmt.Errorf("settings saved, but %w", err))
+	}
 	return res, nil
 }
 

@@ -17,7 +17,7 @@ import (
 func TestSettingsWriteToggle(t *testing.T) {
 	dir := t.TempDir()
 	f := settings.NewFile(filepath.Join(dir, "settings.json"), settings.Catalog{Names: []string{"mock"}})
-	svc := NewSettingsService(f, nil, nil, &RecordingEmitter{}, context.Background, nil)
+	svc := NewSettingsService(f, nil, nil, &RecordingEmitter{}, context.Background, nil, nil)
 	cur, err := svc.Get()
 	if err != nil {
 		t.Fatal(err)

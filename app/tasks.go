@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // Branches lists the local branches of a working directory (for the base-ref
@@ -26,6 +29,7 @@ type TaskService struct {
 	// RemoveBranches deletes a task's branches when the user asks for it on delete.
 	removeBranches func(ctx context.Context, t task.Task) error
 	wake           func()
+	resolveBase    func(ctx context.Context, repo, ref string) error
 }
 
 // TaskDeps are the optional collaborators of TaskService.
@@ -35,6 +39,9 @@ type TaskDeps struct {
 	RemoveBranches func(ctx context.Context, t task.Task) error
 	// Wake tells this process's runner loop that the queue changed.
 	Wake func()
+	// ResolveBase checks that a base ref names a commit of repo; an error
+	// matching gitx.ErrUnknownRef refuses the task. Nil: bases are not checked.
+	ResolveBase func(ctx context.Context, repo, ref string) error
 }
 
 // NewTaskService builds the service; ctx supplies the app's lifetime context.
@@ -45,7 +52,7 @@ func NewTaskService(s *store.Store, emit Emitter, ctx func() context.Context, d 
 	if d.Wake == nil {
 		d.Wake = func() {}
 	}
-	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches, wake: d.Wake}
+	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches, wake: d.Wake, resolveBase: d.ResolveBase}
 }
 
 // ListFilter selects tasks. Status "" lists every status but archived.
@@ -90,11 +97,34 @@ type NewTaskInput struct {
 
 // Create stores a new pending task and tells the UI the queue changed.
 func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
-	t, err := s.store.CreateTask(s.ctx(), task.NewTask{
+	repo := s.workDir()
+	nt := task.NewTask{
 		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority,
-		Base: in.Base, Labels: in.Labels, Runs: in.Runs, Repo: s.workDir(),
-	})
+		Base: in.Base, Labels: in.Labels, Runs: in.Runs, Repo: repo,
+	}
+	if _, err := nt.Normalize(); err != nil {
+		return task.Task{}, userError(err)
+	}
+	if err := s.checkBase(repo, in.Base); err != nil {
+		return task.Task{}, err
+	}
+	t, err := s.store.CreateTask(s.ctx(), nt)
 	return s.changed(t, err)
+}
+
+// checkBase refuses a base ref that names no commit of the working
+// directory, so a typo fails at once instead of when the task runs.
+func (s *TaskService) checkBase(repo, base string) error {
+	if base == "" || repo == "" || s.resolveBase == nil {
+		return nil
+	}
+	if err := s.resolveBase(s.ctx(), repo, base); err != nil {
+		if errors.Is(err, gitx.ErrUnknownRef) || errors.Is(err, gitx.ErrBadRev) {
+			return userError(&worktree.UnknownBaseError{Base: base, Dir: repo})
+		}
+		return userError(err)
+	}
+	return nil
 }
 
 // changed emits tasks:changed after a successful write.
@@ -132,6 +162,11 @@ func (s *TaskService) Update(id string, u TaskUpdate) (task.Task, error) {
 	cur, err := s.store.GetTask(s.ctx(), id)
 	if err != nil {
 		return task.Task{}, userError(err)
+	}
+	if u.Base != cur.Base {
+		if err := s.checkBase(cur.Repo, u.Base); err != nil {
+			return task.Task{}, err
+		}
 	}
 	return s.changed(s.store.UpdateTask(s.ctx(), id, store.TaskEdit{
 		Title: u.Title, Prompt: u.Prompt, Labels: u.Labels, Priority: u.Priority, Runs: u.Runs,

@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -152,5 +154,32 @@ func TestUserErrorNamesWhatIsMissing(t *testing.T) {
 	svc := NewCommandService(st, &RecordingEmitter{}, context.Background)
 	if err := svc.Delete("nope"); err == nil || err.Error() != `Command "nope" does not exist.` {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTaskServiceRefusesAnUnknownBaseRef(t *testing.T) {
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "README"), []byte("hi\n"), 0o644)
+	git(t, repo, "add", "README")
+	git(t, repo, "commit", "-q", "-m", "init")
+	st := newTestStore(t)
+	rec := &RecordingEmitter{}
+	g := gitx.New()
+	resolve := func(ctx context.Context, dir, ref string) error { _, err := g.ResolveCommit(ctx, dir, ref); return err }
+	svc := NewTaskService(st, rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, ResolveBase: resolve})
+	_, err := svc.Create(NewTaskInput{Prompt: "do it", Base: "no-such-branch", Runs: 1})
+	if err == nil || err.Error() != `The base ref "no-such-branch" is not a branch or commit in `+repo+"." {
+		t.Fatalf("unknown base: %v", err)
+	}
+	if got, _ := svc.List(ListFilter{}); len(got) != 0 || len(rec.Names()) != 0 {
+		t.Fatalf("a refused task changed something: %v %v", got, rec.Names())
+	}
+	created, err := svc.Create(NewTaskInput{Prompt: "do it", Base: "main", Runs: 1})
+	if err != nil || created.Base != "main" {
+		t.Fatalf("known base: %+v %v", created, err)
+	}
+	if _, err := svc.Update(created.ID, TaskUpdate{Prompt: "do it", Runs: 1, Base: "nope"}); err == nil || !strings.Contains(err.Error(), `The base ref "nope" is not`) {
+		t.Fatalf("update to an unknown base: %v", err)
 	}
 }

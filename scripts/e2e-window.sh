@@ -21,6 +21,14 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "e2e-window: $*" >&2; import -window root "$out/window-failed.png" 2>/dev/null || true; tail -20 "$tmp/app.log" >&2; exit 1; }
+# step NAME: after every step the app must be alive and must not have logged an
+# error (a front-end error reaches the log through DiagService).
+step() {
+	kill -0 "$app_pid" 2>/dev/null || { wait "$app_pid"; fail "the app died during '$1' (exit $?)"; }
+	if grep -q "level=ERROR" "$tmp/app.log"; then fail "the app logged an error during '$1': $(grep -m3 "level=ERROR" "$tmp/app.log")"; fi
+	echo "e2e-window: ok: $1"
+}
+see() { screen_has "$tmp/data" "$app_pid" "$@" || fail "the window does not show: $*"; }
 cli() { "$bin" "$@" --data-dir "$tmp/data"; }
 status_of() { cli show "$1" --json | sed -n 's/^  "status": "\(.*\)",$/\1/p'; }
 wait_status() { # ID STATUS SECONDS
@@ -72,42 +80,53 @@ start_bus
 "$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 wid=$(wait_window "Boof Runner" 30) || fail "no window"
-for _ in $(seq 300); do grep -q "window: dom ready" "$tmp/app.log" && break; sleep 0.1; done
-sleep 1
+wait_log "$tmp/app.log" "window: dom ready" 30 || fail "the front end never loaded"
+see "New task" "Prompt"
+step "start"
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 
 # 1. A task added from the form runs through the whole pipeline to done.
 first=$(add_task "Add a greeting file") || fail "the form did not create the task"
 wait_status "$first" done 120
-sleep 1
+see "Add a greeting file" "Done"
+step "a task from the form ran to done"
 import -window root "$out/window-done.png"
 # Open it: the first row of the list.
 xdotool mousemove 200 207 click 1
-sleep 2
+see "Review changes" "Reports" "Planner"
+step "the done task is open"
 import -window root "$out/window-task.png"
 cli show "$first" | grep -q "reviewer_report.*APPROVE" || fail "no approved reviewer report stored"
 # Its review: the editor's "Review changes" button (second in the action row).
 xdotool mousemove 648 98 click 1
-sleep 3
+see "Accept…" "Reject…" "mock-"
+step "its review shows the diff"
 import -window root "$out/window-review.png"
 xdotool key ctrl+1
-sleep 1
+see "New task"
 
 # 2. A task whose developer waits forever is stopped from the UI.
 xdotool key ctrl+n
 sleep 0.5
 second=$(add_task "Refactor everything [[mock-await developer=9]]") || fail "the form did not create the second task"
 wait_status "$second" ongoing 60
-for _ in $(seq 120); do cli show "$second" | grep -q "developer" && break; sleep 0.25; done
+deadline=$((SECONDS + 60))
+until cli show "$second" | grep -q "developer"; do
+	[ $SECONDS -lt $deadline ] || fail "the developer step never started"
+	sleep 0.25
+done
 xdotool mousemove 200 207 click 1 # the running task, first row
-sleep 3
+see "Refactor everything" "Waiting for 9 message(s)." "Stop"
+step "the running task streams"
 import -window root "$out/window-running.png"
 xdotool key ctrl+period
-sleep 1
+see "The work is kept" "Stop task"
+step "stop asks first"
 import -window root "$out/window-stop-confirm.png"
 xdotool key Tab Return
 wait_status "$second" stopped 30
-sleep 1
+see "Stopped"
+step "stopped from the UI"
 import -window root "$out/window-stopped.png"
 # Agent steps run inside the task's worktree: nothing may be left there.
 survivors=""
@@ -118,18 +137,20 @@ done
 [ -d "$repo/.boof-runner-worktrees/$second" ] || fail "the stopped task's worktree was not kept"
 
 # 3. Every screen renders against the real backend.
+screen_text=("" "" "No task is waiting for an answer." "Command templates" "Save settings" "Leftovers")
 for n in 2 3 4 5; do
 	xdotool key "ctrl+$n"
-	sleep 2
+	see "${screen_text[$n]}"
+	step "screen $n renders"
 	import -window root "$out/window-screen-$n.png"
 done
-grep -q "level=ERROR" "$tmp/app.log" && fail "the app logged an error"
 
 # 4. SIGTERM quits the app cleanly, within the grace, leaving no process.
 stop_app "$app_pid" || fail "the app did not quit within 20 s of SIGTERM"
+[ "$APP_STATUS" -eq 0 ] || fail "the app exited with status $APP_STATUS after SIGTERM"
 app_pid=""
 for p in /proc/[0-9]*; do
-	case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in *dbus-daemon* | *at-spi*) ;; # the session bus's own helpers
+	case "$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" in *dbus-daemon* | *at-spi*) ;; # the session bus's own helpers
 	*"$tmp/"*) fail "process ${p#/proc/} survived the app: $(tr '\0' ' ' <"$p/cmdline")" ;; esac
 done
 echo "e2e-window: done → $first, stopped → $second; screenshots in $out/window-*.png"

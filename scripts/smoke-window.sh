@@ -44,7 +44,10 @@ for attempt in 1 2 3; do
 	xdotool key ctrl+Return
 	for _ in $(seq 20); do
 		if "$bin" list --json --data-dir "$tmp/data" | grep -qF "$prompt"; then
-			sleep 1 # let the list repaint before the screenshot
+			kill -0 "$app_pid" 2>/dev/null || { echo "smoke: the app died" >&2; cat "$tmp/app.log" >&2; exit 1; }
+			# What the window shows, asked of the app itself (SIGUSR2 → ui-snapshot.txt).
+			screen_has "$tmp/data" "$app_pid" "$prompt" "New task" || { cat "$tmp/app.log" >&2; exit 1; }
+			if grep -q "level=ERROR" "$tmp/app.log"; then echo "smoke: the app logged an error" >&2; cat "$tmp/app.log" >&2; exit 1; fi
 			import -window root "$out/smoke-window.png"
 			echo "smoke: task stored after attempt $attempt; screenshot $out/smoke-window.png"
 			"$bin" list --data-dir "$tmp/data"

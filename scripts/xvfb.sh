@@ -52,16 +52,64 @@ stop_bus() {
 	return 0
 }
 
-# stop_app PID sends SIGTERM and waits up to 20 s for the app to quit; it
-# returns 1 (after a SIGKILL) when the app did not quit by itself.
+# stop_app PID sends SIGTERM and waits up to 20 s for the app to quit,
+# leaving its exit status in APP_STATUS; it returns 1 (after a SIGKILL) when
+# the app did not quit by itself.
 stop_app() {
 	local pid=$1 i
+	APP_STATUS=0
 	kill "$pid" 2>/dev/null || return 0
 	for i in $(seq 200); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; APP_STATUS=$?; return 0; }
 		sleep 0.1
 	done
 	kill -9 "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	return 1
+}
+
+# snapshot DATA PID prints the text the app's window shows: SIGUSR2 makes the
+# app ask its front end (DiagService) and write DATA/ui-snapshot.txt. Fails
+# when no new snapshot arrives within 20 s.
+snapshot() {
+	local f="$1/ui-snapshot.txt" before now deadline=$((SECONDS + 20))
+	before=$(head -n1 "$f" 2>/dev/null || echo none)
+	kill -USR2 "$2" 2>/dev/null || return 1
+	while [ $SECONDS -lt $deadline ]; do
+		now=$(head -n1 "$f" 2>/dev/null || true)
+		if [ -n "$now" ] && [ "$now" != "$before" ]; then
+			tail -n +2 "$f"
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# screen_has DATA PID TEXT... waits up to 20 s until the window shows every
+# TEXT (fixed strings); prints the last snapshot and fails otherwise.
+screen_has() {
+	local data=$1 pid=$2 text t ok deadline=$((SECONDS + 20))
+	shift 2
+	while :; do
+		text=$(snapshot "$data" "$pid") || { echo "no snapshot from the app" >&2; return 1; }
+		ok=1
+		for t in "$@"; do grep -qF -- "$t" <<<"$text" || { ok=0; break; }; done
+		[ $ok = 1 ] && return 0
+		if [ $SECONDS -ge $deadline ]; then
+			echo "the window does not show '$t'; it shows:" >&2
+			head -c 3000 <<<"$text" >&2
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+# wait_log FILE PATTERN SECONDS waits for PATTERN in FILE; fails on timeout.
+wait_log() {
+	local deadline=$((SECONDS + $3))
+	until grep -q -- "$2" "$1"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.1
+	done
 }

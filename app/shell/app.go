@@ -39,6 +39,11 @@ type App struct {
 	runSvc   *app.RunService
 	settings *app.SettingsService
 	review   *app.ReviewService
+	diag     *app.DiagService
+	nav      *app.Navigator
+	navSvc   *app.NavService
+
+	autostart Autostart
 
 	desk     *Desktop
 	tray     *Tray // nil when the desktop has no session bus
@@ -136,6 +141,7 @@ func (a *App) start() {
 		}
 	}()
 	a.notifier.Start(a.ctx, notifyInterval)
+	app.StartScreenProbes(a.ctx, a.diag, a.opts.DataDir)
 }
 
 // stopQueue stops the queue once: it ends the loop (running steps record
@@ -145,6 +151,11 @@ func (a *App) start() {
 func (a *App) stopQueue() error {
 	var err error
 	a.stopOnce.Do(func() {
+		if a.opts.Instance != nil {
+			// A launch from now on waits for the lock instead of being
+			// handed to an app that is quitting.
+			a.opts.Instance.Retire()
+		}
 		a.mu.Lock()
 		a.queueDone = true
 		a.mu.Unlock()

@@ -65,7 +65,7 @@ func startSessionBus(t *testing.T) string {
 	var r result
 	select {
 	case r = <-got:
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("dbus-daemon printed no address")
 	}
 	if r.err != nil {
@@ -143,6 +143,8 @@ type menuEntry struct {
 	ID      int32
 	Label   string
 	Enabled bool
+	// Sub lists the visible items of its submenu.
+	Sub []menuEntry
 }
 
 // menuPath reads the item's Menu property, as a tray host does.
@@ -159,8 +161,9 @@ func menuPath(t *testing.T, conn *dbus.Conn, sender string, item dbus.ObjectPath
 	return p
 }
 
-// readMenu returns the labelled items of the menu at path, in order
-// (separators left out).
+// readMenu returns the visible labelled items of the menu at path, in
+// order, with their submenus (separators and hidden items left out), as a
+// tray host shows them.
 func readMenu(t *testing.T, conn *dbus.Conn, sender string, path dbus.ObjectPath) []menuEntry {
 	t.Helper()
 	var rev uint32
@@ -169,8 +172,13 @@ func readMenu(t *testing.T, conn *dbus.Conn, sender string, path dbus.ObjectPath
 	if err := obj.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &root); err != nil {
 		t.Fatalf("GetLayout: %v", err)
 	}
+	return menuChildren(t, root.Children)
+}
+
+func menuChildren(t *testing.T, children []dbus.Variant) []menuEntry {
+	t.Helper()
 	var items []menuEntry
-	for _, c := range root.Children {
+	for _, c := range children {
 		var child menuLayout
 		if err := dbus.Store([]any{c.Value()}, &child); err != nil {
 			t.Fatalf("decode menu child: %v", err)
@@ -179,10 +187,14 @@ func readMenu(t *testing.T, conn *dbus.Conn, sender string, path dbus.ObjectPath
 		if !ok {
 			continue
 		}
+		if v, ok := child.Props["visible"]; ok && !v.Value().(bool) {
+			continue
+		}
 		e := menuEntry{ID: child.ID, Label: l.Value().(string), Enabled: true}
 		if en, ok := child.Props["enabled"]; ok {
 			e.Enabled = en.Value().(bool)
 		}
+		e.Sub = menuChildren(t, child.Children)
 		items = append(items, e)
 	}
 	return items
@@ -201,7 +213,7 @@ func clickMenu(t *testing.T, conn *dbus.Conn, sender string, path dbus.ObjectPat
 // hang, it is not a speed requirement.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -47,6 +47,16 @@ type Window interface {
 	Quit()
 }
 
+// Nav asks the window to show a view; *app.Navigator has it.
+type Nav interface {
+	// Open asks the window to show r.
+	Open(r app.UIRequest) app.UIRequest
+	// Review opens the Review screen on a task ("": the oldest waiting).
+	Review(id string) app.UIRequest
+	// Task opens a task where its state says the user acts on it.
+	Task(id string) app.UIRequest
+}
+
 // DesktopDeps are what a Desktop is built from. Store, Run and Window are
 // required; the others have defaults.
 type DesktopDeps struct {
@@ -54,6 +64,12 @@ type DesktopDeps struct {
 	Run     RunControl
 	Window  Window
 	Emitter app.Emitter
+	// Nav shows views in the window; nil means none (the window is only
+	// shown).
+	Nav Nav
+	// Stopping is told each stop the tray asked for, with the task's title
+	// (the notifier says when it is stopped); nil means nobody.
+	Stopping func(id, title string)
 	// Shutdown stops running steps cleanly before the app quits (the tray's
 	// Quit, or a window close that is not turned into a hide). It is called
 	// at most once.
@@ -106,6 +122,12 @@ func NewDesktop(deps DesktopDeps) *Desktop {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
+	if deps.Nav == nil {
+		deps.Nav = noNav{}
+	}
+	if deps.Stopping == nil {
+		deps.Stopping = func(string, string) {}
+	}
 	return &Desktop{d: deps}
 }
 
@@ -135,22 +157,17 @@ func (d *Desktop) TrayState() TrayState {
 	}
 	// Tasks this process runs come first; the store also shows tasks run by
 	// another process (a headless runner), which Stop reaches durably.
-	running := append(d.d.Run.Running(), ongoing...)
 	seen := map[string]bool{}
-	for _, id := range running {
+	for _, id := range append(d.d.Run.Running(), ongoing...) {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		if st.RunningID == "" {
-			st.RunningID = id
-			st.RunningTitle = titles[id]
-			if st.RunningTitle == "" {
-				st.RunningTitle = id
-			}
-			continue
+		title := titles[id]
+		if title == "" {
+			title = id
 		}
-		st.OtherRunning++
+		st.Running = append(st.Running, RunningTask{ID: id, Title: title})
 	}
 	return st
 }
@@ -177,16 +194,48 @@ func (d *Desktop) ToggleWindow() {
 	d.d.Window.Show()
 }
 
-// NewTask shows the window and asks it to open the New task form.
-func (d *Desktop) NewTask() {
+// ShowWindow shows the window and brings it forward as it is.
+func (d *Desktop) ShowWindow() {
 	d.d.Window.Show()
-	d.d.Emitter.Emit(app.EventUINewTask)
+	d.d.Nav.Open(app.UIRequest{View: app.ViewWindow})
 }
 
-// ShowReview shows the window and asks it to show the review queue.
-func (d *Desktop) ShowReview() {
+// NewTask shows the window on the New task form, its prompt focused.
+func (d *Desktop) NewTask() {
 	d.d.Window.Show()
-	d.d.Emitter.Emit(app.EventUIShowReview)
+	d.d.Nav.Open(app.UIRequest{View: app.ViewNewTask})
+}
+
+// ShowReview shows the window on the Review screen with the oldest finished
+// task waiting for review (none: the screen's empty state).
+func (d *Desktop) ShowReview() { d.Review("") }
+
+// Review shows the window on the Review screen with task id; an unknown id
+// opens the screen with a message saying so.
+func (d *Desktop) Review(id string) {
+	d.d.Window.Show()
+	d.d.Nav.Review(id)
+}
+
+// OpenTask shows the window on the task, where its state says the user
+// acts on it (a click on its notification).
+func (d *Desktop) OpenTask(id string) {
+	d.d.Window.Show()
+	d.d.Nav.Task(id)
+}
+
+// Launch does what a later launch of the app asked (see Instance).
+func (d *Desktop) Launch(l Launch) {
+	switch {
+	case l.NewTask:
+		d.NewTask()
+	case l.Review:
+		d.Review(l.ReviewID)
+	case l.Hidden:
+		// Start at login while the app already runs: leave it as it is.
+	default:
+		d.ShowWindow()
+	}
 }
 
 // SetRunnerEnabled pauses or resumes the runner; a failure is logged.
@@ -196,12 +245,20 @@ func (d *Desktop) SetRunnerEnabled(on bool) {
 	}
 }
 
-// StopTask asks the runner to stop the task; a failure is logged.
+// StopTask asks the runner to stop the task (its work is kept) and tells
+// Stopping, so the user hears when it stopped; a failure is logged.
 func (d *Desktop) StopTask(id string) {
+	title := id
+	for _, r := range d.TrayState().Running {
+		if r.ID == id {
+			title = r.Title
+		}
+	}
 	if err := d.d.Run.StopTask(id); err != nil {
 		d.d.Log.Error("tray: stop task", "task", id, "err", err)
 		return
 	}
+	d.d.Stopping(id, title)
 	d.d.Emitter.Emit(app.EventTasksChanged)
 }
 
@@ -237,3 +294,10 @@ func displayTitle(t task.Task) string {
 	}
 	return t.ID
 }
+
+// noNav is the Nav of a desktop without a window front end.
+type noNav struct{}
+
+func (noNav) Open(r app.UIRequest) app.UIRequest { return r }
+func (noNav) Review(string) app.UIRequest        { return app.UIRequest{View: app.ViewReview} }
+func (noNav) Task(string) app.UIRequest          { return app.UIRequest{View: app.ViewTask} }

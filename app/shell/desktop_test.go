@@ -111,14 +111,14 @@ func TestDesktopTrayState(t *testing.T) {
 	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	got := d.TrayState()
 	// The task this process runs comes first; an untitled task shows its prompt.
-	want := TrayState{WindowVisible: false, RunnerEnabled: true, RunningID: b, RunningTitle: "do", OtherRunning: 1, Review: 1, Attention: 1}
-	if got != want {
+	want := TrayState{WindowVisible: false, RunnerEnabled: true, Running: []RunningTask{{b, "do"}, {a, "alpha"}}, Review: 1, Attention: 1}
+	if !got.equal(want) {
 		t.Fatalf("state\n%+v\nwant\n%+v", got, want)
 	}
 
 	st.Close()
 	for range 2 {
-		if got := d.TrayState(); got.Review != 0 || got.RunningID != b || got.RunningTitle != b {
+		if got := d.TrayState(); got.Review != 0 || !slices.Equal(got.Running, []RunningTask{{b, b}}) {
 			t.Fatalf("state with a closed store %+v", got)
 		}
 	}
@@ -205,7 +205,7 @@ func BenchmarkDesktopTrayState(b *testing.B) {
 	d := NewDesktop(DesktopDeps{Store: run.st, Run: run, Window: &testWindow{}})
 	b.ResetTimer()
 	for b.Loop() {
-		if st := d.TrayState(); st.RunningID == "" {
+		if st := d.TrayState(); len(st.Running) == 0 {
 			b.Fatal("no running task")
 		}
 	}

@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == mock.AgentCommand {
 		os.Exit(mock.Main(os.Args[2:], os.Stdin, os.Stdout))
 	}
+	if root := os.Getenv("BOOF_INSTANCE_HELPER"); root != "" {
+		instanceHelper(root)
+	}
 	os.Exit(m.Run())
 }
 

@@ -31,7 +31,10 @@ type NotifierOptions struct {
 	AppIcon string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	Log *slog.Logger
+	// Open is called with the task of a notification the user clicked (the
+	// server's ActionInvoked signal); nil means clicks do nothing.
+	Open func(taskID string)
+	Log  *slog.Logger
 }
 
 // Notifier sends a desktop notification when a task finishes (done), fails,
@@ -47,11 +50,15 @@ type Notifier struct {
 	prev   map[string]seenTask // nil until the first check
 	since  time.Time           // start of the previous check, in store precision
 	conn   *dbus.Conn
-	markup bool // the server renders body markup, so bodies are escaped
-	warned bool // "notifications unavailable" was logged since the last success
+	markup bool              // the server renders body markup, so bodies are escaped
+	warned bool              // "notifications unavailable" was logged since the last success
+	stops  map[string]string // task id → title of stops the tray asked for
+	sent   map[uint32]string // notification id → its task, for clicks
+	sentQ  []uint32          // sent's ids, oldest first (bounded)
 
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	clickWG sync.WaitGroup // the click listeners, which end with their connection
 }
 
 // seenTask is what a check remembers of a task: a change in any of it is a
@@ -73,7 +80,19 @@ func NewNotifier(st TaskReader, opts NotifierOptions) *Notifier {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Notifier{store: st, opts: opts, hint: make(chan struct{}, 1)}
+	return &Notifier{store: st, opts: opts, hint: make(chan struct{}, 1), stops: map[string]string{}, sent: map[uint32]string{}}
+}
+
+// maxClickable bounds how many sent notifications stay clickable.
+const maxClickable = 200
+
+// ExpectStop says the user asked (from the tray) to stop task id: once the
+// task is stopped, a notification says so and that its work was kept.
+func (n *Notifier) ExpectStop(id, title string) {
+	n.mu.Lock()
+	n.stops[id] = title
+	n.mu.Unlock()
+	n.Hint()
 }
 
 // Notification is one message sent to the desktop.
@@ -91,7 +110,7 @@ func (n *Notifier) Check(ctx context.Context) error {
 	defer n.mu.Unlock()
 	start := n.opts.Now().Truncate(time.Millisecond)
 	tasks, err := n.store.ListTasks(ctx, store.Filter{
-		Statuses: []task.Status{task.StatusPending, task.StatusOngoing, task.StatusActions, task.StatusDone, task.StatusFailed},
+		Statuses: []task.Status{task.StatusPending, task.StatusOngoing, task.StatusActions, task.StatusDone, task.StatusFailed, task.StatusStopped},
 		Limit:    notifyLimit,
 	})
 	if err != nil {
@@ -105,6 +124,12 @@ func (n *Notifier) Check(ctx context.Context) error {
 			cur.finished = *t.FinishedAt
 		}
 		next[t.ID] = cur
+		if title, ok := n.stops[t.ID]; ok && t.Status != task.StatusOngoing {
+			delete(n.stops, t.ID)
+			if t.Status == task.StatusStopped {
+				out = append(out, stoppedNotification(t, title))
+			}
+		}
 		if n.prev == nil {
 			continue
 		}
@@ -176,6 +201,16 @@ func notificationFor(t task.Task) Notification {
 	return m
 }
 
+// stoppedNotification says that a stop the user asked for happened and
+// that the work was kept.
+func stoppedNotification(t task.Task, title string) Notification {
+	m := Notification{TaskID: t.ID, Summary: "Stopped: " + trimTitle(title), Body: "Its work is kept in its worktree."}
+	if t.Branch != "" {
+		m.Body = "Its work is kept on branch " + t.Branch + " and in its worktree."
+	}
+	return m
+}
+
 // send delivers m; it reports false when the server cannot be reached, so
 // the rest of a batch is not tried.
 func (n *Notifier) send(ctx context.Context, m Notification) bool {
@@ -194,8 +229,10 @@ func (n *Notifier) send(ctx context.Context, m Notification) bool {
 		"urgency":       dbus.MakeVariant(byte(1)),
 	}
 	var id uint32
+	// The "default" action is a click on the notification itself.
+	actions := []string{"default", "Open"}
 	err := n.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyName+".Notify", 0,
-		"Boof Runner", uint32(0), n.opts.AppIcon, m.Summary, body, []string{}, hints, int32(-1)).Store(&id)
+		"Boof Runner", uint32(0), n.opts.AppIcon, m.Summary, body, actions, hints, int32(-1)).Store(&id)
 	if err != nil {
 		if !n.conn.Connected() {
 			n.conn.Close()
@@ -205,6 +242,14 @@ func (n *Notifier) send(ctx context.Context, m Notification) bool {
 		return false
 	}
 	n.warned = false
+	if m.TaskID != "" {
+		n.sent[id] = m.TaskID
+		n.sentQ = append(n.sentQ, id)
+		if len(n.sentQ) > maxClickable {
+			delete(n.sent, n.sentQ[0])
+			n.sentQ = n.sentQ[1:]
+		}
+	}
 	return true
 }
 
@@ -224,7 +269,39 @@ func (n *Notifier) connect(ctx context.Context) error {
 		return fmt.Errorf("notification server: %w", err)
 	}
 	n.conn, n.markup = conn, slices.Contains(caps, "body-markup")
+	if slices.Contains(caps, "actions") {
+		n.listenClicks(conn)
+	}
 	return nil
+}
+
+// listenClicks opens the task of a clicked notification: the server sends
+// ActionInvoked(id, action) on the connection the notification came from.
+// The goroutine ends when the connection closes. The caller holds n.mu.
+func (n *Notifier) listenClicks(conn *dbus.Conn) {
+	if err := conn.AddMatchSignal(dbus.WithMatchInterface(notifyName), dbus.WithMatchMember("ActionInvoked")); err != nil {
+		n.opts.Log.Warn("notifications: clicks will not open tasks", "err", err)
+		return
+	}
+	ch := make(chan *dbus.Signal, 16)
+	conn.Signal(ch)
+	n.clickWG.Add(1)
+	go func() {
+		defer n.clickWG.Done()
+		for sig := range ch {
+			if sig.Name != notifyName+".ActionInvoked" || len(sig.Body) != 2 {
+				continue
+			}
+			id, _ := sig.Body[0].(uint32)
+			n.mu.Lock()
+			taskID := n.sent[id]
+			n.mu.Unlock()
+			if taskID != "" && n.opts.Open != nil {
+				n.opts.Log.Info("notification clicked", "task", taskID)
+				n.opts.Open(taskID)
+			}
+		}
+	}()
 }
 
 func (n *Notifier) unavailable(err error) {
@@ -284,11 +361,12 @@ func (n *Notifier) Close() {
 	}
 	n.wg.Wait()
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	if n.conn != nil {
 		n.conn.Close()
 		n.conn = nil
 	}
+	n.mu.Unlock()
+	n.clickWG.Wait()
 }
 
 func firstLine(s string) string {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -19,21 +20,34 @@ import (
 // we do not own): it records every Notify call.
 type notifyServer struct {
 	caps []string
+	conn *dbus.Conn
 
 	mu    sync.Mutex
 	calls []notifyCall
 }
 
 type notifyCall struct {
+	ID                 uint32
 	App, Summary, Body string
+	Actions            []string
 	Hints              map[string]dbus.Variant
 }
 
 func (s *notifyServer) Notify(app string, replaces uint32, icon, summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.calls = append(s.calls, notifyCall{App: app, Summary: summary, Body: body, Hints: hints})
-	return uint32(len(s.calls)), nil
+	id := uint32(len(s.calls) + 1)
+	s.calls = append(s.calls, notifyCall{ID: id, App: app, Summary: summary, Body: body, Actions: actions, Hints: hints})
+	return id, nil
+}
+
+// click is the user clicking notification id: the server signals
+// ActionInvoked with the default action, as notification daemons do.
+func (s *notifyServer) click(t *testing.T, id uint32) {
+	t.Helper()
+	if err := s.conn.Emit(notifyPath, notifyName+".ActionInvoked", id, "default"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (s *notifyServer) GetCapabilities() ([]string, *dbus.Error) { return s.caps, nil }
@@ -60,7 +74,7 @@ func (s *notifyServer) summaries() []string {
 func startNotifyServer(t *testing.T, addr string, caps ...string) *notifyServer {
 	t.Helper()
 	conn := connectBus(t, addr)
-	s := &notifyServer{caps: caps}
+	s := &notifyServer{caps: caps, conn: conn}
 	if err := conn.Export(s, notifyPath, notifyName); err != nil {
 		t.Fatal(err)
 	}
@@ -261,5 +275,77 @@ func BenchmarkNotifierCheck(b *testing.B) {
 		if err := n.Check(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestNotifierClickOpensTheTask(t *testing.T) {
+	addr := startSessionBus(t)
+	srv := startNotifyServer(t, addr, "body", "actions")
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	var mu sync.Mutex
+	var opened []string
+	n := NewNotifier(st, NotifierOptions{Open: func(id string) {
+		mu.Lock()
+		opened = append(opened, id)
+		mu.Unlock()
+	}})
+	t.Cleanup(n.Close)
+	done, asking := l.create("finished"), l.create("asking")
+	check(t, n)
+	l.claim(done)
+	l.claim(asking)
+	l.to(done, task.StatusDone, "")
+	l.ask(asking, "Which one?")
+	check(t, n)
+	calls := srv.recorded()
+	if len(calls) != 2 {
+		t.Fatalf("calls %+v", calls)
+	}
+	ids := map[string]uint32{}
+	for _, c := range calls {
+		if !slices.Equal(c.Actions, []string{"default", "Open"}) {
+			t.Fatalf("actions %q: a click would do nothing", c.Actions)
+		}
+		ids[c.Summary] = c.ID
+	}
+	srv.click(t, ids["Task needs an answer: asking"])
+	srv.click(t, ids["Task finished: finished"])
+	srv.click(t, 999) // not ours: nothing
+	waitFor(t, "two opened tasks", func() bool { mu.Lock(); defer mu.Unlock(); return len(opened) == 2 })
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{asking, done}; !slices.Equal(opened, want) {
+		t.Fatalf("opened %q, want %q", opened, want)
+	}
+}
+
+func TestNotifierSaysWhatTheTrayStopped(t *testing.T) {
+	addr := startSessionBus(t)
+	srv := startNotifyServer(t, addr, "body")
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	n := NewNotifier(st, NotifierOptions{})
+	t.Cleanup(n.Close)
+	a, b := l.create("Refactor the parser"), l.create("Not asked")
+	l.claim(a)
+	l.claim(b)
+	check(t, n)
+	n.ExpectStop(a, "Refactor the parser")
+	check(t, n)
+	if got := srv.recorded(); len(got) != 0 {
+		t.Fatalf("notified before the task stopped: %+v", got)
+	}
+	if _, err := st.Transition(context.Background(), a, task.StatusStopped, store.TransitionNote{Branch: "boof-runner/" + a}); err != nil {
+		t.Fatal(err)
+	}
+	l.to(b, task.StatusStopped, "stopped by the user")
+	check(t, n)
+	check(t, n)
+	got := srv.recorded()
+	if len(got) != 1 || got[0].Summary != "Stopped: Refactor the parser" ||
+		got[0].Body != "Its work is kept on branch boof-runner/"+a+" and in its worktree." {
+		t.Fatalf("notifications %+v", got)
 	}
 }

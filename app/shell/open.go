@@ -36,6 +36,19 @@ type Options struct {
 	Exe string
 	// Log receives the app's log; nil means it is discarded.
 	Log *slog.Logger
+	// Hidden starts the window hidden (shown from the tray); without a tray
+	// host it is shown anyway.
+	Hidden bool
+	// Launch is what this launch asked for (--new-task, --review [ID]); the
+	// window opens on it.
+	Launch Launch
+	// Instance is this process's claim on the data root (ClaimInstance);
+	// later launches reach the app through it. nil: no single-instance
+	// guard (tests).
+	Instance *Instance
+	// ConfigHome is where the autostart entry lives ("": $XDG_CONFIG_HOME
+	// or ~/.config).
+	ConfigHome string
 }
 
 // Open opens the data root (creating it when missing), its store and its
@@ -59,14 +72,22 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		}
 		o.Exe = exe
 	}
-	root, err := dataroot.Default(o.DataDir)
+	dataDirFlag := o.DataDir
+	if o.Instance != nil {
+		dataDirFlag = o.Instance.Root()
+	}
+	root, err := dataroot.Default(dataDirFlag)
 	if err != nil {
 		return nil, err
 	}
 	if err := dataroot.Ensure(root); err != nil {
 		return nil, err
 	}
+	if def, err := dataroot.Default(""); err == nil && def == root {
+		dataDirFlag = ""
+	}
 	paths := dataroot.Paths{Root: root}
+	o.DataDir = root
 	st, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
 	if err != nil {
 		return nil, err
@@ -85,35 +106,89 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	a.buildServices()
+	if a.autostart, err = NewAutostart(o.ConfigHome, o.Exe, dataDirFlag); err != nil {
+		o.Log.Warn("start at login unavailable", "err", err)
+	}
+	a.buildServices(paths)
 
-	a.desk = NewDesktop(DesktopDeps{Store: st, Run: a.run, Window: a.window, Emitter: a.emit,
+	a.notifier = NewNotifier(st, NotifierOptions{Enabled: func() bool { return a.ui().Notifications }, Log: o.Log,
+		Open: func(id string) { a.desk.OpenTask(id) }})
+	a.desk = NewDesktop(DesktopDeps{Store: st, Run: a.run, Window: a.window, Emitter: a.emit, Nav: a.nav,
+		Stopping: a.notifier.ExpectStop,
 		Shutdown: a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
 		Context: a.context, Log: o.Log})
-	a.notifier = NewNotifier(st, NotifierOptions{Enabled: func() bool { return a.ui().Notifications }, Log: o.Log})
 	a.hints.add(a.notifier.Hint)
-	if tray, err := StartTray(a.desk, TrayOptions{Icons: o.TrayIcons}); err != nil {
-		o.Log.Info("no system tray", "err", err)
-	} else {
-		a.tray = tray
-		a.hints.add(tray.Hint)
+	a.startTray(ctx)
+	a.syncAutostart(a.settingsNow())
+	if o.Launch.NewTask || o.Launch.Review {
+		a.desk.Launch(o.Launch)
+	}
+	if o.Instance != nil {
+		o.Instance.Serve(a.desk.Launch)
 	}
 	return a, nil
 }
 
+// startTray starts the tray when the desktop has a session bus, and says
+// once in the log when there is no tray host: the app then works without a
+// tray icon, closing the window quits, and --hidden shows the window anyway
+// (nothing could show it).
+func (a *App) startTray(ctx context.Context) {
+	tray, err := StartTray(a.desk, TrayOptions{Icons: a.opts.TrayIcons})
+	if err == nil {
+		a.tray = tray
+		a.hints.add(tray.Hint)
+	}
+	host := err == nil && TrayHostAvailable(ctx)
+	if !host {
+		reason := "no StatusNotifierWatcher on the session bus"
+		if err != nil {
+			reason = err.Error()
+		}
+		a.log.Warn("no system tray: the app runs without a tray icon and closing the window quits it", "reason", reason)
+	}
+	if a.opts.Hidden {
+		if host {
+			a.window.setVisible(false)
+		} else {
+			a.log.Info("window: shown despite --hidden, as no tray could show it")
+		}
+	}
+}
+
+// syncAutostart keeps the start-at-login entry in step with the setting;
+// it runs at start (the binary may have moved) and after each save.
+func (a *App) syncAutostart(s settings.Settings) error {
+	if a.autostart.Path == "" {
+		return nil
+	}
+	if err := a.autostart.Apply(s.UI.StartAtLogin); err != nil {
+		a.log.Warn("start at login", "err", err)
+		return err
+	}
+	return nil
+}
+
 // buildServices builds the services bound to the window, over the store and
 // the queue.
-func (a *App) buildServices() {
+func (a *App) buildServices(paths dataroot.Paths) {
 	sf, rc := a.queue.settings(), a.queue.control()
 	g := gitx.New()
-	rev := review.New(g, time.Now)
+	rev := reviewService(paths, g)
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
 		WorkDir: func() string { return a.settingsNow().WorkingDirectory },
 		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
+		ResolveBase: func(ctx context.Context, repo, ref string) error {
+			_, err := g.ResolveCommit(ctx, repo, ref)
+			return err
+		},
 	})
+	a.diag = app.NewDiagService(a.log, a.emit, a.context)
 	a.commands = app.NewCommandService(a.store, a.emit, a.context)
 	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)
-	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window)
+	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window, a.syncAutostart)
+	a.nav = app.NewNavigator(a.store, a.emit, a.context, a.log)
+	a.navSvc = app.NewNavService(a.nav)
 	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context)
 	a.run = runControl{svc: a.runSvc, queue: rc, settings: sf, ctx: a.context}
 }
@@ -130,7 +205,7 @@ func (a *App) ui() settings.UI { return a.settingsNow().UI }
 // bound lists the services bound to the window: their exported methods are
 // what the front end calls (window.go.app.<Service>.<Method>).
 func (a *App) bound() []any {
-	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review}
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc}
 }
 
 // branches lists a working directory's branches for the base-ref picker,

@@ -8,16 +8,19 @@ import (
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
-// This file is the shell's one use of the runner host: opening it, and the
-// two ways this process can hold a data root's queue.
+// This file is the shell's one use of the runner host: opening it, the
+// two ways this process can hold a data root's queue, and the data root's
+// journaled review service.
 
 // queue is this process's hold on the data root's queue: hostQueue runs it
 // here, lockedQueue is the mode where another process holds the runner lock.
@@ -43,6 +46,12 @@ type queueOptions struct {
 	exe   string
 	hooks pipeline.Hooks
 	log   *slog.Logger
+}
+
+// reviewService is the data root's review service, whose accepts and
+// undos are journaled in the data root (host.ReviewService).
+func reviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
+	return host.ReviewService(paths, g)
 }
 
 // openQueue takes the data root's runner lock and wires its queue. When

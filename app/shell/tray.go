@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,14 +28,23 @@ const (
 type TrayState struct {
 	WindowVisible bool
 	RunnerEnabled bool
-	// RunningID and RunningTitle name the running task; empty when idle.
-	RunningID, RunningTitle string
-	// OtherRunning counts further running tasks (concurrency above one).
-	OtherRunning int
+	// Running lists the running tasks, this process's first.
+	Running []RunningTask
 	// Review counts finished tasks waiting for the user's review.
 	Review int
 	// Attention counts tasks parked with questions.
 	Attention int
+}
+
+// RunningTask is a running task as the tray names it.
+type RunningTask struct {
+	ID, Title string
+}
+
+// equal reports whether s and o show the same.
+func (s TrayState) equal(o TrayState) bool {
+	return s.WindowVisible == o.WindowVisible && s.RunnerEnabled == o.RunnerEnabled &&
+		s.Review == o.Review && s.Attention == o.Attention && slices.Equal(s.Running, o.Running)
 }
 
 // TrayControls is what the tray menu acts on. Methods report their own
@@ -56,16 +66,27 @@ type TrayOptions struct {
 	Interval time.Duration
 }
 
-// The menu items, in menu order.
+// The menu items, in menu order. itemStop stops the one running task;
+// itemStopMenu holds one sub-item per running task when more than one runs.
 const (
 	itemShow = iota
 	itemNewTask
 	itemPause
 	itemStop
+	itemStopMenu
 	itemReview
 	itemQuit
 	itemCount
 )
+
+// Clicks that are not a top-level item.
+const (
+	itemActivate = -1 // a left click on the icon (StatusNotifierItem.Activate)
+	itemStopSub  = -2 // a sub-item of itemStopMenu; click.index says which
+)
+
+// click is one click the serve loop acts on.
+type click struct{ item, index int }
 
 // Tray is the system-tray icon and menu (a StatusNotifierItem with a
 // com.canonical.dbusmenu menu on the session bus). The library keeps global
@@ -75,7 +96,8 @@ type Tray struct {
 	opts      TrayOptions
 	end       func()
 	hint      chan struct{}
-	clicks    chan int
+	clicks    chan click
+	ctx       context.Context
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -83,7 +105,13 @@ type Tray struct {
 	mu       sync.Mutex
 	items    [itemCount]*systray.MenuItem
 	labels   [itemCount]string
+	hidden   [itemCount]bool
+	stopID   string              // the task itemStop stops
+	stopSubs []*systray.MenuItem // itemStopMenu's sub-items, grown as needed
+	subIDs   []string            // the task each sub-item stops; "" hidden
+	subLabel []string
 	last     TrayState
+	shown    bool // Refresh ran once
 	lastIcon string
 }
 
@@ -115,7 +143,12 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 	if opts.Interval <= 0 {
 		opts.Interval = 2 * time.Second
 	}
-	t := &Tray{c: c, opts: opts, hint: make(chan struct{}, 1), clicks: make(chan int, 16)}
+	t := &Tray{c: c, opts: opts, hint: make(chan struct{}, 1), clicks: make(chan click, 16)}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	// A left click (Activate) toggles the window; set before the item is
+	// exported, so hosts read ItemIsMenu false and keep the menu for the
+	// right click.
+	systray.SetOnTapped(func() { t.send(click{item: itemActivate}) })
 	ready := make(chan struct{})
 	start, end := systray.RunWithExternalLoop(func() {
 		systray.SetTitle("Boof Runner")
@@ -127,9 +160,12 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 		systray.AddSeparator()
 		t.items[itemPause] = systray.AddMenuItem("Pause runner", "Pause or resume the queue")
 		t.items[itemStop] = systray.AddMenuItem("Stop running task", "Stop the running task (its work is kept)")
-		t.items[itemReview] = systray.AddMenuItem("Review queue", "Finished tasks waiting for review")
+		t.items[itemStopMenu] = systray.AddMenuItem("Stop a running task", "Stop one of the running tasks (its work is kept)")
+		t.items[itemReview] = systray.AddMenuItem("Review queue", "Open the oldest finished task waiting for review")
 		systray.AddSeparator()
 		t.items[itemQuit] = systray.AddMenuItem("Quit", "Stop running steps and quit")
+		t.items[itemStopMenu].Hide()
+		t.hidden[itemStopMenu] = true
 		t.mu.Unlock()
 		close(ready)
 	}, nil)
@@ -138,49 +174,56 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 	<-ready
 	t.Refresh()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	t.cancel = cancel
 	for i, it := range t.items {
 		t.wg.Add(1)
-		go t.forward(ctx, i, it.ClickedCh)
+		go t.forward(click{item: i}, it.ClickedCh)
 	}
 	t.wg.Add(1)
-	go t.serve(ctx)
+	go t.serve()
 	return t, nil
+}
+
+// send queues a click for the serve loop; it never blocks (a flood of
+// clicks drops the surplus).
+func (t *Tray) send(c click) {
+	select {
+	case t.clicks <- c:
+	default:
+	}
 }
 
 // forward passes an item's clicks to the serve loop. The library drops a
 // click when nobody is receiving, so each item has a receiver of its own
 // that is never busy with anything else.
-func (t *Tray) forward(ctx context.Context, item int, ch <-chan struct{}) {
+func (t *Tray) forward(c click, ch <-chan struct{}) {
 	defer t.wg.Done()
 	for {
 		select {
-		case <-ctx.Done():
+		case <-t.ctx.Done():
 			return
 		case _, ok := <-ch:
 			if !ok {
 				return
 			}
 			select {
-			case t.clicks <- item:
-			case <-ctx.Done():
+			case t.clicks <- c:
+			case <-t.ctx.Done():
 				return
 			}
 		}
 	}
 }
 
-func (t *Tray) serve(ctx context.Context) {
+func (t *Tray) serve() {
 	defer t.wg.Done()
 	tick := time.NewTicker(t.opts.Interval)
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
+		case <-t.ctx.Done():
 			return
-		case item := <-t.clicks:
-			t.act(item)
+		case c := <-t.clicks:
+			t.act(c)
 		case <-t.hint:
 		case <-tick.C:
 		}
@@ -188,17 +231,30 @@ func (t *Tray) serve(ctx context.Context) {
 	}
 }
 
-func (t *Tray) act(item int) {
-	switch item {
-	case itemShow:
+func (t *Tray) act(c click) {
+	switch c.item {
+	case itemShow, itemActivate:
 		t.c.ToggleWindow()
 	case itemNewTask:
 		t.c.NewTask()
 	case itemPause:
 		t.c.SetRunnerEnabled(!t.c.TrayState().RunnerEnabled)
 	case itemStop:
-		if st := t.c.TrayState(); st.RunningID != "" {
-			t.c.StopTask(st.RunningID)
+		t.mu.Lock()
+		id := t.stopID
+		t.mu.Unlock()
+		if id != "" {
+			t.c.StopTask(id)
+		}
+	case itemStopSub:
+		t.mu.Lock()
+		id := ""
+		if c.index < len(t.subIDs) {
+			id = t.subIDs[c.index]
+		}
+		t.mu.Unlock()
+		if id != "" {
+			t.c.StopTask(id)
 		}
 	case itemReview:
 		t.c.ShowReview()
@@ -221,18 +277,20 @@ func (t *Tray) Refresh() {
 	st := t.c.TrayState()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.items[itemShow] == nil || (st == t.last && t.lastIcon != "") {
+	if t.items[itemShow] == nil || (t.shown && st.equal(t.last)) {
 		return
 	}
-	t.last = st
-	// The icon and the Stop item's state change before the labels, so a
+	t.last, t.shown = st, true
+	// The icon and the Stop items' state change before the labels, so a
 	// host that sees a new label also sees the state that goes with it.
 	icon, name, tip := t.opts.Icons.Idle, IconIdle, "Boof Runner: idle"
 	switch {
 	case st.Attention > 0:
 		icon, name, tip = t.opts.Icons.Attention, IconAttention, fmt.Sprintf("Boof Runner: %d task(s) need an answer", st.Attention)
-	case st.RunningID != "":
-		icon, name, tip = t.opts.Icons.Running, IconRunning, "Boof Runner: running "+trimTitle(st.RunningTitle)
+	case len(st.Running) == 1:
+		icon, name, tip = t.opts.Icons.Running, IconRunning, "Boof Runner: running "+trimTitle(st.Running[0].Title)
+	case len(st.Running) > 1:
+		icon, name, tip = t.opts.Icons.Running, IconRunning, fmt.Sprintf("Boof Runner: %d tasks running", len(st.Running))
 	}
 	if !st.RunnerEnabled {
 		tip += " (runner paused)"
@@ -242,26 +300,112 @@ func (t *Tray) Refresh() {
 		t.lastIcon = name
 	}
 	systray.SetTooltip(tip)
+	t.refreshStop(st.Running)
+	t.setLabel(itemShow, choose(st.WindowVisible, "Hide window", "Show window"))
+	t.setLabel(itemPause, choose(st.RunnerEnabled, "Pause runner", "Resume runner"))
+	t.setLabel(itemReview, fmt.Sprintf("Review queue (%d waiting)", st.Review))
+}
 
+// refreshStop shows the one Stop item (disabled when idle, naming the task
+// when one runs) or, when several run, the Stop submenu with one sub-item
+// per task. A sub-item keeps its task while that task runs, so a click
+// never lands on a task that moved under the pointer. The caller holds t.mu.
+func (t *Tray) refreshStop(running []RunningTask) {
 	stop := t.items[itemStop]
-	if st.RunningID == "" {
+	if len(running) > 1 {
+		t.setHidden(itemStop, true)
+		t.stopID = ""
+		t.assignSubs(running)
+		t.setLabel(itemStopMenu, fmt.Sprintf("Stop a running task (%d running)", len(running)))
+		t.setHidden(itemStopMenu, false)
+		return
+	}
+	t.setHidden(itemStopMenu, true)
+	t.assignSubs(nil)
+	t.setHidden(itemStop, false)
+	if len(running) == 0 {
+		t.stopID = ""
 		if !stop.Disabled() {
 			stop.Disable()
 		}
 		t.setLabel(itemStop, "Stop running task")
-	} else {
-		if stop.Disabled() {
-			stop.Enable()
-		}
-		label := fmt.Sprintf("Stop “%s”", trimTitle(st.RunningTitle))
-		if st.OtherRunning > 0 {
-			label += fmt.Sprintf(" (%d more running)", st.OtherRunning)
-		}
-		t.setLabel(itemStop, label)
+		return
 	}
-	t.setLabel(itemShow, choose(st.WindowVisible, "Hide window", "Show window"))
-	t.setLabel(itemPause, choose(st.RunnerEnabled, "Pause runner", "Resume runner"))
-	t.setLabel(itemReview, fmt.Sprintf("Review queue (%d waiting)", st.Review))
+	t.stopID = running[0].ID
+	if stop.Disabled() {
+		stop.Enable()
+	}
+	t.setLabel(itemStop, fmt.Sprintf("Stop “%s”", trimTitle(running[0].Title)))
+}
+
+// assignSubs gives each running task a sub-item of the Stop submenu,
+// keeping the ones already assigned, and hides the rest. The caller holds
+// t.mu.
+func (t *Tray) assignSubs(running []RunningTask) {
+	want := map[string]string{}
+	for _, r := range running {
+		want[r.ID] = r.Title
+	}
+	for i, id := range t.subIDs {
+		if _, ok := want[id]; id != "" && !ok {
+			t.subIDs[i] = ""
+		}
+	}
+	for _, r := range running {
+		i := slices.Index(t.subIDs, r.ID)
+		if i < 0 {
+			if i = slices.Index(t.subIDs, ""); i < 0 {
+				i = t.addSub()
+			}
+			t.subIDs[i] = r.ID
+		}
+	}
+	for i, id := range t.subIDs {
+		sub := t.stopSubs[i]
+		if id == "" {
+			if t.subLabel[i] != "" {
+				sub.Hide()
+				t.subLabel[i] = ""
+			}
+			continue
+		}
+		label := fmt.Sprintf("Stop “%s”", trimTitle(want[id]))
+		if t.subLabel[i] != label {
+			if t.subLabel[i] == "" {
+				sub.Show()
+			}
+			sub.SetTitle(label)
+			t.subLabel[i] = label
+		}
+	}
+}
+
+// addSub adds a (hidden) sub-item to the Stop submenu and serves its
+// clicks; it returns its index. The caller holds t.mu.
+func (t *Tray) addSub() int {
+	i := len(t.stopSubs)
+	sub := t.items[itemStopMenu].AddSubMenuItem("", "Stop this task (its work is kept)")
+	sub.Hide()
+	t.stopSubs = append(t.stopSubs, sub)
+	t.subIDs = append(t.subIDs, "")
+	t.subLabel = append(t.subLabel, "")
+	t.wg.Add(1)
+	go t.forward(click{item: itemStopSub, index: i}, sub.ClickedCh)
+	return i
+}
+
+// setHidden hides or shows a top-level item when that changes. The caller
+// holds t.mu.
+func (t *Tray) setHidden(item int, hide bool) {
+	if t.hidden[item] == hide {
+		return
+	}
+	t.hidden[item] = hide
+	if hide {
+		t.items[item].Hide()
+	} else {
+		t.items[item].Show()
+	}
 }
 
 // setLabel changes an item's label only when it differs: each change is a

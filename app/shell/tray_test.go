@@ -137,9 +137,18 @@ func TestTray(t *testing.T) {
 	run := &testRun{file: settings.NewFile(settingsPath, host.Catalog()), st: st}
 	win := &testWindow{visible: true}
 	rec := &app.RecordingEmitter{}
-	var shutdowns []string
+	var shutdowns, stopping []string
 	var shutMu sync.Mutex
-	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec,
+	nav := app.NewNavigator(st, rec, context.Background, nil)
+	if _, err := app.NewNavService(nav).Ready(); err != nil { // the front end has painted
+		t.Fatal(err)
+	}
+	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec, Nav: nav,
+		Stopping: func(id, title string) {
+			shutMu.Lock()
+			defer shutMu.Unlock()
+			stopping = append(stopping, id+" "+title)
+		},
 		Shutdown: func() {
 			shutMu.Lock()
 			defer shutMu.Unlock()
@@ -172,6 +181,7 @@ func TestTray(t *testing.T) {
 		return ok
 	})
 	menu = menuPath(t, bus, sender, item)
+	menuPathOf := func(*testing.T) dbus.ObjectPath { return menu }
 	entries := func() []menuEntry { return readMenu(t, bus, sender, menu) }
 	find := func(label string) menuEntry {
 		t.Helper()
@@ -219,7 +229,7 @@ func TestTray(t *testing.T) {
 
 	t.Run("new task shows the window and opens the form", func(t *testing.T) {
 		click("New task…")
-		waitFor(t, "ui:new-task", func() bool { return slices.Contains(rec.Names(), app.EventUINewTask) })
+		waitFor(t, "ui:open new-task", func() bool { return lastOpen(rec).View == app.ViewNewTask })
 		if !win.Visible() {
 			t.Fatal("window not shown")
 		}
@@ -284,7 +294,74 @@ func TestTray(t *testing.T) {
 			t.Fatalf("icon %d, want attention", got)
 		}
 		click("Review queue (1 waiting)")
-		waitFor(t, "ui:show-review", func() bool { return slices.Contains(rec.Names(), app.EventUIShowReview) })
+		waitFor(t, "ui:open review", func() bool { return lastOpen(rec).View == app.ViewReview })
+		if got := lastOpen(rec); got.TaskID != runningID || got.Message != "" {
+			t.Fatalf("review request %+v, want the finished task %s", got, runningID)
+		}
+	})
+
+	t.Run("stop lists each running task in a submenu", func(t *testing.T) {
+		first, second := l.create("Write the docs"), l.create("Fix the flaky test")
+		l.claim(first)
+		l.claim(second)
+		run.mu.Lock()
+		run.running = []string{first, second}
+		run.mu.Unlock()
+		tray.Hint()
+		menu := waitLabel("Stop a running task (2 running)")
+		if slices.Contains(labels(entries()), "Stop running task") {
+			t.Fatal("the single Stop item is shown beside the submenu")
+		}
+		if got := labels(menu.Sub); !slices.Equal(got, []string{"Stop “Write the docs”", "Stop “Fix the flaky test”"}) {
+			t.Fatalf("submenu %q", got)
+		}
+		clickMenu(t, bus, sender, menuPathOf(t), menu.Sub[1].ID)
+		waitFor(t, "a durable stop request for the second task", func() bool {
+			ok, err := st.StopRequested(context.Background(), second)
+			return err == nil && ok
+		})
+		if ok, _ := st.StopRequested(context.Background(), first); ok {
+			t.Fatal("the first task was asked to stop too")
+		}
+		want := []string{runningID + " Refactor the parser", second + " Fix the flaky test"}
+		var got []string
+		waitFor(t, "the stops told", func() bool {
+			shutMu.Lock()
+			defer shutMu.Unlock()
+			got = slices.Clone(stopping)
+			return len(got) >= len(want)
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("stops told %q, want %q", got, want)
+		}
+		run.mu.Lock()
+		run.running = nil
+		run.mu.Unlock()
+		l.to(first, task.StatusStopped, "")
+		l.to(second, task.StatusStopped, "")
+		tray.Hint()
+		waitLabel("Stop running task")
+	})
+
+	t.Run("a left click on the icon toggles the window", func(t *testing.T) {
+		if !win.Visible() {
+			t.Fatal("window hidden before the click")
+		}
+		if call := bus.Object(sender, item).Call("org.kde.StatusNotifierItem.Activate", 0, int32(0), int32(0)); call.Err != nil {
+			t.Fatalf("Activate: %v", call.Err)
+		}
+		waitLabel("Show window")
+		if win.Visible() {
+			t.Fatal("window still visible after Activate")
+		}
+		if call := bus.Object(sender, item).Call("org.kde.StatusNotifierItem.Activate", 0, int32(0), int32(0)); call.Err != nil {
+			t.Fatalf("Activate: %v", call.Err)
+		}
+		waitLabel("Hide window")
+		v, err := bus.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.ItemIsMenu")
+		if err != nil || v.Value() != false {
+			t.Fatalf("ItemIsMenu %v %v: hosts would not send Activate", v, err)
+		}
 	})
 
 	t.Run("quit stops running steps first", func(t *testing.T) {
@@ -341,4 +418,14 @@ func TestStartTrayWithoutSessionBus(t *testing.T) {
 	if !errors.Is(err, ErrNoSessionBus) || tray != nil {
 		t.Fatalf("got %v, %v; want ErrNoSessionBus", tray, err)
 	}
+}
+
+// lastOpen is the newest ui:open request recorded.
+func lastOpen(rec *app.RecordingEmitter) app.UIRequest {
+	ps := rec.PayloadsOf(app.EventUIOpen)
+	if len(ps) == 0 || len(ps[len(ps)-1]) == 0 {
+		return app.UIRequest{View: "(none)"}
+	}
+	r, _ := ps[len(ps)-1][0].(app.UIRequest)
+	return r
 }

@@ -26,6 +26,7 @@ func runWindow(a *App) error {
 		Height:           800,
 		MinWidth:         1000,
 		MinHeight:        640,
+		StartHidden:      !a.window.Visible(),
 		AssetServer:      &assetserver.Options{Assets: a.opts.Assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        a.onStartup,
@@ -79,6 +80,8 @@ func (w *wailsRuntime) Emit(name string, payload ...any) {
 	}
 }
 
+// setVisible records the window's visibility and returns the Wails
+// context (nil before the window started).
 func (w *wailsRuntime) setVisible(visible bool) context.Context {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -168,15 +168,19 @@ func TestConcurrentAddsAllSucceed(t *testing.T) {
 	const n = 12
 	var wg sync.WaitGroup
 	results := make([]result, n)
+	errs := make([]error, n)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			results[i] = runCLI(t, dir, "", "add", "concurrent task")
+			results[i], errs[i] = tryCLI(dir, "", "add", "concurrent task")
 		}(i)
 	}
 	wg.Wait()
 	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
 		if r.code != 0 || strings.Contains(r.stderr, "locked") {
 			t.Fatalf("add %d: %+v", i, r)
 		}

@@ -35,8 +35,13 @@ type Env struct {
 	Getenv func(string) string
 }
 
-// usageError is a mistake in how the command was called (exit 2).
-type usageError struct{ msg string }
+// usageError is a mistake in how the command was called (exit 2); flags
+// is set for a flag the command could not parse, whose usage then follows
+// the message.
+type usageError struct {
+	msg   string
+	flags bool
+}
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -57,6 +62,10 @@ type call struct {
 	io      IO
 	env     Env
 	dataDir string
+	// summary is the command's line of the help.
+	summary string
+	// usage prints the command's flags; set by newFlags.
+	usage func(w io.Writer)
 }
 
 // commands is the table of subcommands; names are reserved even before they
@@ -103,11 +112,52 @@ func IsCommand(name string) bool {
 	return ok || res
 }
 
-// Run executes the subcommand in args[0] and returns the process exit code:
-// ExitUsage with "boof-runner COMMAND: <problem>" on stderr for a mistake in
-// how it was called, ExitUser with "boof-runner: <message>" (the message of
-// backend/usererr, the same the desktop app shows) for any other error.
+// globalFlags splits the flags every command takes that may also come
+// before the command (`boof-runner --data-dir X list`) off the front of
+// args. It returns them (as the command's own flags) and the rest, or a
+// usage error for a global flag without its value.
+func globalFlags(args []string) (global, rest []string, err error) {
+	for len(args) > 0 {
+		a := args[0]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" || name != "data-dir" {
+			break
+		}
+		if hasValue {
+			global, args = append(global, a), args[1:]
+			continue
+		}
+		if len(args) < 2 {
+			return nil, nil, usagef("flag needs an argument: %s", a)
+		}
+		global, args = append(global, a, args[1]), args[2:]
+	}
+	return global, args, nil
+}
+
+// IsHeadless reports whether args ask for a headless command (after any
+// global flags) rather than the window: a command name or help.
+func IsHeadless(args []string) bool {
+	_, rest, err := globalFlags(args)
+	if err != nil || len(rest) == 0 {
+		return false
+	}
+	return IsCommand(rest[0]) || rest[0] == "help" || rest[0] == "-h" || rest[0] == "--help"
+}
+
+// Run executes the subcommand in args[0] (after any global flags, which
+// apply to it) and returns the process exit code: ExitUsage with
+// "boof-runner COMMAND: <problem>" on stderr for a mistake in how it was
+// called (a flag error is followed by the command's flags), ExitUser with
+// "boof-runner: <message>" (the message of backend/usererr, the same the
+// desktop app shows) for any other error. Everything printed from the
+// message on is escaped for the terminal.
 func Run(ctx context.Context, args []string, stdio IO, env Env) int {
+	global, args, err := globalFlags(args)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "boof-runner: %s (run 'boof-runner help')\n", err)
+		return ExitUsage
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdio.Stdout)
 		return ExitOK
@@ -122,20 +172,27 @@ func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 		fmt.Fprintf(stdio.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", name)
 		return ExitUsage
 	}
-	c := &call{name: name, args: args[1:], io: stdio, env: env}
-	err := cmd.run(ctx, c)
+	c := &call{name: name, summary: cmd.summary, args: append(global, args[1:]...), io: stdio, env: env}
+	err = cmd.run(ctx, c)
 	if err == nil {
 		return ExitOK
 	}
+	if errors.Is(err, flag.ErrHelp) {
+		if c.usage != nil {
+			c.usage(stdio.Stdout)
+		}
+		return ExitOK
+	}
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdio.Stderr, "boof-runner %s: %s\n", name, oneLine(err.Error()))
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stdio.Stderr, "boof-runner %s: %s\n", name, safeLine(oneLine(err.Error())))
+		if ue.flags && c.usage != nil {
+			c.usage(stdio.Stderr)
 		}
 		return ExitUsage
 	}
 	msg, _ := usererr.Describe(err)
-	fmt.Fprintf(stdio.Stderr, "boof-runner: %s\n", msg)
+	fmt.Fprintf(stdio.Stderr, "boof-runner: %s\n", safeLine(msg))
 	return ExitUser
 }
 
@@ -157,13 +214,19 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nEvery command takes --data-dir DIR (default $BOOF_RUNNER_HOME or the OS data dir).")
 }
 
-// newFlags returns a flag set with the shared --data-dir flag.
+// newFlags returns a flag set with the shared --data-dir flag. Parsing
+// prints nothing: Run prints the cause of a flag error first, then the
+// usage (c.usage); -h prints the usage to stdout.
 func (c *call) newFlags() *flag.FlagSet {
 	fs := flag.NewFlagSet("boof-runner "+c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // Run prints the one-line error; -h prints usage below
-	fs.Usage = func() {
-		fmt.Fprintf(c.io.Stderr, "usage: boof-runner %s [flags]\n", c.name)
-		fs.SetOutput(c.io.Stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	c.usage = func(w io.Writer) {
+		fmt.Fprintf(w, "usage: boof-runner %s [flags]\n", c.name)
+		if c.summary != "" {
+			fmt.Fprintf(w, "  %s\n", c.summary)
+		}
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
@@ -180,7 +243,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &usageError{msg: err.Error()}
+			return nil, &usageError{msg: err.Error(), flags: true}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

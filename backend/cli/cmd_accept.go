@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -22,15 +22,29 @@ type reviewCall struct {
 	git   *gitx.Git
 }
 
-// openReview opens the store and loads the task named by the one
-// positional argument. The caller closes rc.store.
-func (c *call) openReview(ctx context.Context, pos []string) (*reviewCall, error) {
+// openReview opens the store, for a command that changes refs
+// (reconcile) first reconciles the accepts and undos a crash cut short
+// (so the task's status, the target ref and its checkout agree before
+// anything else is done), and loads the task named by the one positional
+// argument. The caller closes rc.store.
+func (c *call) openReview(ctx context.Context, pos []string, reconcile bool) (*reviewCall, error) {
 	if len(pos) != 1 {
 		return nil, usagef("expected one task ID")
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return nil, err
+	}
+	g := gitx.New()
+	svc := host.ReviewService(paths, g)
+	onLog := func(taskID string, _ int64, _ task.LogLevel, text string) {
+		fmt.Fprintf(c.io.Stderr, "boof-runner: task %s: %s\n", taskID, text)
+	}
+	if reconcile {
+		if err := host.ReconcileAccepts(ctx, svc, s, onLog); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	t, err := s.GetTask(ctx, pos[0])
 	if err != nil {
@@ -41,8 +55,7 @@ func (c *call) openReview(ctx context.Context, pos []string) (*reviewCall, error
 		s.Close()
 		return nil, fmt.Errorf("task %s has no working directory recorded", t.ID)
 	}
-	g := gitx.New()
-	return &reviewCall{store: s, task: t, svc: review.New(g, time.Now), git: g}, nil
+	return &reviewCall{store: s, task: t, svc: svc, git: g}, nil
 }
 
 func runAccept(ctx context.Context, c *call) error {
@@ -61,7 +74,7 @@ func runAccept(ctx context.Context, c *call) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	rc, err := c.openReview(ctx, pos)
+	rc, err := c.openReview(ctx, pos, true)
 	if err != nil {
 		return err
 	}
@@ -146,7 +159,7 @@ func runUndoAccept(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	rc, err := c.openReview(ctx, pos)
+	rc, err := c.openReview(ctx, pos, true)
 	if err != nil {
 		return err
 	}

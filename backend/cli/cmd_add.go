@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -59,9 +62,9 @@ func runAdd(ctx context.Context, c *call) error {
 	}
 	n.Prompt = pos[0]
 	if n.Prompt == "-" {
-		b, err := io.ReadAll(c.io.Stdin)
+		b, err := readAll(ctx, c.io.Stdin, task.MaxPrompt, "the prompt on standard input")
 		if err != nil {
-			return fmt.Errorf("read prompt from stdin: %w", err)
+			return err
 		}
 		n.Prompt = string(b)
 	}
@@ -79,6 +82,9 @@ func runAdd(ctx context.Context, c *call) error {
 		if n.Repo, err = absPath(n.Repo); err != nil {
 			return err
 		}
+		if err := checkRepoDir(n.Repo); err != nil {
+			return err
+		}
 	}
 	if _, err := n.Normalize(); err != nil {
 		return err // validate before touching the data root
@@ -93,5 +99,20 @@ func runAdd(ctx context.Context, c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.io.Stdout, t.ID)
+	return nil
+}
+
+// checkRepoDir refuses a --repo that is not an existing folder, before the
+// task is queued to fail later.
+func checkRepoDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &task.InvalidError{Reason: "the repository folder " + dir + " does not exist"}
+	case err != nil:
+		return fmt.Errorf("repository folder %s: %w", dir, err)
+	case !fi.IsDir():
+		return &task.InvalidError{Reason: "the repository path " + dir + " is " + dataroot.FileKind(fi.Mode()) + ", not a folder"}
+	}
 	return nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/boof-runner/boof-runner/backend/store"
 )
@@ -21,9 +20,9 @@ func runAnswer(ctx context.Context, c *call) error {
 	}
 	text := pos[1]
 	if text == "-" {
-		b, err := io.ReadAll(io.LimitReader(c.io.Stdin, store.MaxAnswers+1))
+		b, err := readAll(ctx, c.io.Stdin, store.MaxAnswers, "the answers on standard input")
 		if err != nil {
-			return fmt.Errorf("read answers from stdin: %w", err)
+			return err
 		}
 		text = string(b)
 	}

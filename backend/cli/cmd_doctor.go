@@ -69,7 +69,7 @@ func runDoctor(ctx context.Context, c *call) error {
 	}
 	bad := 0
 	for _, h := range hs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.Tool, yesNo(h.Installed), dash(h.Version), yesNo(h.Authenticated), oneLine(h.Error))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safeLine(h.Tool), yesNo(h.Installed), safeLine(dash(h.Version)), yesNo(h.Authenticated), safeLine(oneLine(h.Error)))
 		if used[h.Tool] && !h.Authenticated {
 			bad++
 		}

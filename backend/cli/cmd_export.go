@@ -8,15 +8,18 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
 
-// runExport writes a task as one markdown file to stdout or -o FILE. An
-// existing FILE is only replaced with --force, and then atomically.
+// runExport writes a task as one markdown file to stdout (also -o -) or
+// -o FILE. An existing FILE is only replaced with --force, and then
+// atomically; a named pipe, a device, a folder or a symbolic link at FILE is
+// never replaced.
 func runExport(ctx context.Context, c *call) error {
 	fs := c.newFlags()
-	out := fs.String("o", "", "write to this file instead of stdout")
+	out := fs.String("o", "", "write to this file instead of stdout (- is stdout)")
 	force := fs.Bool("force", false, "replace an existing -o file")
 	pos, err := parse(fs, c.args)
 	if err != nil {
@@ -38,6 +41,9 @@ func runExport(ctx context.Context, c *call) error {
 	if err := taskmd.Write(&b, d); err != nil {
 		return err
 	}
+	if *out == "-" {
+		*out = ""
+	}
 	if *out == "" {
 		if _, err := c.io.Stdout.Write(b.Bytes()); err != nil {
 			return fmt.Errorf("write export: %w", err)
@@ -48,6 +54,29 @@ func runExport(ctx context.Context, c *call) error {
 	return s.AppendEvent(ctx, d.Task.ID, task.Exported{File: *out, Bytes: b.Len()})
 }
 
+// checkExportTarget refuses a FILE that already exists without force, and
+// anything but a regular file even with it.
+func checkExportTarget(path, abs string, force bool) error {
+	fi, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		dir := filepath.Dir(abs)
+		if di, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("export to %s: the folder %s does not exist", path, dir)
+		} else if !di.IsDir() {
+			return fmt.Errorf("export to %s: %s is not a folder", path, dir)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("export to %s: %w", path, err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("export to %s: it is %s, not a regular file; refusing to replace it", path, dataroot.FileKind(fi.Mode()))
+	case !force:
+		return fmt.Errorf("export to %s: file exists (use --force to replace it)", path)
+	}
+	return nil
+}
+
 // writeFileAtomic writes data to a temporary file next to path and renames
 // it into place, refusing to replace an existing file unless force.
 func writeFileAtomic(path string, data []byte, force bool) error {
@@ -55,10 +84,8 @@ func writeFileAtomic(path string, data []byte, force bool) error {
 	if err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
-	if _, err := os.Lstat(abs); err == nil && !force {
-		return fmt.Errorf("export to %s: file exists (use --force to replace it)", path)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("export to %s: %w", path, err)
+	if err := checkExportTarget(path, abs, force); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(abs), ".boof-export-*")
 	if err != nil {

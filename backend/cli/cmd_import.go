@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 )
@@ -20,18 +18,14 @@ func runImport(ctx context.Context, c *call) error {
 	if len(pos) != 1 {
 		return usagef("expected one FILE (use - to read stdin)")
 	}
-	r := c.io.Stdin
-	if pos[0] != "-" {
-		f, err := os.Open(pos[0])
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		r = f
+	var data []byte
+	if pos[0] == "-" {
+		data, err = readAll(ctx, c.io.Stdin, taskmd.MaxSize, "the task file on standard input")
+	} else {
+		data, err = readFile(ctx, pos[0], taskmd.MaxSize, "the task file "+pos[0])
 	}
-	data, err := io.ReadAll(io.LimitReader(r, taskmd.MaxSize+1))
 	if err != nil {
-		return fmt.Errorf("import %s: %w", pos[0], err)
+		return err
 	}
 	d, err := taskmd.Parse(data)
 	if err != nil {

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
 )
 
 // runInject stores a prompt for a task: `inject ID TEXT` (TEXT - reads stdin).
@@ -21,9 +21,9 @@ func runInject(ctx context.Context, c *call) error {
 	}
 	text := pos[1]
 	if text == "-" {
-		b, err := io.ReadAll(c.io.Stdin)
+		b, err := readAll(ctx, c.io.Stdin, store.MaxInjection, "the prompt on standard input")
 		if err != nil {
-			return fmt.Errorf("read prompt from stdin: %w", err)
+			return err
 		}
 		text = string(b)
 	}

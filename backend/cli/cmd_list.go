@@ -45,9 +45,16 @@ func runList(ctx context.Context, c *call) error {
 	f.Limit = 100000
 	if *status != "" {
 		for _, s := range strings.Split(*status, ",") {
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
 			st, err := task.ParseStatus(strings.TrimSpace(s))
 			if err != nil {
-				return err
+				names := make([]string, len(task.Statuses))
+				for i, s := range task.Statuses {
+					names[i] = string(s)
+				}
+				return &task.InvalidError{Reason: fmt.Sprintf("unknown status %q (the statuses are %s)", strings.TrimSpace(s), strings.Join(names, ", "))}
 			}
 			f.Statuses = append(f.Statuses, st)
 		}
@@ -67,7 +74,7 @@ func runList(ctx context.Context, c *call) error {
 	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tPRIO\tUPDATED\tTITLE")
 	for _, t := range tasks {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), t.DisplayTitle())
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), safeLine(t.DisplayTitle()))
 	}
 	return tw.Flush()
 }

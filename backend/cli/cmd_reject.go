@@ -17,7 +17,7 @@ func runReject(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	rc, err := c.openReview(ctx, pos)
+	rc, err := c.openReview(ctx, pos, true)
 	if err != nil {
 		return err
 	}

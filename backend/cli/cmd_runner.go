@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/task"
-	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
@@ -42,6 +40,10 @@ func runRunner(ctx context.Context, c *call) error {
 		return err
 	}
 	defer st.Close()
+	if _, err := host.SettingsFile(paths).Load(); err != nil {
+		// Running on defaults would fail or misroute every task: refuse.
+		return &runner.NotReadyError{Err: err}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find own executable for the mock agent: %w", err)
@@ -53,18 +55,19 @@ func runRunner(ctx context.Context, c *call) error {
 		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()
-			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, text)
+			if taskID == "" { // the runner's own lines (the recovery summary)
+				fmt.Fprintf(c.io.Stdout, "boof-runner runner: %s\n", safeText(text))
+				return
+			}
+			fmt.Fprintf(c.io.Stdout, "%s %-5s %s\n", taskID, level, safeText(text))
 		}},
 	})
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	set, lerr := h.Settings.Load()
-	if lerr != nil {
-		msg, _ := usererr.Describe(lerr)
-		fmt.Fprintf(c.io.Stderr, "boof-runner runner: warning: %s; running with defaults in memory (the file is left as it is)\n", strings.TrimSuffix(msg, "."))
-	}
+	set, _ := h.Settings.Load()
+	warnUnknownKeys(c, h.Settings)
 	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d\n",
 		paths.Root, os.Getpid(), set.DefaultTool, set.Runner.Concurrency)
 	if !set.Runner.Enabled {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/settings"
 )
 
 // runSettings reads or changes settings: `settings get [KEY]` or
@@ -33,6 +34,7 @@ func runSettings(_ context.Context, c *call) error {
 		return err
 	}
 	f := host.SettingsFile(dataroot.Paths{Root: root})
+	defer warnUnknownKeys(c, f)
 	switch pos[0] {
 	case "get":
 		if len(pos) > 2 {
@@ -68,4 +70,21 @@ func runSettings(_ context.Context, c *call) error {
 		return nil
 	}
 	return usagef("unknown settings action %q (want get or set)", pos[0])
+}
+
+// warnUnknownKeys prints one warning per key of the settings file that
+// this version does not know, naming the closest known key: a mistyped
+// key is kept but has no effect, so it must not pass silently.
+func warnUnknownKeys(c *call, f *settings.File) {
+	keys, err := f.UnknownKeys()
+	if err != nil {
+		return // a broken file is reported by the command itself
+	}
+	for _, k := range keys {
+		msg := fmt.Sprintf("boof-runner %s: warning: %s has a key %s that this version does not know; it is kept but has no effect", c.name, f.Path(), k.Key)
+		if k.Suggestion != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", k.Suggestion)
+		}
+		fmt.Fprintln(c.io.Stderr, safeLine(msg))
+	}
 }

@@ -42,8 +42,10 @@ func runShow(ctx context.Context, c *call) error {
 		return err
 	}
 	w := c.io.Stdout
+	// Every field is printed through safeLine: titles, paths, errors and
+	// questions may hold text from agents or files.
 	field := func(name, format string, args ...any) {
-		fmt.Fprintf(w, "%-10s %s\n", name+":", fmt.Sprintf(format, args...))
+		fmt.Fprintf(w, "%-10s %s\n", name+":", safeLine(fmt.Sprintf(format, args...)))
 	}
 	field("id", "%s", t.ID)
 	field("title", "%s", t.DisplayTitle())
@@ -99,10 +101,10 @@ func runShow(ctx context.Context, c *call) error {
 	if len(t.Questions) > 0 {
 		fmt.Fprintln(w, "\nopen questions (answer with: boof-runner answer "+t.ID+" TEXT):")
 		for i, q := range t.Questions {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, q)
+			fmt.Fprintf(w, "  %d. %s\n", i+1, safeText(q))
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", t.Prompt)
+	fmt.Fprintf(w, "\n%s\n", safeText(t.Prompt))
 	if len(secs) > 1 && !*full {
 		fmt.Fprintln(w, "\nsections (show --sections prints them):")
 	}
@@ -124,9 +126,9 @@ func runShow(ctx context.Context, c *call) error {
 			head += " step " + sec.Step
 		}
 		if *full {
-			fmt.Fprintf(w, "\n--- %s\n%s\n", head, sec.Body)
+			fmt.Fprintf(w, "\n--- %s\n%s\n", safeLine(head), safeText(sec.Body))
 		} else {
-			fmt.Fprintf(w, "  [%s] %d bytes\n", head, len(sec.Body))
+			fmt.Fprintf(w, "  [%s] %d bytes\n", safeLine(head), len(sec.Body))
 		}
 	}
 	return nil

@@ -41,6 +41,16 @@ type result struct {
 // unless empty) and stdin.
 func runCLI(t *testing.T, dataDir, stdin string, args ...string) result {
 	t.Helper()
+	r, err := tryCLI(dataDir, stdin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tryCLI is runCLI for other goroutines than the test's (t.Fatal belongs
+// to the test goroutine): a failure to run is returned.
+func tryCLI(dataDir, stdin string, args ...string) (result, error) {
 	cmd := exec.Command(binary, args...)
 	if dataDir != "" {
 		cmd.Args = append(cmd.Args, "--data-dir", dataDir)
@@ -54,7 +64,7 @@ func runCLI(t *testing.T, dataDir, stdin string, args ...string) result {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
+		return result{}, fmt.Errorf("run %v: %w", args, err)
 	}
-	return result{code: code, stdout: out.String(), stderr: errb.String()}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}, nil
 }

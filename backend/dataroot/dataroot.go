@@ -74,6 +74,9 @@ func Default(flag string) (string, error) {
 // Ensure creates dir with mode 0700 if missing and checks that it is a
 // writable directory, returning a clear error naming it otherwise.
 func Ensure(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("data dir %s is %s, not a folder", dir, FileKind(fi.Mode()))
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create data dir %s: %w", dir, unwrapPath(err))
 	}
@@ -119,3 +122,31 @@ func (p Paths) Attachments() string { return filepath.Join(p.Root, "attachments"
 
 // RunnerLock is the file locked by the one runner loop of this data root.
 func (p Paths) RunnerLock() string { return filepath.Join(p.Root, "runner.lock") }
+
+// Journal is the directory of the accept journal: the intent of every ref
+// move an accept or undo makes, written before the ref moves.
+func (p Paths) Journal() string { return filepath.Join(p.Root, "journal") }
+
+// DiskReserve is the runner's reserve of disk space (runner.Reserve).
+func (p Paths) DiskReserve() string { return filepath.Join(p.Root, "disk-reserve") }
+
+// FileKind names what a file is, for messages ("is a named pipe, not a
+// file"): "a file", "a folder", "a named pipe", "a device", "a socket", "a
+// symbolic link", or "not a regular file".
+func FileKind(mode os.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return "a file"
+	case mode.IsDir():
+		return "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&os.ModeDevice != 0, mode&os.ModeCharDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}

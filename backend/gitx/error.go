@@ -27,6 +27,16 @@ var (
 	ErrConflict = errors.New("merge conflict")
 	// ErrNoDir: the directory for -C is empty or does not exist.
 	ErrNoDir = errors.New("no such directory for git -C")
+	// ErrWorktreeRace: git read the registration of a linked worktree that
+	// another git process was creating at that moment (git does not lock
+	// worktree creation); trying again succeeds.
+	ErrWorktreeRace = errors.New("another worktree was being created")
+	// ErrTimeout: the command ran past the Git's deadline (WithTimeout) and
+	// was stopped with its process group (a hook or filter that hangs).
+	ErrTimeout = errors.New("git command timed out")
+	// ErrBareRepo: the directory is a bare repository (no working tree)
+	// and the command needs one.
+	ErrBareRepo = errors.New("bare repository")
 )
 
 // Error is a git command that exited non-zero.
@@ -68,6 +78,8 @@ func (e *Error) Is(target error) bool {
 		return strings.Contains(s, "cannot change to")
 	case ErrNotARepo:
 		return strings.Contains(strings.ToLower(s), "not a git repository")
+	case ErrBareRepo:
+		return strings.Contains(s, "must be run in a work tree")
 	case ErrUnknownRef:
 		for _, m := range unknownRefMarks {
 			if strings.Contains(s, m) {
@@ -79,6 +91,8 @@ func (e *Error) Is(target error) bool {
 		return strings.Contains(s, "index.lock") && strings.Contains(s, "File exists")
 	case ErrRefLocked:
 		return !strings.Contains(s, "index.lock") && strings.Contains(s, ".lock': File exists")
+	case ErrWorktreeRace:
+		return strings.Contains(s, "failed to read") && strings.Contains(s, "/worktrees/")
 	case ErrRefMoved:
 		return strings.Contains(s, "cannot lock ref") &&
 			(strings.Contains(s, "but expected") ||

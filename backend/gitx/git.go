@@ -16,7 +16,10 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Git runs git commands. It is safe for concurrent use; one value should be
@@ -29,6 +32,7 @@ type Git struct {
 	delay     time.Duration
 	sleep     func(ctx context.Context, d time.Duration) error
 	waitDelay time.Duration
+	timeout   time.Duration
 
 	mu    sync.Mutex
 	locks map[string]chan struct{}
@@ -56,6 +60,21 @@ func WithLockRetry(attempts int, delay time.Duration) Option {
 // ctx.Err() when the context ends first.
 func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(g *Git) { g.sleep = f }
+}
+
+// WithTimeout bounds every command: one still running after d (a hook that
+// hangs, say) is stopped with its whole process group and returns an error
+// matching ErrTimeout. Zero (the default) means no deadline besides ctx.
+func WithTimeout(d time.Duration) Option { return func(g *Git) { g.timeout = d } }
+
+// WithGrace sets how long a stopped command's process group has between
+// SIGTERM (git removes its lock files on it) and SIGKILL; default 10 s.
+func WithGrace(d time.Duration) Option {
+	return func(g *Git) {
+		if d > 0 {
+			g.waitDelay = d
+		}
+	}
 }
 
 // New returns a Git with the given options applied. By default a command
@@ -130,9 +149,19 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("git %s: %w", verb(c.Args), err)
 	}
+	parent := ctx
+	if g.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, g.timeout)
+		defer cancel()
+	}
 	args := append([]string{"--no-pager", "-C", c.Dir}, c.Args...)
 	cmd := exec.CommandContext(ctx, g.bin, args...)
-	cmd.Env = g.environ(c.Env)
+	cmd.Env = g.environ(append(ctxEnv(parent), c.Env...))
+	// Its own process group, so that stopping it stops the hooks and
+	// filters it runs too; SIGTERM first (git removes its lock files).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return signalGroup(cmd, unix.SIGTERM) }
 	cmd.WaitDelay = g.waitDelay
 	if c.Input != nil {
 		cmd.Stdin = bytes.NewReader(c.Input)
@@ -144,11 +173,19 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	cmd.Stderr = &stderr
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// Whatever the command left in its group (a hook's background job,
+		// a filter that ignored SIGTERM) goes with it.
+		_ = signalGroup(cmd, unix.SIGKILL)
+	}
 	if err == nil {
 		return stdout.Bytes(), nil
 	}
+	if parent.Err() != nil {
+		return nil, fmt.Errorf("git %s: %w", verb(c.Args), parent.Err())
+	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("git %s: %w", verb(c.Args), ctx.Err())
+		return nil, fmt.Errorf("git %s: stopped after %s: %w", verb(c.Args), g.timeout, ErrTimeout)
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
@@ -160,6 +197,39 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 		ExitCode: ee.ExitCode(),
 		Stderr:   strings.TrimSpace(stderr.String()),
 	}
+}
+
+// signalGroup signals the command's process group (its pid is the group
+// id). After Wait the leader is reaped, but the id stays reserved while any
+// member lives, so a group that still has members is still ours.
+func signalGroup(cmd *exec.Cmd, sig unix.Signal) error {
+	pid := cmd.Process.Pid
+	if pid <= 1 {
+		return nil
+	}
+	err := unix.Kill(-pid, sig)
+	if sig == unix.SIGTERM {
+		_ = unix.Kill(-pid, unix.SIGCONT)
+	}
+	if errors.Is(err, unix.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+type envKey struct{}
+
+// WithCallEnv returns a context whose git commands get the KEY=VALUE pairs
+// kv in their environment (after the Git's own, so they win), e.g. the
+// step tag that lets crash recovery find them.
+func WithCallEnv(ctx context.Context, kv ...string) context.Context {
+	prev := ctxEnv(ctx)
+	return context.WithValue(ctx, envKey{}, append(append([]string(nil), prev...), kv...))
+}
+
+func ctxEnv(ctx context.Context) []string {
+	env, _ := ctx.Value(envKey{}).([]string)
+	return env
 }
 
 // scrubbed are inherited variables that would point git at another

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -158,42 +157,48 @@ func TestLockRepoSharedByLinkedWorktrees(t *testing.T) {
 	}
 	other()
 
-	var released atomic.Bool
-	got := make(chan bool)
-	go func() {
-		u, err := g.LockRepo(context.Background(), linked)
-		if err != nil {
-			got <- false
-			return
-		}
-		got <- released.Load()
-		u()
-	}()
-	released.Store(true)
-	unlock()
-	unlock() // a second call must not release someone else's hold
-	if !<-got {
-		t.Fatal("the linked worktree took the lock while the main repository held it")
-	}
-
-	hold, err := g.LockRepo(ctx(t), repo)
+	// The linked worktree resolves to the same lock: while the main repository
+	// holds it, a wait for it ends only with the waiter's context (no timing:
+	// a lock that is not shared is taken at once and fails the test).
+	commonLinked, err := g.CommonDir(ctx(t), linked)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer hold()
-	c, cancel := context.WithCancel(context.Background())
-	errc := make(chan error)
+	commonRepo, err := g.CommonDir(ctx(t), repo)
+	if err != nil || filepath.Clean(commonLinked) != filepath.Clean(commonRepo) {
+		t.Fatalf("common dirs %q and %q (%v)", commonLinked, commonRepo, err)
+	}
+	waiting, cancelWait := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
 	go func() {
-		u, err := g.LockRepo(c, linked)
+		u, err := g.LockCommonDir(waiting, commonLinked)
 		if err == nil {
 			u()
 		}
 		errc <- err
 	}()
-	cancel()
+	select {
+	case err := <-errc:
+		t.Fatalf("the linked worktree took the lock while the main repository held it (err %v)", err)
+	case <-time.After(200 * time.Millisecond): // still waiting, as it must (a pass cannot come from here)
+	}
+	cancelWait()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("waiting lock after cancel: %v, want context.Canceled", err)
 	}
+	unlock()
+	unlock() // a second call must not release someone else's hold
+	u, err := g.LockRepo(ctx(t), linked)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	// The lock is held again: the main repository waits now.
+	held, cancelHeld := context.WithCancel(context.Background())
+	cancelHeld()
+	if _, err := g.LockCommonDir(held, commonRepo); !errors.Is(err, context.Canceled) {
+		t.Fatalf("main repository while the linked worktree holds the lock: %v", err)
+	}
+	u()
 	if _, err := g.LockRepo(ctx(t), t.TempDir()); !errors.Is(err, gitx.ErrNotARepo) {
 		t.Fatalf("lock outside a repo: %v", err)
 	}

@@ -17,10 +17,13 @@ import (
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -39,7 +42,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Poll overrides the loop's poll interval (≤ 1 s).
 	Poll time.Duration
+	// GitTimeout bounds each git command the runner runs (a hook that
+	// hangs); zero means DefaultGitTimeout.
+	GitTimeout time.Duration
 }
+
+// DefaultGitTimeout bounds each git command of the runner: long enough for
+// checking out a very large repository, short enough that a hook that
+// hangs does not hold a task forever.
+const DefaultGitTimeout = 15 * time.Minute
 
 // Host is everything one data root needs to run its queue: the runner
 // lock, the settings file, the process runner, the agent tools, the
@@ -52,6 +63,15 @@ type Host struct {
 	Tools    *agent.Registry
 	Pipeline *pipeline.Pipeline
 	Runner   *runner.Runner
+
+	// Scope is the data root's step-tag scope (proc.Scope).
+	Scope string
+	// Review is the data root's journaled review service; Run reconciles
+	// the accepts a crash cut short with it before the loop starts.
+	Review *review.Service
+
+	store *store.Store
+	onLog func(taskID string, execID int64, level task.LogLevel, text string)
 
 	log      *slog.Logger
 	warnOnce sync.Once
@@ -68,24 +88,40 @@ func Open(o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), log: o.Logger}
+	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger,
+		store: o.Store, onLog: o.Hooks.OnLog}
+	h.Review = ReviewService(o.Paths, gitx.New())
+	reserve := runner.NewReserve(o.Paths.DiskReserve(), runner.DefaultReserveSize)
+	if err := reserve.Ensure(); err != nil {
+		o.Logger.Warn("runner: no disk reserve", "err", err)
+	}
 	scrubExisting(context.Background(), o.Store, o.Paths, o.Logger)
 	set := h.current()
+	if o.GitTimeout <= 0 {
+		o.GitTimeout = DefaultGitTimeout
+	}
 	// Every agent's output is scrubbed of secrets as it is read, before the
 	// transcript, the parsers and the live terminal see it.
 	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger, Filter: func() proc.Filter { return secrets.NewStream() }})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
+	// The runner's own git commands: supervised like agents (own process
+	// group, a deadline) and tagged so that recovery finds them.
+	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
+		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Store:         o.Store,
 		Tools:         h.Tools,
-		Worktrees:     worktree.NewManager(gitx.New(), time.Now),
+		Worktrees:     worktree.NewManager(g, time.Now),
 		Settings:      h.current,
 		TranscriptDir: o.Paths.Transcripts(),
 		Hooks:         o.Hooks,
 		Logger:        o.Logger,
+		Scope:         h.Scope,
+		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
-		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger})
+		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve})
 	return h, nil
 }
 
@@ -100,8 +136,26 @@ func (h *Host) current() settings.Settings {
 	return s
 }
 
-// Run runs the loop (see runner.Runner.Run).
+// settingsReady refuses to start tasks while the settings file is
+// malformed or invalid: running them on defaults would fail or misroute
+// every one ("no working directory").
+func (h *Host) settingsReady() error {
+	_, err := h.Settings.Load()
+	return err
+}
+
+// Run checks the database (a damaged one is refused with a
+// *store.DamagedError before anything runs), reconciles the accepts a crash
+// cut short (a failure is logged; the next accept of that repository tries
+// again), then runs the loop (see runner.Runner.Run), which first recovers
+// what a dead runner left.
 func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
+	if err := h.store.Check(ctx); err != nil {
+		return err
+	}
+	if err := ReconcileAccepts(ctx, h.Review, h.store, h.onLog); err != nil {
+		h.log.Warn("runner: "+err.Error(), "err", err)
+	}
 	if err := h.Runner.Run(ctx, mode); err != nil {
 		return fmt.Errorf("runner: %w", err)
 	}
@@ -109,8 +163,42 @@ func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
 }
 
 // Close stops every process still running (grace from settings), then
-// releases the lock. Call it after Run returned.
+// every process still carrying a runner step tag of this data root (a git
+// hook's daemon that left its group), then releases the lock. Call it
+// after Run returned.
 func (h *Host) Close() error {
-	h.Procs.Shutdown(time.Duration(h.current().Stop.GraceMs) * time.Millisecond)
+	grace := time.Duration(h.current().Stop.GraceMs) * time.Millisecond
+	h.Procs.Shutdown(grace)
+	if left, err := proc.KillTagged(proc.TagPrefix(h.Scope, proc.OwnerRun), grace); err != nil || len(left) > 0 {
+		h.log.Warn("runner: stopped processes that outlived their step", "count", len(left), "err", err)
+	}
 	return h.Lock.Release()
+}
+
+// ReviewService returns the review service of a data root: its accepts and
+// undos are journaled in the data root (review.WithJournal) and their git
+// commands carry the data root's step tag.
+func ReviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
+	j := review.NewJournal(paths.Journal(), proc.Scope(paths.Root))
+	return review.New(g, time.Now, review.WithJournal(j))
+}
+
+// ReconcileAccepts completes or rolls back the accepts and undos a crash
+// cut short (review.Service.Reconcile), records each resolution in its
+// task's log and reports it to onLog (may be nil).
+func ReconcileAccepts(ctx context.Context, svc *review.Service, st *store.Store, onLog func(taskID string, execID int64, level task.LogLevel, text string)) error {
+	rec := review.StoreRecorder{Store: st}
+	res, err := svc.Reconcile(ctx, rec)
+	for _, r := range res {
+		if nerr := rec.NoteResolution(ctx, r); nerr != nil && err == nil {
+			err = nerr
+		}
+		if onLog != nil {
+			onLog(r.Move.TaskID, 0, task.LevelWarn, r.String())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reconcile interrupted accepts: %w", err)
+	}
+	return nil
 }

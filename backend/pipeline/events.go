@@ -33,6 +33,14 @@ func (r *run) emit(execID int64, d task.EventData, level task.LogLevel, logText 
 	}
 }
 
+// announce hands an event that is already stored (written in the same
+// transaction as the state it records) to Hooks.OnEvent only.
+func (r *run) announce(d task.EventData) {
+	if h := r.p.o.Hooks.OnEvent; h != nil {
+		h(r.t.ID, 0, task.Event{TaskID: r.t.ID, At: r.p.o.Now().UTC(), Data: d})
+	}
+}
+
 // logf writes a plain line to the run's log: an event of kind task.EventNote.
 func (r *run) logf(level task.LogLevel, format string, args ...any) {
 	r.note(0, level, fmt.Sprintf(format, args...))

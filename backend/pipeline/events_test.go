@@ -26,6 +26,8 @@ func eventLine(d task.EventData) string {
 		return fmt.Sprintf("planner_asked %s %q", d.Role, d.Questions)
 	case task.PlannerAnswered:
 		return fmt.Sprintf("planner_answered %s %t", d.Role, strings.Contains(d.Answer, "Use the defaults of the plan."))
+	case task.OutcomeDecided:
+		return fmt.Sprintf("outcome_decided %s %s", d.Status, d.Cleanup)
 	case task.InjectionApplied:
 		return fmt.Sprintf("injection_applied %s %s %q", d.Step, d.Delivery, d.Error)
 	case task.StatusChanged:
@@ -98,6 +100,7 @@ func TestRunRecordsTypedEvents(t *testing.T) {
 		"step_started reviewer-2 reviewer r2 a1 mock",
 		"step_finished reviewer-2 reviewer r2 a1 succeeded",
 		"verdict reviewer i1 r2 APPROVE",
+		"outcome_decided done done",
 		"status_changed ongoing→done approved",
 	}
 	if !reflect.DeepEqual(got, want) {

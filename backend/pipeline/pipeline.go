@@ -22,7 +22,7 @@ import (
 type Store interface {
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	StartExecution(ctx context.Context, e task.Execution) (task.Execution, error)
-	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error
+	SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int, starts map[int]uint64) error
 	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
@@ -31,7 +31,8 @@ type Store interface {
 	StopRequested(ctx context.Context, taskID string) (bool, error)
 	ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error)
 	SetQuestions(ctx context.Context, id string, questions []string) error
-	IncrementCompletedRuns(ctx context.Context, id string) (int, error)
+	Decide(ctx context.Context, d store.Decided) (int, error)
+	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 }
 
@@ -89,8 +90,17 @@ type Options struct {
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).
 	Logger *slog.Logger
+	// Describe turns an error that fails a task (a worktree that cannot be
+	// provisioned) into the sentence recorded as the task's error; default
+	// the error's text. backend/host passes the error vocabulary
+	// (usererr.Describe), which this package cannot import.
+	Describe func(error) string
 	// Now stamps live events; default time.Now.
 	Now func() time.Time
+	// Scope is the data root's step-tag scope (proc.Scope): every agent step
+	// and every git command of a run carries proc.StepEnv with it, so crash
+	// recovery finds them. Empty means untagged (tests).
+	Scope string
 }
 
 // Pipeline runs claimed tasks. It is safe for concurrent use: each Run is
@@ -109,6 +119,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Describe == nil {
+		o.Describe = func(err error) string { return err.Error() }
 	}
 	if o.Now == nil {
 		o.Now = time.Now

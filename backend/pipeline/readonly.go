@@ -63,6 +63,9 @@ func (r *run) guardAfter(s stepSpec, e task.Execution, attempt int, snap *worktr
 	if len(st.Files) == 0 && !st.HeadMoved {
 		return "", nil
 	}
+	if st.Files == nil {
+		st.Files = []string{} // only HEAD moved
+	}
 	ev := task.StrayReverted{StepAttempt: r.stepAttempt(e, s, attempt), Files: st.Files, HeadMoved: st.HeadMoved,
 		Ref: st.Ref, SHA: st.SHA, Unreverted: st.Unreverted, Error: st.Problem}
 	what := describeStray(st)

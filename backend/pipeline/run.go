@@ -2,11 +2,15 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -48,7 +52,7 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 		r.first = &first
 	}
 	r.obsBudget = r.set.Review.MaxFixRounds
-	err := r.execute(ctx)
+	err := r.execute(r.gitCtx(ctx, "git"))
 	return r.finish(ctx, err)
 }
 
@@ -71,22 +75,30 @@ func (r *run) execute(ctx context.Context) error {
 	if repo == "" {
 		return &failure{"no working directory: set workingDirectory in settings or the task's repo"}
 	}
-	wt, err := r.p.o.Worktrees.Provision(ctx, worktree.Request{Repo: repo, TaskID: r.t.ID, Base: r.t.Base, Root: r.set.Worktree.Root}, r.wlog)
+	if msg := workDirProblem(repo); msg != "" {
+		return &failure{msg}
+	}
+	pctx, stopped := r.stoppable(r.gitCtx(ctx, "provision"))
+	wt, err := r.p.o.Worktrees.Provision(pctx, worktree.Request{Repo: repo, TaskID: r.t.ID, Base: r.t.Base, Root: r.set.Worktree.Root}, r.wlog)
+	r.sweep("provision")
+	if stopped() {
+		return errStopped
+	}
 	if err != nil {
-		var ub *worktree.UnknownBaseError
-		if errors.As(err, &ub) {
-			return &failure{ub.Error()}
-		}
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		return &failure{"worktree: " + err.Error()}
+		return &failure{r.p.o.Describe(err)}
 	}
 	r.wt = wt
 	return r.iteration(ctx, secs)
 }
 
-// finish records the outcome and moves the task to its next status.
+// finish decides the outcome, makes it durable (with the completed run
+// counted in the same transaction), then cleans the worktree up and moves
+// the task to its next status (complete). A crash after the decision is
+// finished by the next start (Pipeline.CompleteDecided), so the outcome of
+// a run that got this far is never lost and never counted twice.
 func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
@@ -103,22 +115,17 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	}
 	res := Result{Iteration: r.iter}
 	note := store.TransitionNote{}
-	var outcome worktree.Outcome
+	d := store.Decided{TaskID: r.t.ID}
 	var fe *failure
 	var pk *parked
 	switch {
+	case err == nil && r.iter < r.t.Runs:
+		d.CountRun = true
+		r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", r.iter, r.t.Runs, r.iter+1)
+		res.Status, note.Reason = task.StatusPending, "next run"
 	case err == nil:
-		n, ierr := r.st.IncrementCompletedRuns(wctx, r.t.ID)
-		if ierr != nil {
-			return res, fmt.Errorf("record run: %w", ierr)
-		}
-		if n < r.t.Runs {
-			r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", n, r.t.Runs, n+1)
-			res.Status, note.Reason = task.StatusPending, "next run"
-			r.outcomeNote(&note, nil)
-			return r.transition(wctx, res, note)
-		}
-		res.Status, note.Reason, outcome = task.StatusDone, "approved", worktree.OutcomeDone
+		d.CountRun = true
+		res.Status, note.Reason, d.Cleanup = task.StatusDone, "approved", cleanupDone
 		r.logf(task.LevelInfo, "Task done")
 	case errors.As(err, &pk):
 		res.Status, note.Reason = task.StatusActions, "questions"
@@ -126,38 +133,43 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 			return res, fmt.Errorf("record questions: %w", qerr)
 		}
 		r.logf(task.LevelInfo, "The planner needs answers (%d question(s)); the task waits in actions", len(pk.questions))
-		r.outcomeNote(&note, nil)
-		return r.transition(wctx, res, note)
 	case errors.Is(err, errStopped):
-		res.Status, res.Message, outcome = task.StatusStopped, "stopped by user", worktree.OutcomeStopped
+		res.Status, res.Message, d.Cleanup = task.StatusStopped, "stopped by user", cleanupStopped
 		note.Reason = "stopped by user"
 		r.logf(task.LevelWarn, "Stopped by user; worktree and branch kept")
 	case errors.Is(err, errInterrupted):
-		res.Status, res.Message, outcome = task.StatusStopped, InterruptedMessage, worktree.OutcomeStopped
+		res.Status, res.Message, d.Cleanup = task.StatusStopped, InterruptedMessage, cleanupStopped
 		note.Reason = "interrupted"
 		r.logf(task.LevelWarn, "%s", InterruptedMessage)
 	case errors.As(err, &fe):
-		res.Status, res.Message, outcome = task.StatusFailed, fe.msg, worktree.OutcomeFailed
+		res.Status, res.Message, d.Cleanup = task.StatusFailed, fe.msg, cleanupFailed
 		note.Reason = "failed"
 		r.logf(task.LevelError, "Task failed: %s", fe.msg)
 	default:
-		res.Status, res.Message, outcome = task.StatusFailed, err.Error(), worktree.OutcomeFailed
+		res.Status, res.Message, d.Cleanup = task.StatusFailed, err.Error(), cleanupFailed
 		note.Reason = "failed"
 		r.logf(task.LevelError, "Task failed: %s", err.Error())
 	}
 	res.Message = secrets.Scrub(res.Message) // a tool's error text is agent output
 	note.Error = res.Message
-	var rep *worktree.FinishReport
-	if r.wt.Dir != "" {
-		fr, ferr := r.p.o.Worktrees.Finish(wctx, r.wt, outcome, worktree.Policy{OnDone: r.set.Worktree.OnDone, OnFailure: r.set.Worktree.OnFailure}, r.wlog)
-		if ferr != nil {
-			r.logf(task.LevelWarn, "Worktree cleanup: %v", ferr)
-		} else {
-			rep = &fr
-		}
+	r.outcomeNote(&note, nil)
+	d.Status, d.Note = res.Status, note
+	if r.wt.Dir == "" {
+		d.Cleanup = ""
 	}
-	r.outcomeNote(&note, rep)
-	return r.transition(wctx, res, note)
+	if d.Cleanup != "" {
+		b, jerr := json.Marshal(r.wt)
+		if jerr != nil {
+			return res, fmt.Errorf("record outcome: %w", jerr)
+		}
+		d.Worktree = b
+	}
+	if _, derr := r.st.Decide(wctx, d); derr != nil {
+		return res, fmt.Errorf("record outcome %s: %w", res.Status, derr)
+	}
+	r.announce(task.OutcomeDecided{Status: d.Status, Cleanup: d.Cleanup})
+	failpoint.Hit(FailDecided)
+	return r.complete(wctx, d)
 }
 
 func (r *run) outcomeNote(note *store.TransitionNote, rep *worktree.FinishReport) {
@@ -168,13 +180,6 @@ func (r *run) outcomeNote(note *store.TransitionNote, rep *worktree.FinishReport
 	if rep != nil {
 		note.HeadSHA = rep.HeadSHA
 	}
-}
-
-func (r *run) transition(ctx context.Context, res Result, note store.TransitionNote) (Result, error) {
-	if _, err := r.st.Transition(ctx, r.t.ID, res.Status, note); err != nil {
-		return res, fmt.Errorf("record status %s: %w", res.Status, err)
-	}
-	return res, nil
 }
 
 // choice returns the tool and model of a role: the task's override, else
@@ -210,4 +215,19 @@ func scrubAll(texts []string) []string {
 		out[i] = secrets.Scrub(t)
 	}
 	return out
+}
+
+// workDirProblem says why the working directory cannot be used before git
+// is asked: it does not exist, or it is a file; "" when it is a folder.
+func workDirProblem(dir string) string {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "The working directory " + dir + " does not exist."
+	case err != nil:
+		return "The working directory " + dir + " cannot be read: " + err.Error()
+	case !fi.IsDir():
+		return "The working directory " + dir + " is a file, not a folder."
+	}
+	return ""
 }

@@ -154,7 +154,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, ReadOnly: r.readOnly(s.role), Env: r.set.EnvList(tool.Name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
@@ -166,7 +166,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
-	_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), live.Pids())
+	r.recordProcess(ctx, exec.ID, live, live.Pids())
 	var userStop atomic.Bool
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -292,10 +292,17 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec tas
 		if time.Since(lastPids) >= pidRefresh {
 			lastPids = time.Now()
 			if pids := live.Pids(); len(pids) > 0 {
-				_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), pids)
+				r.recordProcess(ctx, exec.ID, live, pids)
 			}
 		}
 	}
+}
+
+// recordProcess records the step's processes with their start times, for
+// crash recovery.
+func (r *run) recordProcess(ctx context.Context, execID int64, live agent.Run, pids []int) {
+	starts := proc.StartTimes(append([]int{live.Pid()}, pids...)...)
+	_ = r.st.SetExecutionProcess(ctx, execID, live.Pid(), live.Pgid(), pids, starts)
 }
 
 // deliverLive applies pending injections to the running step and sends them

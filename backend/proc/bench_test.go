@@ -3,6 +3,7 @@ package proc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -89,7 +90,9 @@ func BenchmarkThroughput(b *testing.B) {
 					peak <- m
 					return
 				case <-time.After(10 * time.Millisecond):
-					m = max(m, vmRSS(b))
+					if rss, err := readRSS(); err == nil { // b.Fatal belongs to the benchmark's goroutine
+						m = max(m, rss)
+					}
 				}
 			}
 		}()
@@ -196,24 +199,31 @@ func BenchmarkSpawnToFirstByte(b *testing.B) {
 	})
 }
 
-// vmRSS reads the resident set size of this process.
+// vmRSS reads the resident set size of this process; call it from the test's
+// own goroutine (it may Fatal), else use readRSS.
 func vmRSS(b testing.TB) int64 {
-	st, err := os.ReadFile("/proc/self/statm")
+	rss, err := readRSS()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var size, rss int64
-	for i, f := range splitFieldsB(st) {
-		n, _ := strconv.ParseInt(f, 10, 64)
-		switch i {
-		case 0:
-			size = n
-		case 1:
-			rss = n
-		}
+	return rss
+}
+
+// readRSS reads the resident set size of this process from /proc/self/statm.
+func readRSS() (int64, error) {
+	st, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, err
 	}
-	_ = size
-	return rss * int64(os.Getpagesize())
+	fields := splitFieldsB(st)
+	if len(fields) < 2 {
+		return 0, fmt.Errorf("statm %q: too few fields", st)
+	}
+	rss, err := strconv.ParseInt(fields[1], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("statm rss: %w", err)
+	}
+	return rss * int64(os.Getpagesize()), nil
 }
 
 func splitFieldsB(b []byte) []string {

@@ -32,11 +32,13 @@ func TestIdleWatchdogFires(t *testing.T) {
 
 func TestIdleWatchdogResetByOutput(t *testing.T) {
 	r := newRunner(t)
-	s := shSpec(t, newMark(t), `i=0; while [ $i -lt 12 ]; do echo tick; sleep 0.1; i=$((i+1)); done`)
-	s.IdleTimeout = time.Second
+	// Ticks 0.2 s apart for 6 s against a 3 s idle timeout: wide enough for a
+	// loaded machine under -race, and the run still outlasts the timeout.
+	s := shSpec(t, newMark(t), `i=0; while [ $i -lt 30 ]; do echo tick; sleep 0.2; i=$((i+1)); done`)
+	s.IdleTimeout = 3 * time.Second
 	x := start(t, r, s)
 	res := wait(t, x.h)
-	if res.Reason != ReasonNone || res.Err() != nil || strings.Count(x.output(), "tick") != 12 {
+	if res.Reason != ReasonNone || res.Err() != nil || strings.Count(x.output(), "tick") != 30 {
 		t.Fatalf("result %+v output %q", res, x.output())
 	}
 	if res.Duration <= s.IdleTimeout {

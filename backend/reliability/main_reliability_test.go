@@ -14,6 +14,7 @@ import (
 // prints it. A failing row fails its own test; a run with no rows fails.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	removeBinary()
 	out := os.Getenv("BOOF_RELIABILITY_OUT")
 	if out == "" {
 		os.Exit(code)

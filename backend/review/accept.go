@@ -2,10 +2,10 @@ package review
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -43,20 +43,36 @@ type UndoRecorder interface {
 }
 
 // Accept makes the dry run of r and, when it is clean, builds the result
-// commit without touching any working tree, moves the target ref with a
-// compare-and-swap against the commit the plan was made on, brings the
-// target's checkout (if any) to the new commit, and calls rec (when not
-// nil). Whatever fails, nothing is left changed: a refused plan returns
-// the errors of Plan; a replay conflict during rebase *ConflictError; a
-// target moved meanwhile *MovedError; a checkout that became dirty or
-// whose untracked files would be overwritten *DirtyError; a recorder
-// error is returned wrapped after the target is put back.
+// commit without touching any working tree, then moves the target ref
+// with a journaled compare-and-swap against the commit the plan was made
+// on (MoveRef), bringing the target's checkout (if any) to the new commit
+// and calling rec (when not nil). A move an earlier accept of this
+// repository left half done is reconciled first (with rec, when it is a
+// Recorder). Whatever fails, nothing is left changed: a refused plan
+// returns the errors of Plan; a replay conflict during rebase
+// *ConflictError; a target moved meanwhile *MovedError; a checkout that
+// became dirty or whose untracked files would be overwritten *DirtyError;
+// a recorder error is returned wrapped after the target is put back;
+// ErrNoJournal without a journal.
 func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (AcceptRecord, error) {
+	if s.journal == nil {
+		return AcceptRecord{}, ErrNoJournal
+	}
+	junlock, err := s.journal.lock(ctx)
+	if err != nil {
+		return AcceptRecord{}, fmt.Errorf("accept: %w", err)
+	}
+	defer junlock()
+	ctx = s.tagged(ctx, r.TaskID, string(OpAccept))
 	common, unlock, err := s.lockRepo(ctx, r.Repo)
 	if err != nil {
 		return AcceptRecord{}, fmt.Errorf("accept: %w", err)
 	}
 	defer unlock()
+	full, _ := rec.(Recorder)
+	if _, err := s.reconcileRepo(ctx, common, full); err != nil {
+		return AcceptRecord{}, err
+	}
 	p, err := s.plan(ctx, r, common, false)
 	if err != nil {
 		return AcceptRecord{}, err
@@ -65,32 +81,38 @@ func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (Ac
 	if err != nil {
 		return AcceptRecord{}, err
 	}
+	failpoint.Hit(FailAcceptBuilt)
 	out := AcceptRecord{
 		Strategy: p.Strategy, Target: p.TargetRef, OldSHA: p.TargetSHA, NewSHA: newSHA,
 		TaskHead: p.TaskHead, Leftovers: p.Leftovers, At: s.now().UTC(),
 	}
-	out.Checkout = p.Checkout
-	if p.Strategy == StrategyRebase && !p.FastForward {
-		// A replay takes a while: the user may have switched branches.
-		if out.Checkout, err = s.checkoutOf(ctx, r.Repo, p.TargetRef); err != nil {
+	// The build takes a while (a rebase replays): the user may have
+	// switched branches since the plan.
+	if out.Checkout, err = s.checkoutOf(ctx, r.Repo, p.TargetRef); err != nil {
+		return AcceptRecord{}, err
+	}
+	if out.Checkout == "" {
+		if err := inProgress(common, p.TargetRef); err != nil {
 			return AcceptRecord{}, err
 		}
 	}
-	if err := s.swap(ctx, r.Repo, out.Target, out.Checkout, out.OldSHA, newSHA, "accept"); err != nil {
-		return AcceptRecord{}, err
-	}
-	if rec != nil {
-		if err := rec.RecordAccept(ctx, r.TaskID, out); err != nil {
-			cctx, cancel := cleanupCtx(ctx)
-			defer cancel()
-			if rerr := s.swap(cctx, r.Repo, out.Target, out.Checkout, newSHA, out.OldSHA, "accept rolled back"); rerr != nil {
-				return AcceptRecord{}, fmt.Errorf("record accept: %w (and putting %s back failed: %v)", err, out.Target, rerr)
-			}
-			return AcceptRecord{}, fmt.Errorf("record accept: %w", err)
+	mv := Move{Op: OpAccept, TaskID: r.TaskID, Repo: r.Repo, Common: common, Ref: out.Target,
+		Old: out.OldSHA, New: newSHA, Strategy: p.Strategy, Checkout: out.Checkout, Record: out}
+	record := func(ctx context.Context) error {
+		if rec == nil {
+			return nil
 		}
+		return rec.RecordAccept(ctx, r.TaskID, out)
+	}
+	if err := s.move(ctx, mv, record); err != nil {
+		return AcceptRecord{}, err
 	}
 	return out, nil
 }
+
+// FailAcceptBuilt is the failpoint after an accept built its commit and
+// before it journals the move (a pause there lets a test move the target).
+const FailAcceptBuilt = "accept:built"
 
 // UndoRequest asks to undo an accept.
 type UndoRequest struct {
@@ -106,11 +128,12 @@ type UndoRequest struct {
 
 // Undo moves the target back from the accept's commit to the commit it had
 // before, while it still points at the accept's commit (compare-and-swap)
-// and its checkout, if any, is clean; then calls rec (when not nil).
-// Errors: *MovedError when the target moved on (nothing changed),
-// *DirtyError for a dirty checkout, ErrNoTarget when the target is gone,
-// *task.TransitionError, a wrapped recorder error after the accept is put
-// back, or wrapped gitx errors.
+// and its checkout, if any, is clean; then calls rec (when not nil). It is
+// a journaled move (MoveRef) like the accept. Errors: *MovedError when the
+// target moved on (nothing changed), *DirtyError for a dirty checkout,
+// ErrNoTarget when the target is gone, *task.TransitionError, a wrapped
+// recorder error after the accept is put back, ErrNoJournal, or wrapped
+// gitx errors.
 func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) error {
 	if r.Status != "" {
 		if err := task.CheckTransition(r.Status, task.StatusDone); err != nil {
@@ -123,11 +146,24 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 			return fmt.Errorf("undo accept: record: %w", err)
 		}
 	}
+	if s.journal == nil {
+		return ErrNoJournal
+	}
+	junlock, err := s.journal.lock(ctx)
+	if err != nil {
+		return fmt.Errorf("undo accept: %w", err)
+	}
+	defer junlock()
+	ctx = s.tagged(ctx, r.TaskID, string(OpUndo))
 	common, unlock, err := s.lockRepo(ctx, r.Repo)
 	if err != nil {
 		return fmt.Errorf("undo accept: %w", err)
 	}
 	defer unlock()
+	full, _ := rec.(Recorder)
+	if _, err := s.reconcileRepo(ctx, common, full); err != nil {
+		return err
+	}
 	ref, err := branchRef(a.Target)
 	if err != nil {
 		return err
@@ -148,52 +184,13 @@ func (s *Service) Undo(ctx context.Context, r UndoRequest, rec UndoRecorder) err
 			return err
 		}
 	}
-	if err := s.swap(ctx, r.Repo, ref, dir, a.NewSHA, a.OldSHA, "undo accept"); err != nil {
-		return err
-	}
-	if rec != nil {
-		if err := rec.RecordUndo(ctx, r.TaskID, a); err != nil {
-			cctx, cancel := cleanupCtx(ctx)
-			defer cancel()
-			if rerr := s.swap(cctx, r.Repo, ref, dir, a.OldSHA, a.NewSHA, "undo accept rolled back"); rerr != nil {
-				return fmt.Errorf("record undo: %w (and restoring the accept failed: %v)", err, rerr)
-			}
-			return fmt.Errorf("record undo: %w", err)
+	mv := Move{Op: OpUndo, TaskID: r.TaskID, Repo: r.Repo, Common: common, Ref: ref,
+		Old: a.NewSHA, New: a.OldSHA, Strategy: a.Strategy, Checkout: dir, Record: a}
+	record := func(ctx context.Context) error {
+		if rec == nil {
+			return nil
 		}
+		return rec.RecordUndo(ctx, r.TaskID, a)
 	}
-	return nil
-}
-
-// swap moves ref from old to new with a compare-and-swap and, when dir is
-// the ref's checkout, brings that checkout along. A checkout that cannot
-// move cleanly is refused before the ref moves; a checkout update that
-// still fails puts the ref back.
-func (s *Service) swap(ctx context.Context, repo, ref, dir, old, new, reason string) error {
-	if dir != "" {
-		if err := s.checkClean(ctx, dir, old, new); err != nil {
-			return err
-		}
-	}
-	if s.beforeSwap != nil {
-		s.beforeSwap()
-	}
-	if err := s.git.UpdateRef(ctx, repo, ref, new, old, "boof-runner: "+reason); err != nil {
-		if errors.Is(err, gitx.ErrRefMoved) {
-			cur, _, _ := s.git.RefSHA(ctx, repo, ref)
-			return &MovedError{Ref: ref, Expected: old, Actual: cur}
-		}
-		return fmt.Errorf("move %s: %w", ref, err)
-	}
-	if dir == "" {
-		return nil
-	}
-	if err := s.moveCheckout(ctx, dir, old, new); err != nil {
-		cctx, cancel := cleanupCtx(ctx)
-		defer cancel()
-		if rerr := s.git.UpdateRef(cctx, repo, ref, old, new, "boof-runner: "+reason+" rolled back"); rerr != nil {
-			return fmt.Errorf("%w (and putting %s back failed: %v)", err, ref, rerr)
-		}
-		return err
-	}
-	return nil
+	return s.move(ctx, mv, record)
 }

@@ -71,7 +71,7 @@ func BenchmarkAcceptSquash1000(b *testing.B) {
 			}
 			old := rev(b, repo, "main")
 			// The user's identity is configured, as it is for the raw commands.
-			s := New(gitx.New(gitx.WithEnv(identity...)), func() time.Time { return fixedNow })
+			s := New(gitx.New(gitx.WithEnv(identity...)), func() time.Time { return fixedNow }, WithJournal(NewJournal(b.TempDir(), "")))
 			r := Request{Repo: repo, TaskID: "B", Target: "main", Strategy: StrategySquash, Message: "squash B\n"}
 			reset := func() {
 				if mode == "checkout" {

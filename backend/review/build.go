@@ -67,9 +67,10 @@ var noHooks = []string{"-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=f
 // rebase replays p.Commits onto the target in a temporary detached
 // worktree (never the user's), and returns the last replayed commit. A
 // conflicting replay returns *ConflictError. The temporary worktree is
-// always removed.
+// always removed; it lives in the journal's work directory, so one a crash
+// left is removed by the next reconciliation.
 func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, err error) {
-	tmp, err := os.MkdirTemp("", "boof-accept-")
+	tmp, err := s.tempWork(repo)
 	if err != nil {
 		return "", fmt.Errorf("rebase: %w", err)
 	}
@@ -102,4 +103,28 @@ func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, 
 		return "", fmt.Errorf("every task commit is already on %s: %w", p.TargetRef, ErrNothingToAccept)
 	}
 	return head, nil
+}
+
+// tempWork makes a directory for a temporary worktree of repo: in the
+// journal's work directory (with the repository noted, for the clean-up
+// after a crash), or in the system's temporary directory without one.
+func (s *Service) tempWork(repo string) (string, error) {
+	if s.journal == nil {
+		return os.MkdirTemp("", "boof-accept-")
+	}
+	if err := os.MkdirAll(s.journal.workDir(), 0o700); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(s.journal.workDir(), "rebase-")
+	if err != nil {
+		return "", err
+	}
+	if abs, err := filepath.Abs(repo); err == nil {
+		repo = abs
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "repo"), []byte(repo+"\n"), 0o600); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	return tmp, nil
 }

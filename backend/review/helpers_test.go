@@ -24,6 +24,9 @@ var identity = []string{
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(helperMain())
+	}
 	os.Exit(m.Run())
 }
 
@@ -31,7 +34,7 @@ var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 func newService(t testing.TB) *Service {
 	t.Helper()
-	return New(gitx.New(), func() time.Time { return fixedNow })
+	return New(gitx.New(), func() time.Time { return fixedNow }, WithJournal(NewJournal(t.TempDir(), "")))
 }
 
 // sh runs git directly (not through gitx) to set up and inspect fixtures.

@@ -67,6 +67,7 @@ type Service struct {
 	git      *gitx.Git
 	now      func() time.Time
 	identity []string
+	journal  *Journal
 	// beforeSwap, when set, runs after the result commit is built and
 	// before the target ref is moved (tests use it to move the target).
 	beforeSwap func()
@@ -86,6 +87,11 @@ func WithIdentity(name, email string) Option {
 		}
 	}
 }
+
+// WithJournal gives the service the journal its accepts and undos write
+// their intent to before any ref moves (see MoveRef, Reconcile). Accept,
+// Undo and MoveRef refuse to run without one (ErrNoJournal).
+func WithJournal(j *Journal) Option { return func(s *Service) { s.journal = j } }
 
 // New returns a Service running git through g and reading time from now
 // (time.Now when nil).

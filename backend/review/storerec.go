@@ -124,3 +124,13 @@ func (r RejectRecord) event() task.Rejected {
 	}
 	return out
 }
+
+// NoteResolution records in the task's log and events what Reconcile did
+// with an accept or undo a crash had cut short.
+func (r StoreRecorder) NoteResolution(ctx context.Context, res Resolution) error {
+	if err := r.Store.AppendLog(ctx, res.Move.TaskID, 0, task.LevelWarn, res.String()); err != nil {
+		return err
+	}
+	return r.Store.AppendEvent(ctx, res.Move.TaskID, task.AcceptReconciled{Op: string(res.Move.Op), Ref: res.Move.Ref,
+		Old: res.Move.Old, New: res.Move.New, Completed: res.Completed, Detail: res.Detail})
+}

@@ -6,22 +6,6 @@ import (
 	"strconv"
 )
 
-// livePids returns the pids that name a running (not zombie) process.
-func livePids(pids []int) []int {
-	var out []int
-	seen := map[int]bool{}
-	for _, p := range pids {
-		if p <= 1 || seen[p] {
-			continue
-		}
-		seen[p] = true
-		if Alive(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // Alive reports whether pid names a process that is not a zombie.
 func Alive(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

@@ -12,6 +12,7 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -38,7 +39,11 @@ func realBin(t *testing.T, env, want string) string {
 	t.Helper()
 	bin := os.Getenv(env)
 	if bin == "" {
-		t.Skipf("%s is not set; install the CLIs with scripts/install-clis.sh DIR and point it at DIR/node_modules/.bin", env)
+		msg := fmt.Sprintf("%s is not set; install the CLIs with scripts/install-clis.sh DIR and point it at DIR/node_modules/.bin", env)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + " (CI=true: the real-CLI suite must run)")
+		}
+		t.Skip(msg)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

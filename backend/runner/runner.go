@@ -30,11 +30,13 @@ type Store interface {
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
+	DecidedOutcome(ctx context.Context, taskID string) (store.Decided, bool, error)
 }
 
 // Pipeline runs one claimed task (pipeline.Pipeline).
 type Pipeline interface {
 	Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error)
+	CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (pipeline.Result, error)
 	TranscriptPath(taskID string, iteration int, step string, attempt int) string
 }
 
@@ -68,6 +70,20 @@ type Options struct {
 	Logger *slog.Logger
 	// OnTaskDone is called after each task's run was recorded; may be nil.
 	OnTaskDone func(t task.Task, res pipeline.Result)
+	// Scope is the data root's step-tag scope (proc.Scope): recovery ends
+	// every process carrying a runner step tag of it. Empty means recovery
+	// relies on the recorded pids alone.
+	Scope string
+	// OnLog receives the recovery log lines (taskID "" for the summary), for
+	// the runner's output; nil logs them through Logger.
+	OnLog func(taskID string, execID int64, level task.LogLevel, text string)
+	// Ready, when set, is asked before each claim; while it returns an
+	// error no task is started (a broken settings file): Run returns a
+	// *NotReadyError in Once and UntilIdle mode and waits in Forever mode.
+	Ready func() error
+	// Reserve, when set, is deleted to make room when a task's outcome
+	// cannot be recorded because the disk is full.
+	Reserve *Reserve
 }
 
 // Runner is the queue loop. Its methods are safe for concurrent use.
@@ -77,6 +93,12 @@ type Runner struct {
 
 	mu      sync.Mutex
 	running map[string]bool
+	// fatal is the first outcome that could not be recorded; once set, no
+	// task is started and Run returns it.
+	fatal error
+	// warned is the text of the last queue or readiness problem logged, so
+	// a problem that persists is logged once.
+	warned string
 }
 
 // New returns a Runner; Store, Pipeline and Settings are required.
@@ -130,7 +152,13 @@ func (s *slot) release() { s.once.Do(s.free) }
 
 // Run recovers, then runs the loop in mode until ctx ends (then it waits
 // for the running tasks, which record themselves as interrupted). It
-// returns the recovery error, or nil.
+// returns nil when ctx ends or the mode's work is done, and otherwise, once
+// the running tasks ended: the recovery error; an *UnrecordedError when a
+// task's outcome could not be recorded (in every mode: nothing more is
+// started); a *NotReadyError or a *QueueError (reading or claiming failed)
+// in Once and UntilIdle mode, and in Forever mode a *QueueError for a
+// damaged database. Other problems in Forever mode are logged and retried
+// at the next poll.
 func (r *Runner) Run(ctx context.Context, mode Mode) error {
 	if _, err := r.Recover(ctx); err != nil {
 		return err
@@ -145,20 +173,36 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 		if ctx.Err() != nil {
 			return nil
 		}
+		if err := r.fatalErr(); err != nil {
+			wg.Wait()
+			return err
+		}
 		set := r.o.Settings()
 		claimed := 0
 		if set.Runner.Enabled && !(mode == Once && started > 0) {
-			claimed = r.fill(ctx, set, &wg, freed)
-			started += claimed
+			var err error
+			if err = r.ready(); err != nil {
+				err = &NotReadyError{Err: err}
+			} else {
+				claimed, err = r.fill(ctx, set, &wg, freed)
+				started += claimed
+			}
+			if err != nil && ctx.Err() == nil {
+				if mode != Forever || store.Damaged(err) {
+					wg.Wait()
+					return err
+				}
+				r.warnOnce(err)
+			}
 		}
 		busy := len(r.Running())
 		switch {
 		case mode == Once && started > 0 && busy == 0:
-			return nil
+			return r.fatalErr()
 		case mode == Once && started == 0 && busy == 0 && claimed == 0:
-			return nil
+			return r.fatalErr()
 		case mode == UntilIdle && busy == 0 && claimed == 0:
-			return nil
+			return r.fatalErr()
 		}
 		select {
 		case <-ctx.Done():
@@ -169,20 +213,46 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 	}
 }
 
-// fill claims pending tasks into free slots and starts them; it returns how
-// many it started.
-func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitGroup, freed chan<- struct{}) int {
+func (r *Runner) ready() error {
+	if r.o.Ready == nil {
+		return nil
+	}
+	return r.o.Ready()
+}
+
+// warnOnce logs a queue problem unless the same one was logged last.
+func (r *Runner) warnOnce(err error) {
+	r.mu.Lock()
+	same := r.warned == err.Error()
+	r.warned = err.Error()
+	r.mu.Unlock()
+	if !same {
+		r.o.Logger.Warn("runner: no task started", "err", err)
+	}
+}
+
+func (r *Runner) fatalErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fatal
+}
+
+// fill claims pending tasks into free slots and starts them; it returns
+// how many it started, and a *QueueError when reading or claiming failed
+// (a claim lost to another runner is not an error: it is never retried and
+// the next task is taken).
+func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitGroup, freed chan<- struct{}) (int, error) {
 	n := 0
 	for tries := 0; tries < 100; tries++ {
-		if len(r.Running()) >= max(set.Runner.Concurrency, 1) {
-			return n
+		if len(r.Running()) >= max(set.Runner.Concurrency, 1) || r.fatalErr() != nil {
+			return n, nil
 		}
 		t, err := r.o.Store.NextPending(ctx)
+		if errors.Is(err, store.ErrNotFound) {
+			return n, nil
+		}
 		if err != nil {
-			if !errors.Is(err, store.ErrNotFound) && ctx.Err() == nil {
-				r.o.Logger.Warn("runner: next pending task", "err", err)
-			}
-			return n
+			return n, &QueueError{Op: "next pending task", Err: err}
 		}
 		ref, _ := set.Role(task.RolePlanner)
 		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
@@ -195,15 +265,15 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			continue // lost to another runner or changed meanwhile: never retried, take the next one
 		}
 		if err != nil {
-			if ctx.Err() == nil {
-				r.o.Logger.Warn("runner: claim", "task", t.ID, "err", err)
-			}
-			return n
+			return n, &QueueError{Op: "claim", TaskID: t.ID, Err: err}
 		}
-		t, err = r.o.Store.GetTask(ctx, t.ID)
+		claimedID := t.ID
+		t, err = r.o.Store.GetTask(ctx, claimedID)
 		if err != nil {
-			r.o.Logger.Warn("runner: read claimed task", "task", t.ID, "err", err)
-			return n
+			// Claimed but unreadable: hand it to the same path as an
+			// outcome that cannot be recorded, so it is not left ongoing.
+			r.unrecorded(claimedID, pipeline.Result{}, fmt.Errorf("read claimed task: %w", err))
+			return n, nil
 		}
 		r.mu.Lock()
 		r.running[t.ID] = true
@@ -224,12 +294,50 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			defer s.release()
 			res, err := r.o.Pipeline.Run(ctx, t, ex)
 			if err != nil {
-				r.o.Logger.Error("runner: task outcome not recorded", "task", t.ID, "err", err)
+				r.unrecorded(t.ID, res, err)
 			}
 			if r.o.OnTaskDone != nil {
 				r.o.OnTaskDone(t, res)
 			}
 		}()
 	}
-	return n
+	return n, nil
+}
+
+// unrecorded handles a task whose outcome the store could not record: it
+// frees the disk reserve when the disk is full, records the task as failed
+// with the reason (best effort), logs it and makes Run stop starting tasks
+// and return an *UnrecordedError.
+func (r *Runner) unrecorded(taskID string, res pipeline.Result, cause error) {
+	ue := &UnrecordedError{TaskID: taskID, Outcome: res.Status, Err: cause}
+	if store.DiskFull(cause) && r.o.Reserve != nil && r.o.Reserve.Release() {
+		r.o.Logger.Warn("runner: the disk is full; freed the disk reserve to record the task", "task", taskID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	why := "the outcome of this run could not be saved"
+	if store.DiskFull(cause) {
+		why = "the disk filled up while this task ran, so its outcome could not be saved"
+	}
+	if res.Status != "" {
+		why += fmt.Sprintf(" (the run ended as %s", res.Status)
+		if res.Message != "" {
+			why += ": " + res.Message
+		}
+		why += ")"
+	}
+	why += "; its branch and worktree are kept: retry it once the problem is solved"
+	_, err := r.o.Store.Transition(ctx, taskID, task.StatusFailed, store.TransitionNote{Reason: "outcome not recorded", Error: why})
+	var te *task.TransitionError
+	ue.Recorded = err == nil || errors.As(err, &te) // not ongoing any more: something was recorded
+	if err == nil {
+		_ = r.o.Store.AppendLog(ctx, taskID, 0, task.LevelError, "Task failed: "+why+": "+cause.Error())
+	}
+	r.o.Logger.Error("runner: task outcome not recorded", "task", taskID, "recorded_as_failed", ue.Recorded, "err", cause)
+	r.mu.Lock()
+	if r.fatal == nil {
+		r.fatal = ue
+	}
+	r.mu.Unlock()
+	r.Wake()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -80,7 +81,7 @@ func TestRecoverStopsSurvivorsAndTasks(t *testing.T) {
 	}
 	waited := make(chan struct{})
 	go func() { _ = sv.Wait(); close(waited) }()
-	if err := r.st.SetExecutionProcess(ctx, ex.ID, sv.Process.Pid, sv.Process.Pid, []int{sv.Process.Pid}); err != nil {
+	if err := r.st.SetExecutionProcess(ctx, ex.ID, sv.Process.Pid, sv.Process.Pid, []int{sv.Process.Pid}, proc.StartTimes(sv.Process.Pid)); err != nil {
 		t.Fatal(err)
 	}
 	run := runner.New(runner.Options{Store: r.st, Pipeline: nil, Settings: nil, Grace: 200e6})

@@ -11,9 +11,3 @@ func TestSlotReleaseIsIdempotent(t *testing.T) {
 		t.Fatalf("slot freed %d times", freed)
 	}
 }
-
-func TestLivePidsSkipsGoneAndInit(t *testing.T) {
-	if got := livePids([]int{0, 1, -5, 1 << 22}); len(got) != 0 {
-		t.Fatalf("livePids = %v", got)
-	}
-}

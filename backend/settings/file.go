@@ -1,13 +1,9 @@
 package settings
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"reflect"
 	"sync"
 
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -15,7 +11,12 @@ import (
 
 // File is settings.json in a data root. Loading never writes the file;
 // Set and Save write it atomically (temp file + rename) and keep keys this
-// version does not know. It is safe for concurrent use within a process.
+// version does not know. Every change takes an exclusive lock on a lock file
+// next to it (settings.json.lock), re-reads the file under that lock and
+// writes before releasing it, so concurrent writers in this and other
+// processes never lose each other's changes. Reads refuse anything but a
+// regular file of at most MaxFileSize bytes (a named pipe, a device, a
+// folder) without blocking on it.
 type File struct {
 	path string
 	cat  Catalog
@@ -48,33 +49,6 @@ func (f *File) Load() (Settings, error) {
 		return Defaults(f.cat), err
 	}
 	return s, nil
-}
-
-// readRaw returns the user's document (empty when the file is missing).
-func (f *File) readRaw() (map[string]any, error) {
-	b, err := os.ReadFile(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]any{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read settings: %w", err)
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return map[string]any{}, nil
-	}
-	var raw map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
-		return nil, &MalformedError{Path: f.path, Problem: malformedProblem(err)}
-	}
-	if dec.More() {
-		return nil, &MalformedError{Path: f.path, Problem: "has text after the JSON object"}
-	}
-	if raw == nil {
-		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object"}
-	}
-	return raw, nil
 }
 
 // effective merges raw over the defaults, decodes and validates it. It
@@ -133,10 +107,13 @@ func (f *File) Get(key string) (json.RawMessage, error) {
 		for _, p := range parts {
 			m, ok := v.(map[string]any)
 			if !ok {
-				return nil, fmt.Errorf("%w: %s", ErrUnknownKey, key)
+				return nil, f.unknownKey(key)
 			}
 			if v, ok = m[p]; !ok {
-				return nil, fmt.Errorf("%w: %s (not set)", ErrUnknownKey, key)
+				if knownKey(parts, f.cat.Configurable) {
+					return nil, &UnknownKeyError{Key: key, NotSet: true}
+				}
+				return nil, f.unknownKey(key)
 			}
 		}
 	}
@@ -154,16 +131,21 @@ func (f *File) Get(key string) (json.RawMessage, error) {
 // ErrMalformed when the file cannot be parsed (fix it or save from the UI),
 // *ValidationError for invalid values, or a wrapped write error.
 func (f *File) Set(key, value string) (Settings, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	parts, err := splitKey(key)
 	if err != nil {
 		return Settings{}, err
 	}
 	if !knownKey(parts, f.cat.Configurable) {
-		return Settings{}, fmt.Errorf("%w: %s", ErrUnknownKey, key)
+		return Settings{}, f.unknownKey(key)
 	}
 	v := parseValue(value)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := f.lock()
+	if err != nil {
+		return Settings{}, err
+	}
+	defer unlock()
 	raw, err := f.readRaw()
 	if err != nil {
 		return Settings{}, err
@@ -186,12 +168,17 @@ func (f *File) Set(key, value string) (Settings, error) {
 // a *ValidationError for invalid settings (changing nothing) or a wrapped
 // write error.
 func (f *File) Save(s Settings) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	s.catalog = f.cat
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := f.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	raw, err := f.readRaw()
 	if err != nil {
 		raw = map[string]any{}
@@ -212,32 +199,76 @@ func (f *File) Save(s Settings) error {
 	return f.write(raw)
 }
 
-// write replaces the file atomically.
-func (f *File) write(raw map[string]any) error {
-	b, err := json.MarshalIndent(raw, "", "  ")
+// SaveChanges writes the keys whose values differ between base (the
+// settings the user was shown) and next (what they saved) onto the file as
+// it is now, read under the lock: a key that another writer changed
+// meanwhile and this save did not touch keeps the other writer's value. A
+// value equal in base and next is never written. It returns a
+// *ValidationError for invalid settings (changing nothing) or a wrapped
+// write error; a malformed file is replaced, as by Save.
+func (f *File) SaveChanges(base, next Settings) error {
+	next.catalog = f.cat
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	bt, err := toTree(base)
 	if err != nil {
-		return fmt.Errorf("encode settings: %w", err)
+		return err
 	}
-	b = append(b, '\n')
-	dir := filepath.Dir(f.path)
-	tmp, err := os.CreateTemp(dir, ".settings-*.json")
+	nt, err := toTree(next)
 	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save settings: %w", err)
+	var changes []change
+	diffTrees(nil, bt, nt, &changes)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := f.lock()
+	if err != nil {
+		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save settings: %w", err)
+	defer unlock()
+	raw, err := f.readRaw()
+	if err != nil {
+		raw = map[string]any{}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save settings: %w", err)
+	for _, c := range changes {
+		if err := setPath(raw, c.path, c.value); err != nil {
+			return err
+		}
 	}
-	if err := os.Rename(tmp.Name(), f.path); err != nil {
-		return fmt.Errorf("save settings: %w", err)
+	if _, err := f.effective(raw); err != nil {
+		return err
 	}
-	return nil
+	return f.write(raw)
+}
+
+// change is one key to set (value nil: delete).
+type change struct {
+	path  []string
+	value any
+}
+
+// diffTrees appends the leaves (and whole subtrees added or removed) that
+// differ from a to b.
+func diffTrees(prefix []string, a, b map[string]any, out *[]change) {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	for k := range keys {
+		path := append(append([]string{}, prefix...), k)
+		av, bv := a[k], b[k]
+		am, aok := av.(map[string]any)
+		bm, bok := bv.(map[string]any)
+		switch {
+		case aok && bok:
+			diffTrees(path, am, bm, out)
+		case !reflect.DeepEqual(av, bv):
+			*out = append(*out, change{path: path, value: bv})
+		}
+	}
 }

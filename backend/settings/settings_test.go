@@ -264,7 +264,7 @@ func TestSaveKeepsUnknownAndIsAtomic(t *testing.T) {
 		t.Fatalf("unknown key lost: %s", b)
 	}
 	ents, _ := os.ReadDir(filepath.Dir(f.Path()))
-	if len(ents) != 1 {
+	if len(ents) != 2 || ents[0].Name() != "settings.json" || ents[1].Name() != "settings.json.lock" {
 		t.Fatalf("temp files left: %v", ents)
 	}
 	s.Runner.Concurrency = 0

@@ -52,7 +52,7 @@ func splitKey(key string) ([]string, error) {
 	parts := strings.Split(key, ".")
 	for _, p := range parts {
 		if p == "" {
-			return nil, fmt.Errorf("%w: %q (empty segment)", ErrUnknownKey, key)
+			return nil, &UnknownKeyError{Key: key}
 		}
 	}
 	return parts, nil
@@ -72,7 +72,7 @@ var schema = map[string]any{
 	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},
 	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
 	"stop":     map[string]any{"graceMs": nil},
-	"ui":       map[string]any{"notifications": nil, "closeToTray": nil},
+	"ui":       map[string]any{"notifications": nil, "closeToTray": nil, "startAtLogin": nil},
 	"tools":    map[string]any{"*": toolKeys},
 }
 

@@ -8,4 +8,7 @@ type UI struct {
 	// CloseToTray hides the window instead of quitting when it is closed
 	// and a tray host exists.
 	CloseToTray bool `json:"closeToTray"`
+	// StartAtLogin starts the app hidden in the tray when the user logs in
+	// (an XDG autostart entry the desktop app keeps in step); default off.
+	StartAtLogin bool `json:"startAtLogin"`
 }

@@ -16,7 +16,7 @@ import (
 var ErrExecutionClosed = errors.New("execution already finished")
 
 const execColumns = `id, task_id, iteration, role, round, attempt, tool, model, transcript_path,
-	pid, pgid, pids, started_at, ended_at, outcome, exit_code,
+	pid, pgid, pids, pid_starts, started_at, ended_at, outcome, exit_code,
 	tokens_in, tokens_out, cache_read, cache_write, cost_usd, cost_estimated`
 
 func insertExecutionTx(ctx context.Context, tx *sql.Tx, e task.Execution, at int64) (task.Execution, error) {
@@ -56,14 +56,20 @@ func (s *Store) StartExecution(ctx context.Context, e task.Execution) (task.Exec
 }
 
 // SetExecutionProcess records the process id, process group and known
-// descendant pids of an open execution, so crash recovery can find them. It
-// returns an error wrapping ErrNotFound when no such execution is open.
-func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int) error {
+// descendant pids of an open execution, with the start time of each (see
+// proc.StartTimes; pids without one are recorded all the same), so crash
+// recovery can find them and signal a pid only while it names the same
+// process. It returns an error wrapping ErrNotFound when no such execution
+// is open.
+func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid int, pids []int, starts map[int]uint64) error {
 	if pids == nil {
 		pids = []int{}
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE executions SET pid = ?, pgid = ?, pids = ? WHERE id = ? AND ended_at IS NULL`,
-		pid, pgid, mustJSON(pids), execID)
+	if starts == nil {
+		starts = map[int]uint64{}
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE executions SET pid = ?, pgid = ?, pids = ?, pid_starts = ? WHERE id = ? AND ended_at IS NULL`,
+		pid, pgid, mustJSON(pids), mustJSON(starts), execID)
 	if err != nil {
 		return fmt.Errorf("set execution process: %w", err)
 	}
@@ -144,11 +150,11 @@ func (s *Store) queryExecutions(ctx context.Context, q string, args ...any) ([]t
 
 func scanExecution(r scanner) (task.Execution, error) {
 	var e task.Execution
-	var role, pids, outcome string
+	var role, pids, starts, outcome string
 	var started int64
 	var ended, exit sql.NullInt64
 	err := r.Scan(&e.ID, &e.TaskID, &e.Iteration, &role, &e.Round, &e.Attempt, &e.Tool, &e.Model, &e.TranscriptPath,
-		&e.PID, &e.PGID, &pids, &started, &ended, &outcome, &exit,
+		&e.PID, &e.PGID, &pids, &starts, &started, &ended, &outcome, &exit,
 		&e.Usage.TokensIn, &e.Usage.TokensOut, &e.Usage.CacheRead, &e.Usage.CacheWrite, &e.Usage.CostUSD, &e.CostEstimated)
 	if err != nil {
 		return e, err
@@ -157,6 +163,9 @@ func scanExecution(r scanner) (task.Execution, error) {
 	e.Outcome = task.ExecOutcome(outcome)
 	if json.Unmarshal([]byte(pids), &e.PIDs) != nil || e.PIDs == nil {
 		e.PIDs = []int{}
+	}
+	if json.Unmarshal([]byte(starts), &e.Starts) != nil || len(e.Starts) == 0 {
+		e.Starts = nil
 	}
 	e.StartedAt = time.UnixMilli(started).UTC()
 	e.EndedAt = msPtr(ended)

@@ -18,12 +18,15 @@ func TestExecutionLifecycleAndUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetExecutionProcess(ctx, first.ID, 100, 100, []int{101, 102}); err != nil {
+	if err := s.SetExecutionProcess(ctx, first.ID, 100, 100, []int{101, 102}, map[int]uint64{100: 7, 101: 8}); err != nil {
 		t.Fatal(err)
 	}
 	open, err := s.OpenExecutions(ctx)
 	if err != nil || len(open) != 1 || open[0].PID != 100 || len(open[0].PIDs) != 2 || open[0].TranscriptPath != "/t/1.log" {
 		t.Fatalf("open = %+v, %v", open, err)
+	}
+	if st := open[0].Starts; len(st) != 2 || st[100] != 7 || st[101] != 8 {
+		t.Fatalf("start times = %v", st)
 	}
 	// A cost the pipeline estimated from the tool's price table is recorded as estimated.
 	if err := s.FinishExecution(ctx, first.ID, task.OutcomeSucceeded, 0, task.Usage{TokensIn: 1_000_000, TokensOut: 100_000, CostUSD: 4.5}, true); err != nil {
@@ -45,7 +48,7 @@ func TestExecutionLifecycleAndUsage(t *testing.T) {
 	if err := s.FinishExecution(ctx, second.ID, "exploded", 1, task.Usage{}, false); !errors.Is(err, task.ErrInvalid) {
 		t.Fatalf("bad outcome: %v", err)
 	}
-	if err := s.SetExecutionProcess(ctx, second.ID, 1, 1, nil); !errors.Is(err, ErrNotFound) {
+	if err := s.SetExecutionProcess(ctx, second.ID, 1, 1, nil, nil); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("set process on closed execution: %v", err)
 	}
 	if open, _ := s.OpenExecutions(ctx); len(open) != 0 {

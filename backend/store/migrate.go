@@ -71,6 +71,9 @@ func migrate(ctx context.Context, db *sql.DB, path string) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return wrapOpenErr(path, err)
 	}
+	if current < 0 {
+		return &SchemaInvalidError{Path: path, Version: current}
+	}
 	if current > len(ms) {
 		return &SchemaTooNewError{Path: path, Version: current, Known: len(ms)}
 	}
@@ -83,29 +86,32 @@ func migrate(ctx context.Context, db *sql.DB, path string) error {
 }
 
 func applyMigration(ctx context.Context, db *sql.DB, path string, m migration, known int) error {
+	fail := func(err error) error { return &MigrationError{Path: path, Name: m.name, Err: err} }
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("migrate %s: %w", m.name, err)
+		return fail(err)
 	}
 	defer tx.Rollback()
 	var v int
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return fmt.Errorf("migrate %s: %w", m.name, err)
+		return fail(err)
 	}
-	if v > known {
+	switch {
+	case v < 0:
+		return &SchemaInvalidError{Path: path, Version: v}
+	case v > known:
 		return &SchemaTooNewError{Path: path, Version: v, Known: known}
-	}
-	if v >= m.version {
+	case v >= m.version:
 		return nil // another process applied it first
 	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-		return fmt.Errorf("migrate %s: %w", m.name, err)
+		return fail(err)
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
-		return fmt.Errorf("migrate %s: set version: %w", m.name, err)
+		return fail(fmt.Errorf("set version: %w", err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("migrate %s: commit: %w", m.name, err)
+		return fail(fmt.Errorf("commit: %w", err))
 	}
 	return nil
 }

@@ -12,10 +12,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
 
 // ErrNotFound is matched by every *NotFoundError (a task, command,
@@ -23,8 +24,30 @@ import (
 // empty queue.
 var ErrNotFound = errors.New("not found")
 
-// ErrNotDatabase is matched by the error for a file that is not SQLite.
+// ErrNotDatabase is matched by the error for a file that is not SQLite
+// (every *NotDatabaseError).
 var ErrNotDatabase = errors.New("not a SQLite database")
+
+// NotDatabaseError reports a database path that holds something else: a
+// file that is not SQLite, a folder, a named pipe. Open leaves it as it is.
+type NotDatabaseError struct {
+	Path string
+	// Kind is what is there instead ("a folder", "a named pipe"), "" for a
+	// file that is not SQLite.
+	Kind string
+}
+
+// Error returns "not a SQLite database: <path> (refusing to open or
+// overwrite it)" or "… <path> is <kind> …".
+func (e *NotDatabaseError) Error() string {
+	if e.Kind != "" {
+		return fmt.Sprintf("%v: %s is %s (refusing to open or overwrite it)", ErrNotDatabase, e.Path, e.Kind)
+	}
+	return fmt.Sprintf("%v: %s (refusing to open or overwrite it)", ErrNotDatabase, e.Path)
+}
+
+// Unwrap lets errors.Is match ErrNotDatabase.
+func (e *NotDatabaseError) Unwrap() error { return ErrNotDatabase }
 
 // SchemaTooNewError reports a database written by a newer binary.
 type SchemaTooNewError struct {
@@ -103,12 +126,21 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// checkHeader refuses an existing non-empty file that is not SQLite.
+// checkHeader refuses an existing non-empty file that is not SQLite, and
+// anything at path that is not a regular file (a folder, a named pipe that
+// would block the open, a device), without opening it.
 func checkHeader(path string) error {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return &NotDatabaseError{Path: path, Kind: dataroot.FileKind(fi.Mode())}
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -119,14 +151,18 @@ func checkHeader(path string) error {
 		return nil
 	}
 	if !bytes.Equal(head[:n], sqliteMagic) {
-		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+		return &NotDatabaseError{Path: path}
 	}
 	return nil
 }
 
 func wrapOpenErr(path string, err error) error {
-	if strings.Contains(err.Error(), "file is not a database") {
-		return fmt.Errorf("%w: %s (refusing to open or overwrite it)", ErrNotDatabase, path)
+	var se sqlite3.Error
+	switch {
+	case errors.As(err, &se) && se.Code == sqlite3.ErrNotADB:
+		return &NotDatabaseError{Path: path}
+	case errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt:
+		return &DamagedError{Path: path, Problem: se.Error()}
 	}
 	return fmt.Errorf("open database %s: %w", path, err)
 }

@@ -35,6 +35,7 @@ func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, erro
 		status = task.StatusDraft
 	}
 	ms := now.UnixMilli()
+	var out task.Task
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -45,12 +46,18 @@ func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, erro
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
 			return fmt.Errorf("create task: %w", err)
 		}
-		return appendEventTx(ctx, tx, id, ms, task.Created{Status: status})
+		if err := appendEventTx(ctx, tx, id, ms, task.Created{Status: status}); err != nil {
+			return err
+		}
+		// Read back inside the transaction: a task that cannot be read
+		// (a damaged table) is not created at all.
+		out, err = getTaskTx(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return task.Task{}, err
 	}
-	return s.GetTask(ctx, id)
+	return out, nil
 }
 
 // GetTask returns the task with id, or an error wrapping ErrNotFound.
@@ -96,9 +103,10 @@ func (s *Store) ListTasks(ctx context.Context, f Filter) ([]task.Task, error) {
 		}
 	}
 	if q := strings.TrimSpace(f.Search); q != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
-		where = append(where, `(id LIKE ? ESCAPE '\' OR title LIKE ? ESCAPE '\' OR prompt LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like)
+		// instr, not LIKE: a LIKE pattern over SQLite's length limit (50,000
+		// bytes) fails with "LIKE or GLOB pattern too complex".
+		where = append(where, `(instr(lower(id), lower(?)) > 0 OR instr(lower(title), lower(?)) > 0 OR instr(lower(prompt), lower(?)) > 0)`)
+		args = append(args, q, q, q)
 	}
 	if f.Label != "" {
 		where = append(where, `EXISTS (SELECT 1 FROM json_each(tasks.labels) WHERE value = ?)`)

@@ -68,6 +68,9 @@ const (
 	// EventInjectionApplied (InjectionApplied, stored, pipeline): an injected
 	// prompt reached a step, live into its session or in its prompt.
 	EventInjectionApplied EventKind = "injection_applied"
+	// EventOutcomeDecided (OutcomeDecided, stored, pipeline): the run's outcome
+	// was made durable before its clean-up; a restart finishes from it.
+	EventOutcomeDecided EventKind = "outcome_decided"
 
 	// EventNote (Note, live, pipeline): a line of the run's log that is no
 	// other event (run started, worktree notes, the run's end).
@@ -95,6 +98,9 @@ const (
 	// EventChangesRequested (ChangesRequested, stored, review): the user asked
 	// for changes; the task runs again with the review.
 	EventChangesRequested EventKind = "changes_requested"
+	// EventAcceptReconciled (AcceptReconciled, stored, review): an accept or
+	// undo cut short by a crash was completed or rolled back.
+	EventAcceptReconciled EventKind = "accept_reconciled"
 )
 
 // EventData is the payload of an event. Each kind has exactly one payload
@@ -164,6 +170,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
 	EventStrayReverted:     stored[StrayReverted](),
+	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),
@@ -175,6 +182,7 @@ var kinds = map[EventKind]kindSpec{
 	EventAcceptUndone:      stored[AcceptUndone](),
 	EventRejected:          stored[Rejected](),
 	EventChangesRequested:  stored[ChangesRequested](),
+	EventAcceptReconciled:  stored[AcceptReconciled](),
 }
 
 // EventKinds lists every declared kind.

@@ -52,6 +52,24 @@ type ChangesRequested struct {
 	Drops    int `json:"drops"`
 }
 
+// AcceptReconciled is the payload of EventAcceptReconciled: what the
+// start-up reconciliation did with a journaled ref move a crash cut short.
+type AcceptReconciled struct {
+	// Op is "accept" or "undo".
+	Op string `json:"op"`
+	// Ref is the target ref; Old and New the move's commits.
+	Ref string `json:"ref"`
+	Old string `json:"old"`
+	New string `json:"new"`
+	// Completed is true when the move now stands, false when it was rolled back.
+	Completed bool `json:"completed"`
+	// Detail says why.
+	Detail string `json:"detail"`
+}
+
+// Kind returns EventAcceptReconciled.
+func (AcceptReconciled) Kind() EventKind { return EventAcceptReconciled }
+
 // Kind returns EventAccepted.
 func (Accepted) Kind() EventKind { return EventAccepted }
 

@@ -93,6 +93,16 @@ type InjectionApplied struct {
 	Error string `json:"error,omitempty"`
 }
 
+// OutcomeDecided is the payload of EventOutcomeDecided: the status the run
+// ends in and the worktree clean-up still to do ("" when none).
+type OutcomeDecided struct {
+	Status  Status `json:"status"`
+	Cleanup string `json:"cleanup,omitempty"`
+}
+
+// Kind returns EventOutcomeDecided.
+func (OutcomeDecided) Kind() EventKind { return EventOutcomeDecided }
+
 // Kind returns EventStepStarted.
 func (StepStarted) Kind() EventKind { return EventStepStarted }
 

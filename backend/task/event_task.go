@@ -87,8 +87,12 @@ type Answered struct {
 
 // Recovered is the payload of EventRecovered.
 type Recovered struct {
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Reason string `json:"reason,omitempty"`
+	// Completed is the status recovery finished a decided run with (its
+	// outcome was durable before the app exited), "" when the run was
+	// interrupted.
+	Completed Status    `json:"completed,omitempty"`
+	At        time.Time `json:"at"`
 }
 
 // Exported is the payload of EventExported: to a file (the CLI) or through

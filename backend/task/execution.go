@@ -29,23 +29,27 @@ func (o ExecOutcome) Valid() bool {
 
 // Execution is one role step attempt. EndedAt is nil while it is open.
 type Execution struct {
-	ID             int64       `json:"id"`
-	TaskID         string      `json:"task_id"`
-	Iteration      int         `json:"iteration"`
-	Role           Role        `json:"role"`
-	Round          int         `json:"round"`
-	Attempt        int         `json:"attempt"`
-	Tool           string      `json:"tool"`
-	Model          string      `json:"model"`
-	TranscriptPath string      `json:"transcript_path"`
-	PID            int         `json:"pid"`
-	PGID           int         `json:"pgid"`
-	PIDs           []int       `json:"pids"`
-	StartedAt      time.Time   `json:"started_at"`
-	EndedAt        *time.Time  `json:"ended_at,omitempty"`
-	Outcome        ExecOutcome `json:"outcome,omitempty"`
-	ExitCode       *int        `json:"exit_code,omitempty"`
-	Usage          Usage       `json:"usage"`
+	ID             int64  `json:"id"`
+	TaskID         string `json:"task_id"`
+	Iteration      int    `json:"iteration"`
+	Role           Role   `json:"role"`
+	Round          int    `json:"round"`
+	Attempt        int    `json:"attempt"`
+	Tool           string `json:"tool"`
+	Model          string `json:"model"`
+	TranscriptPath string `json:"transcript_path"`
+	PID            int    `json:"pid"`
+	PGID           int    `json:"pgid"`
+	PIDs           []int  `json:"pids"`
+	// Starts holds the start time (clock ticks since boot) of PID and of
+	// each of PIDs when they were recorded; nil for a step recorded before
+	// start times were kept.
+	Starts    map[int]uint64 `json:"starts,omitempty"`
+	StartedAt time.Time      `json:"started_at"`
+	EndedAt   *time.Time     `json:"ended_at,omitempty"`
+	Outcome   ExecOutcome    `json:"outcome,omitempty"`
+	ExitCode  *int           `json:"exit_code,omitempty"`
+	Usage     Usage          `json:"usage"`
 	// CostEstimated is true when the cost came from the tool's price table,
 	// not from the tool itself.
 	CostEstimated bool `json:"cost_estimated"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Task is one unit of queued work. JSON keys are snake_case and stable: the
@@ -83,11 +84,17 @@ func (n NewTask) Normalize() (NewTask, error) {
 	if strings.TrimSpace(n.Prompt) == "" {
 		return n, invalid("prompt is empty")
 	}
+	if len(n.Prompt) > MaxPrompt {
+		return n, invalid("prompt is larger than %d MiB", MaxPrompt>>20)
+	}
+	if strings.IndexByte(n.Prompt, 0) >= 0 {
+		return n, invalid("prompt contains a NUL byte")
+	}
 	if len(n.Title) > MaxTitle {
 		return n, invalid("title is longer than %d bytes", MaxTitle)
 	}
-	if strings.ContainsAny(n.Title, "\n\r\x00") {
-		return n, invalid("title contains a line break or NUL")
+	if p := lineProblem(n.Title); p != "" {
+		return n, invalid("title %s", p)
 	}
 	if n.Priority < -MaxPriority || n.Priority > MaxPriority {
 		return n, invalid("priority %d is outside ±%d", n.Priority, MaxPriority)
@@ -98,7 +105,7 @@ func (n NewTask) Normalize() (NewTask, error) {
 	if n.Runs < 1 || n.Runs > MaxRuns {
 		return n, invalid("runs must be between 1 and %d", MaxRuns)
 	}
-	if strings.ContainsAny(n.Base, " \t\n\r\x00") || strings.HasPrefix(n.Base, "-") {
+	if strings.ContainsAny(n.Base, " \t\n\r\x00") || strings.HasPrefix(n.Base, "-") || lineProblem(n.Base) != "" {
 		return n, invalid("base ref %q is not a valid ref name", n.Base)
 	}
 	labels, err := NormalizeLabels(n.Labels)
@@ -112,6 +119,9 @@ func (n NewTask) Normalize() (NewTask, error) {
 	if strings.ContainsAny(n.Repo, "\x00\n\r") {
 		return n, invalid("repo path contains a line break or NUL")
 	}
+	if !utf8.ValidString(n.Repo) {
+		return n, invalid("repo path is not valid UTF-8 text")
+	}
 	tools, err := NormalizeTools(n.Tools)
 	if err != nil {
 		return n, err
@@ -121,7 +131,8 @@ func (n NewTask) Normalize() (NewTask, error) {
 }
 
 // NormalizeLabels trims labels, drops empty and duplicate ones, and refuses
-// labels with commas, line breaks or control characters.
+// labels with commas, line breaks, control characters or invalid UTF-8
+// (never rewriting them).
 func NormalizeLabels(in []string) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
@@ -133,10 +144,11 @@ func NormalizeLabels(in []string) ([]string, error) {
 		if len(l) > MaxLabel {
 			return nil, invalid("label %q is longer than %d bytes", l, MaxLabel)
 		}
-		for _, r := range l {
-			if r == ',' || r < 0x20 || r == 0x7f {
-				return nil, invalid("label %q contains a comma or control character", l)
-			}
+		if p := lineProblem(l); p != "" {
+			return nil, invalid("label %q %s", l, p)
+		}
+		if strings.ContainsRune(l, ',') {
+			return nil, invalid("label %q contains a comma", l)
 		}
 		seen[l] = true
 		out = append(out, l)

@@ -49,3 +49,43 @@ func TestDisplayTitle(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestOneLineFieldsRefuseWhatTheyCannotShow: titles and labels with
+// invalid UTF-8, terminal escapes, C1 controls or direction overrides are
+// refused with a reason naming the field, never rewritten.
+func TestOneLineFieldsRefuseWhatTheyCannotShow(t *testing.T) {
+	cases := map[string]struct {
+		n    NewTask
+		want string
+	}{
+		"title invalid UTF-8":   {NewTask{Prompt: "p", Title: "caf\xe9"}, "title is not valid UTF-8 text"},
+		"title OSC escape":      {NewTask{Prompt: "p", Title: "x\x1b]0;owned\x07"}, "title contains the control character U+001B"},
+		"title screen clear":    {NewTask{Prompt: "p", Title: "\x1b[2Jgone"}, "title contains the control character U+001B"},
+		"title C1 CSI":          {NewTask{Prompt: "p", Title: "a\u009b31mred"}, "title contains the control character U+009B"},
+		"title tab":             {NewTask{Prompt: "p", Title: "a\tb"}, "title contains the control character U+0009"},
+		"title bidi override":   {NewTask{Prompt: "p", Title: "abc\u202edef"}, "title contains the control character U+202E"},
+		"label invalid UTF-8":   {NewTask{Prompt: "p", Labels: []string{"ok", "bad\xff"}}, `label "bad\xff" is not valid UTF-8 text`},
+		"label escape":          {NewTask{Prompt: "p", Labels: []string{"\x1b[31mred"}}, `label "\x1b[31mred" contains the control character U+001B`},
+		"label C1":              {NewTask{Prompt: "p", Labels: []string{"a\u0085b"}}, "contains the control character U+0085"},
+		"label comma":           {NewTask{Prompt: "p", Labels: []string{"a,b"}}, `label "a,b" contains a comma`},
+		"base escape":           {NewTask{Prompt: "p", Base: "main\x1b"}, "is not a valid ref name"},
+		"base invalid UTF-8":    {NewTask{Prompt: "p", Base: "ma\xffin"}, "is not a valid ref name"},
+		"repo invalid UTF-8":    {NewTask{Prompt: "p", Repo: "/src/\xff"}, "repo path is not valid UTF-8 text"},
+		"prompt NUL":            {NewTask{Prompt: "a\x00b"}, "prompt contains a NUL byte"},
+		"prompt over the limit": {NewTask{Prompt: strings.Repeat("x", MaxPrompt+1)}, "prompt is larger than 16 MiB"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := c.n.Normalize()
+			var ie *InvalidError
+			if !errors.As(err, &ie) || !strings.Contains(ie.Reason, c.want) {
+				t.Fatalf("got %v, want a reason containing %q", err, c.want)
+			}
+		})
+	}
+	ok := NewTask{Prompt: "a prompt may hold \x1b[31m escapes\tand tabs", Title: "Café ✓ 日本", Labels: []string{"ünï", "emoji-🙂"}}
+	got, err := ok.Normalize()
+	if err != nil || got.Title != ok.Title || got.Prompt != ok.Prompt || strings.Join(got.Labels, ",") != "ünï,emoji-🙂" {
+		t.Fatalf("plain text refused or changed: %+v %v", got, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -96,6 +97,10 @@ func str(val string) (string, error) {
 	}
 	if val != "" && strings.ContainsAny(val[:1], `'[{&*!|>%@#`+"`") {
 		return "", fmt.Errorf("value %q must be a double-quoted string", clip(val))
+	}
+	if !utf8.ValidString(val) {
+		// Write would turn the bytes into U+FFFD: refuse rather than rewrite.
+		return "", fmt.Errorf("value %q is not valid UTF-8 text", clip(val))
 	}
 	return val, nil
 }

@@ -28,6 +28,11 @@ func describeGit(err error) (string, Code, bool) {
 			return "The folder " + ge.Dir + " is not a git repository", Git, true
 		}
 		return "This folder is not a git repository", Git, true
+	case errors.Is(err, gitx.ErrBareRepo):
+		if hasGE && ge.Dir != "" {
+			return "The folder " + ge.Dir + " is a bare git repository, which has no checkout to work in; use a checkout of it as the working directory", Git, true
+		}
+		return "This is a bare git repository, which has no checkout to work in; use a checkout of it as the working directory", Git, true
 	case errors.Is(err, gitx.ErrIndexLocked), errors.Is(err, gitx.ErrRefLocked):
 		return "Another git process is working" + in + "; try again when it has finished", Git, true
 	case errors.Is(err, gitx.ErrRefMoved):

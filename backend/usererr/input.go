@@ -20,7 +20,14 @@ func describeSettings(err error) (string, Code, bool) {
 	var ve *settings.ValidationError
 	var ke *settings.KeyError
 	var me *settings.MalformedError
+	var uk *settings.UnknownKeyError
 	switch {
+	case errors.As(err, &uk) && uk.NotSet:
+		return "The setting " + uk.Key + " is not set; its default applies", InvalidSettings, true
+	case errors.As(err, &uk) && uk.Suggestion != "":
+		return "Unknown setting " + uk.Key + " (did you mean " + uk.Suggestion + "?)", InvalidSettings, true
+	case errors.As(err, &uk):
+		return "Unknown setting " + uk.Key + " (run 'boof-runner settings get' to see them all)", InvalidSettings, true
 	case errors.As(err, &ve):
 		return "Invalid settings: " + keyList(ve.Keys), InvalidSettings, true
 	case errors.As(err, &ke):

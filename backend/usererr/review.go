@@ -35,8 +35,13 @@ func describeReview(err error) (string, Code, bool) {
 
 func describeUnknownBase(err error) (string, Code, bool) {
 	var ub *worktree.UnknownBaseError
-	if errors.As(err, &ub) {
+	switch {
+	case errors.As(err, &ub):
 		return fmt.Sprintf("The base ref %q is not a branch or commit in %s", ub.Base, ub.Dir), UnknownBase, true
+	case errors.Is(err, worktree.ErrNoCommits):
+		return "The repository has no commits yet; make a first commit so tasks have something to start from", Git, true
+	case errors.Is(err, worktree.ErrNoWorkDir):
+		return "The working directory does not exist or is not a folder", Git, true
 	}
 	return "", "", false
 }

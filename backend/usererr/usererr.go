@@ -38,8 +38,14 @@ const (
 	Git Code = "git"
 	// InvalidInput: bad user input for a task, command or answer.
 	InvalidInput Code = "invalid_input"
-	// InvalidSettings: settings that are malformed or hold invalid values.
+	// InvalidSettings: settings that are malformed or hold invalid values,
+	// or a settings key that does not exist.
 	InvalidSettings Code = "invalid_settings"
+	// Database: the database file cannot be used as it is (damaged, not a
+	// database, written by a newer version, a failed upgrade).
+	Database Code = "database"
+	// DiskFull: a write found no space left.
+	DiskFull Code = "disk_full"
 	// Other: any other error; its own text is shown.
 	Other Code = "error"
 )
@@ -91,6 +97,7 @@ func Describe(err error) (string, Code) {
 // typed errors come before the sentinels they wrap.
 var describers = []func(error) (string, Code, bool){
 	describeUserError,
+	describeData,
 	describeNotFound,
 	describeStatus,
 	describeReview,

@@ -2,6 +2,7 @@ package usererr_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -31,6 +32,8 @@ type fixture struct {
 	repo  string
 	plain string
 	git   *gitx.Git
+	// bare is a bare repository; lastDB the last database file made.
+	bare, lastDB string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -50,7 +53,50 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	return &fixture{t: t, ctx: ctx, st: st, repo: repo, plain: t.TempDir(), git: gitx.New()}
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", bare).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v\n%s", err, out)
+	}
+	return &fixture{t: t, ctx: ctx, st: st, repo: repo, plain: t.TempDir(), git: gitx.New(), bare: bare}
+}
+
+// db writes a SQLite file with user_version v after running ddl, and
+// returns its path (also kept in lastDB).
+func (f *fixture) db(v int, ddl string) string {
+	f.t.Helper()
+	path := filepath.Join(f.t.TempDir(), "boof.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer db.Close()
+	if ddl != "" {
+		if _, err := db.Exec(ddl); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+		f.t.Fatal(err)
+	}
+	f.lastDB = path
+	return path
+}
+
+// emptyRepo is a git repository without commits.
+func (f *fixture) emptyRepo() string {
+	dir := f.t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		f.t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// file writes a text file and returns its path (also kept in lastDB).
+func (f *fixture) file(content string) string {
+	path := filepath.Join(f.t.TempDir(), "boof.db")
+	os.WriteFile(path, []byte(content), 0o600)
+	f.lastDB = path
+	return path
 }
 
 // task creates a task and drives it to status through legal moves.
@@ -105,6 +151,7 @@ func TestDescribeEveryClass(t *testing.T) {
 	}
 	defer lock.Release()
 	malformed := settingsAt(`{"review": {`)
+	settingsDir := settings.NewFile(t.TempDir(), host.Catalog())
 
 	cases := []struct {
 		name string
@@ -184,6 +231,38 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.InvalidSettings, `Invalid settings: roles.planner must be an object (got "codex").`},
 		{"settings file malformed", must(malformed.Load()),
 			usererr.InvalidSettings, fmt.Sprintf("The settings file %s is not valid JSON (unexpected EOF).", malformed.Path())},
+		{"unknown setting, close to a known one", must(settingsAt(`{}`).Set("runner.concurency", "2")),
+			usererr.InvalidSettings, "Unknown setting runner.concurency (did you mean runner.concurrency?)."},
+		{"unknown setting", must(settingsAt(`{}`).Set("frobnicate.it", "2")),
+			usererr.InvalidSettings, "Unknown setting frobnicate.it (run 'boof-runner settings get' to see them all)."},
+		{"setting not set", must(settingsAt(`{}`).Get("roles.observer")),
+			usererr.InvalidSettings, "The setting roles.observer is not set; its default applies."},
+		{"settings file is a folder", must(settingsDir.Load()),
+			usererr.InvalidSettings, fmt.Sprintf("The settings file %s is a folder, not a file.", settingsDir.Path())},
+		{"runner not ready", &runner.NotReadyError{Err: must(malformed.Load())},
+			usererr.InvalidSettings, fmt.Sprintf("The settings file %s is not valid JSON (unexpected EOF); the runner started no task: fix the file, or save the settings from the app.", malformed.Path())},
+		{"bare repository", must(f.git.Info(ctx, f.bare)),
+			usererr.Git, fmt.Sprintf("The folder %s is a bare git repository, which has no checkout to work in; use a checkout of it as the working directory.", f.bare)},
+		{"schema version negative", must(store.Open(ctx, f.db(-5, ""), store.Options{})),
+			usererr.Database, fmt.Sprintf("The database %s has an invalid schema version (-5) and was left as it was; restore it from a backup.", f.lastDB)},
+		{"schema version newer", must(store.Open(ctx, f.db(99, ""), store.Options{})),
+			usererr.Database, fmt.Sprintf("The database %s was written by a newer version of Boof Runner (schema 99; this version knows up to %d); upgrade Boof Runner to open it.", f.lastDB, store.LatestSchema())},
+		{"migration fails", must(store.Open(ctx, f.db(0, "CREATE TABLE tasks (x)"), store.Options{})),
+			usererr.Database, fmt.Sprintf("The database %s could not be upgraded for this version of Boof Runner (0001_tasks.sql: table tasks already exists) and was left as it was.", f.lastDB)},
+		{"not a database", must(store.Open(ctx, f.file("notes"), store.Options{})),
+			usererr.Database, fmt.Sprintf("The file %s is not a Boof Runner database; it was left as it was.", f.lastDB)},
+		{"database path is a folder", must(store.Open(ctx, f.plain, store.Options{})),
+			usererr.Database, fmt.Sprintf("The database path %s is a folder, not a database file; it was left as it was.", f.plain)},
+		{"disk full", os.WriteFile("/dev/full", []byte("x"), 0o600),
+			usererr.DiskFull, "The disk is full, so nothing was saved; free some space and try again."},
+		{"outcome not recorded, disk full, recorded as failed", &runner.UnrecordedError{TaskID: "01abc", Recorded: true, Err: fmt.Errorf("record status done: %w", os.WriteFile("/dev/full", []byte("x"), 0o600))},
+			usererr.DiskFull, "The disk filled up while task 01abc ran, so its outcome could not be saved; it was recorded as failed and the runner stopped: free some space or repair the database, then retry the task."},
+		{"outcome not recorded, left ongoing", &runner.UnrecordedError{TaskID: "01abc", Err: errors.New("record status done: database is locked")},
+			usererr.Database, "The database could not record the outcome of task 01abc (record status done: database is locked); the runner stopped and the task stays ongoing until the next start records it as interrupted."},
+		{"repository without commits", must(worktree.NewManager(f.git, time.Now).Provision(ctx, worktree.Request{Repo: f.emptyRepo(), TaskID: "0123456789abcdef"}, func(task.LogLevel, string, ...any) {})),
+			usererr.Git, "The repository has no commits yet; make a first commit so tasks have something to start from."},
+		{"claim failed", fmt.Errorf("runner: %w", &runner.QueueError{Op: "claim", TaskID: "01abc", Err: fmt.Errorf("start execution: %w", errors.New("no room"))}),
+			usererr.Database, "The runner could not claim task 01abc (no room); it stays pending."},
 		{"anything else", errors.New("read prompt from stdin: broken pipe\nmore"),
 			usererr.Other, "Read prompt from stdin: broken pipe more."},
 		{"already a sentence", errors.New("The prompt is empty."),

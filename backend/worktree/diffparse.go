@@ -87,6 +87,9 @@ func parseRawNumstat(f []string) ([]FileChange, error) {
 			return nil, fmt.Errorf("status %q: %w", code, errParse)
 		}
 		c.Path = f[i+1]
+		if c.Path == "" || (c.Status == Renamed || c.Status == Copied) && c.OldPath == "" {
+			return nil, fmt.Errorf("raw record %q without a path: %w", f[i], errParse)
+		}
 		c.ModeChanged = c.OldMode != c.NewMode && c.OldMode != "000000" && c.NewMode != "000000"
 		files = append(files, c)
 		i += 2
@@ -125,7 +128,7 @@ func parseNumstat(f []string) ([]numstat, error) {
 			var e1, e2 error
 			n.added, e1 = strconv.Atoi(a)
 			n.removed, e2 = strconv.Atoi(r)
-			if e1 != nil || e2 != nil {
+			if e1 != nil || e2 != nil || n.added < 0 || n.removed < 0 {
 				return nil, fmt.Errorf("numstat counts %q: %w", f[i], errParse)
 			}
 		}

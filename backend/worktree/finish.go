@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -126,10 +127,27 @@ func (m *Manager) Finish(ctx context.Context, wt Worktree, o Outcome, p Policy, 
 	return rep, nil
 }
 
+// Failpoints of the clean-up (see backend/failpoint).
+const (
+	// FailLeftoversSaved: the leftovers are saved, the directory is not
+	// yet being removed.
+	FailLeftoversSaved = "finish:leftovers-saved"
+	// FailRemoved: the directory is removed, the removal marker not yet
+	// dropped.
+	FailRemoved = "finish:removed"
+)
+
 // ErrNoBranch: the task branch no longer exists.
 var ErrNoBranch = errors.New("task branch missing")
 
 func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport, p Policy, dirExists bool, log Logf) FinishReport {
+	if mark, ok := readRemoval(wt.Root, wt.TaskID); ok {
+		// A removal was cut short: the directory may be half deleted, so
+		// its "changes" are not leftovers. They were saved before it began.
+		rep.LeftoversBranch, rep.LeftoversSHA = mark.LeftoversBranch, mark.LeftoversSHA
+		log(task.LevelWarn, "the removal of worktree %s was cut short: finishing it (leftovers were saved before it began: %s)", wt.Dir, orNone(mark.LeftoversSHA))
+		return m.remove(ctx, wt, rep, true, log)
+	}
 	if !dirExists {
 		log(task.LevelInfo, "worktree directory %s is missing: no leftovers to save; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
@@ -143,6 +161,7 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 		log(task.LevelInfo, "worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
 		return rep
 	}
+	failpoint.Hit(FailLeftoversSaved)
 	if len(left.Nested) > 0 {
 		rep.KeptPaths = left.Nested
 		log(task.LevelInfo, "worktree kept at %s: nested git repositories cannot be saved (skipped without a commit: %s; recorded as gitlinks otherwise): %s",
@@ -153,23 +172,59 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 		log(task.LevelInfo, "worktree kept at %s on branch %s at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 		return rep
 	}
-	if err := m.removeDir(ctx, wt); err != nil {
-		log(task.LevelInfo, "worktree kept at %s: removal failed: %v", wt.Dir, err)
+	if err := writeRemoval(wt.Root, wt.TaskID, removal{LeftoversBranch: left.Branch, LeftoversSHA: left.SHA}); err != nil {
+		log(task.LevelWarn, "worktree kept at %s: %v", wt.Dir, err)
 		return rep
 	}
+	return m.remove(ctx, wt, rep, false, log)
+}
+
+// remove removes the worktree directory under the removal marker and
+// drops the marker once it is gone; resumed says an earlier removal was
+// cut short.
+func (m *Manager) remove(ctx context.Context, wt Worktree, rep FinishReport, resumed bool, log Logf) FinishReport {
+	if err := m.removeDir(ctx, wt, resumed); err != nil {
+		if _, gerr := gitDirOf(wt.Dir); gerr == nil {
+			_ = os.Remove(removalPath(wt.Root, wt.TaskID)) // refused, nothing deleted
+		}
+		log(task.LevelWarn, "worktree kept at %s: removal failed: %v", wt.Dir, err)
+		return rep
+	}
+	failpoint.Hit(FailRemoved)
+	_ = os.Remove(removalPath(wt.Root, wt.TaskID))
 	rep.DirRemoved = true
 	log(task.LevelInfo, "worktree %s removed; branch %s kept at %s", wt.Dir, wt.Branch, rep.HeadSHA)
 	return rep
 }
 
-func (m *Manager) removeDir(ctx context.Context, wt Worktree) error {
+// removeDir removes the worktree directory and its registration. When an
+// earlier removal was cut short (resumed), the half-deleted directory may
+// no longer validate as a worktree; unless the user locked it, it is then
+// deleted directly and the registration pruned.
+func (m *Manager) removeDir(ctx context.Context, wt Worktree, resumed bool) error {
 	unlock, err := m.lock(ctx, wt.Repo)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir); err != nil {
+	if _, statErr := os.Lstat(wt.Dir); errors.Is(statErr, os.ErrNotExist) {
+		if _, err := m.git.Run(ctx, wt.Repo, "worktree", "prune"); err != nil {
+			return fmt.Errorf("prune worktrees: %w", err)
+		}
+		return nil
+	}
+	_, err = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir)
+	if err == nil {
+		return nil
+	}
+	if !resumed || lockedByUser(wt.Dir) {
 		return fmt.Errorf("remove worktree: %w", err)
+	}
+	if rerr := os.RemoveAll(wt.Dir); rerr != nil {
+		return fmt.Errorf("remove worktree: %w (and deleting it directly failed: %v)", err, rerr)
+	}
+	if _, perr := m.git.Run(ctx, wt.Repo, "worktree", "prune"); perr != nil {
+		return fmt.Errorf("prune worktrees: %w", perr)
 	}
 	return nil
 }
@@ -206,6 +261,13 @@ func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, 
 	_ = os.Remove(metaPath(wt.Root, wt.TaskID))
 	log(task.LevelWarn, "WARNING: DELETED task work: %s", strings.Join(deleted, ", "))
 	return rep, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 func listOrNone(s []string) string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
@@ -32,11 +33,16 @@ type Leftovers struct {
 // SaveLeftovers commits everything uncommitted in the worktree (tracked
 // changes, untracked files, scratch directories; ignored files excepted)
 // onto the side branch boof-runner/<id>--leftovers, whose parent is the
-// worktree's HEAD. It uses a temporary index, so the task branch, the
-// worktree's index and its files stay untouched. Nothing to save gives an
-// empty Branch. The log records the side branch name and sha. Errors are
-// wrapped gitx or file-system errors; a side branch moved meanwhile gives
-// gitx.ErrRefMoved.
+// worktree's HEAD. It uses a temporary index kept in the worktree's own
+// git directory (a save cut short by a crash leaves nothing behind once
+// the worktree is removed), so the task branch, the worktree's index and
+// its files stay untouched. Nothing to save gives an empty Branch. Saving
+// the same work again (a clean-up finished after a crash) reuses the
+// existing commit. The side branch never moves off a commit nothing else
+// keeps: an earlier leftovers commit that the new one does not contain is
+// first kept at refs/boof-runner/leftovers/<id>/<n>. The log records the
+// side branch name and sha. Errors are wrapped gitx or file-system errors;
+// a side branch moved meanwhile gives gitx.ErrRefMoved.
 func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Leftovers, error) {
 	if !wt.Isolated {
 		return Leftovers{}, nil
@@ -46,12 +52,13 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
 	}
 	head := st.head
-	tmp, err := os.MkdirTemp("", "boof-leftovers-")
-	if err != nil {
-		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
+	index := filepath.Join(filepath.Dir(st.index), "boof-leftovers.index")
+	clear := func() {
+		_ = os.Remove(index)
+		_ = os.Remove(index + ".lock")
 	}
-	defer os.RemoveAll(tmp)
-	index := filepath.Join(tmp, "index")
+	clear() // what a save killed earlier left
+	defer clear()
 	env := []string{"GIT_INDEX_FILE=" + index}
 	if err := m.seedIndex(ctx, wt.Dir, st.index, index, env); err != nil {
 		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
@@ -93,18 +100,81 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		log(task.LevelInfo, "no leftovers to save in %s", wt.Dir)
 		return res, nil
 	}
+	branch := LeftoversBranchName(wt.TaskID)
+	prev, hasPrev, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+branch)
+	if err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	if hasPrev && m.sameSave(ctx, wt.Dir, prev, tree, head) {
+		res.Branch, res.SHA = branch, prev
+		log(task.LevelInfo, "leftovers already saved on %s at %s", branch, prev)
+		return res, nil
+	}
 	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work found in the task worktree when the task ended,\nsaved by Boof Runner on top of %s.\n", wt.TaskID, head)
 	commit, err := m.git.CommitTree(ctx, wt.Dir, gitx.Commit{Tree: tree, Parents: []string{head}, Message: msg, Env: m.identityEnv()})
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
-	branch := LeftoversBranchName(wt.TaskID)
+	if hasPrev {
+		if err := m.archiveLeftovers(ctx, wt, st.commonDir, prev, commit, log); err != nil {
+			return res, fmt.Errorf("save leftovers: %w", err)
+		}
+	}
 	if err := m.setBranch(ctx, wt.Repo, st.commonDir, branch, commit); err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	res.Branch, res.SHA = branch, commit
 	log(task.LevelInfo, "leftovers saved on %s at %s", branch, commit)
 	return res, nil
+}
+
+// sameSave reports whether the leftovers commit prev already holds tree on
+// top of head.
+func (m *Manager) sameSave(ctx context.Context, dir, prev, tree, head string) bool {
+	out, err := m.git.Run(ctx, dir, "show", "-s", "--format=%T %P", "--end-of-options", prev)
+	return err == nil && strings.TrimSpace(string(out)) == tree+" "+head
+}
+
+// ArchivedLeftoversPrefix starts the refs that keep earlier leftovers
+// commits of a task: refs/boof-runner/leftovers/<id>/<n>.
+const ArchivedLeftoversPrefix = "refs/boof-runner/leftovers/"
+
+// archiveLeftovers keeps the side branch's current commit prev at the next
+// refs/boof-runner/leftovers/<id>/<n> before the branch moves to next,
+// unless next already contains it or it is kept there already.
+func (m *Manager) archiveLeftovers(ctx context.Context, wt Worktree, commonDir, prev, next string, log Logf) error {
+	if _, err := m.git.Run(ctx, wt.Repo, "merge-base", "--is-ancestor", prev, next); err == nil {
+		return nil
+	}
+	unlock, err := m.git.LockCommonDir(ctx, commonDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	prefix := ArchivedLeftoversPrefix + wt.TaskID + "/"
+	out, err := m.git.Run(ctx, wt.Repo, "for-each-ref", "--format=%(refname) %(objectname)", "--", prefix)
+	if err != nil {
+		return fmt.Errorf("list earlier leftovers: %w", err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, sha, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		if sha == prev {
+			return nil
+		}
+		if k, err := strconv.Atoi(strings.TrimPrefix(name, prefix)); err == nil && k > n {
+			n = k
+		}
+	}
+	ref := fmt.Sprintf("%s%d", prefix, n+1)
+	if err := m.git.UpdateRef(ctx, wt.Repo, ref, prev, "", "boof-runner: keep earlier leftovers"); err != nil {
+		return err
+	}
+	log(task.LevelInfo, "earlier leftovers %s kept at %s", prev, ref)
+	return nil
 }
 
 // seedIndex starts the temporary index as a copy of the worktree's own

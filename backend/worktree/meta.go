@@ -42,30 +42,44 @@ func ReadMeta(root, taskID string) (Meta, bool, error) {
 	return m, true, nil
 }
 
-// writeMeta writes the sidecar atomically (temporary file, then rename).
+// writeMeta writes the sidecar atomically (temporary file, fsync, rename).
 func writeMeta(root string, m Meta) error {
-	path := metaPath(root, m.TaskID)
+	return writeJSONFile(metaPath(root, m.TaskID), m)
+}
+
+// writeJSONFile writes v as indented JSON to path atomically and durably:
+// a temporary file in the same directory, fsynced, renamed over path, and
+// the directory fsynced.
+func writeJSONFile(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
-	data, err := json.MarshalIndent(m, "", "  ")
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+m.TaskID+"-*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
 	if err != nil {
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(append(data, '\n')); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write meta: %w", err)
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
 }

@@ -6,10 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
+
+// FailProvisioned is the failpoint between `git worktree add` and the meta
+// sidecar that commits the provisioning.
+const FailProvisioned = "provision:added"
 
 // NotGitWarning is the warning recorded on a task whose working directory
 // is not a git repository.
@@ -114,6 +120,23 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
 	defer unlock()
+	// Another process creating a worktree of this repository at the same
+	// moment can make git fail reading its half-written registration; the
+	// provisioning marker makes trying again safe (a branch the failed
+	// attempt created is picked up and its checkout rebuilt).
+	for try := 1; ; try++ {
+		got, err := m.provisionLocked(ctx, wt, r, top, common, log)
+		if !errors.Is(err, gitx.ErrWorktreeRace) || try == 5 {
+			return got, err
+		}
+		log(task.LevelInfo, "another worktree of the repository was being created meanwhile; trying again")
+		if serr := sleepCtx(ctx, time.Duration(try)*150*time.Millisecond); serr != nil {
+			return got, err
+		}
+	}
+}
+
+func (m *Manager) provisionLocked(ctx context.Context, wt Worktree, r Request, top, common string, log Logf) (Worktree, error) {
 	branchSHA, exists, err := m.git.RefSHA(ctx, top, "refs/heads/"+wt.Branch)
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
@@ -122,6 +145,17 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 		return m.reuse(ctx, wt, r, branchSHA, common, log)
 	}
 	return m.create(ctx, wt, r, common, log)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common string, log Logf) (Worktree, error) {
@@ -140,7 +174,9 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	}
 	wt.BaseSHA = sha
 	if _, err := os.Lstat(wt.Dir); err == nil {
-		return Worktree{}, fmt.Errorf("provision %s: %w", wt.Dir, ErrUnregisteredDir)
+		if err := m.discardHalfBuilt(ctx, wt, log); err != nil {
+			return Worktree{}, err
+		}
 	}
 	if err := m.pruneStale(ctx, wt); err != nil {
 		return Worktree{}, err
@@ -154,11 +190,21 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	} else if pat != "" {
 		log(task.LevelInfo, "added %s to .git/info/exclude", pat)
 	}
+	meta := Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: sha, Branch: wt.Branch, Created: m.now().UTC()}
+	if err := writeMarker(wt.Root, meta); err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "-b", wt.Branch, "--", wt.Dir, sha); err != nil {
+		// git may fail after it made the branch and the worktree (a failing
+		// post-checkout hook): take them back, so nothing is left that the
+		// task does not record.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		m.undoCreate(uctx, wt, sha)
+		cancel()
 		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
 	}
-	meta := Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: sha, Branch: wt.Branch, Created: m.now().UTC()}
-	if err := writeMeta(wt.Root, meta); err != nil {
+	failpoint.Hit(FailProvisioned)
+	if err := m.commitMeta(wt, meta); err != nil {
 		m.undoCreate(ctx, wt, sha)
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
@@ -166,11 +212,20 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	return wt, nil
 }
 
-// undoCreate takes back a worktree and branch made moments ago, best effort;
-// they hold no work yet.
+// undoCreate takes back a worktree and branch made moments ago, best effort:
+// they hold no work yet. A worktree git left locked ("initializing", when
+// its checkout was killed) needs a second --force; the directory did not
+// exist before this provisioning, so what is left of it goes too; then the
+// registration, the branch (only while it still points at sha) and the
+// provisioning marker.
 func (m *Manager) undoCreate(ctx context.Context, wt Worktree, sha string) {
-	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--", wt.Dir)
+	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--force", "--", wt.Dir)
+	if _, err := os.Lstat(wt.Dir); err == nil {
+		_ = os.RemoveAll(wt.Dir)
+	}
+	_, _ = m.git.Run(ctx, wt.Repo, "worktree", "prune")
 	_ = m.git.DeleteRef(ctx, wt.Repo, "refs/heads/"+wt.Branch, sha)
+	_ = os.Remove(markerPath(wt.Root, wt.TaskID))
 }
 
 func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, common string, log Logf) (Worktree, error) {
@@ -182,15 +237,27 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
-	if ok && meta.BaseSHA != "" {
+	marker, marked, err := readMarker(wt.Root, wt.TaskID)
+	if err != nil {
+		return Worktree{}, fmt.Errorf("provision: %w", err)
+	}
+	switch {
+	case ok && meta.BaseSHA != "":
 		wt.BaseRef, wt.BaseSHA = meta.BaseRef, meta.BaseSHA
-	} else {
+	case marked && marker.BaseSHA != "":
+		wt.BaseRef, wt.BaseSHA = marker.BaseRef, marker.BaseSHA
+		log(task.LevelWarn, "the provisioning of this worktree did not complete: base taken from its provisioning record, %s", wt.BaseSHA)
+	default:
 		out, err := m.git.Run(ctx, wt.Repo, "merge-base", "--end-of-options", branchSHA, "HEAD")
 		if err != nil {
 			return Worktree{}, fmt.Errorf("provision: no meta sidecar and no merge base: %w", err)
 		}
 		wt.BaseRef, wt.BaseSHA = "HEAD", trimNL(out)
 		log(task.LevelInfo, "meta sidecar missing: base taken as merge-base %s", wt.BaseSHA)
+	}
+	next := Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: wt.BaseSHA, Branch: wt.Branch, Created: m.now().UTC()}
+	if ok {
+		next.Created = meta.Created
 	}
 
 	list, err := m.git.Worktrees(ctx, wt.Repo)
@@ -204,16 +271,38 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 		_, statErr := os.Stat(e.Path)
 		switch {
 		case realPath(e.Path) == realPath(wt.Dir) && statErr == nil:
+			if why := m.incomplete(wt, marked, ok); why != "" {
+				log(task.LevelWarn, "worktree %s did not finish provisioning (%s): rebuilding it from branch %s", wt.Dir, why, wt.Branch)
+				if err := m.discard(ctx, wt); err != nil {
+					return Worktree{}, err
+				}
+				return m.rebuild(ctx, wt, next, marked, common, branchSHA, log)
+			}
+			if err := clearStaleIndexLock(wt.Dir, log); err != nil {
+				return Worktree{}, fmt.Errorf("provision: %w", err)
+			}
 			log(task.LevelInfo, "reusing worktree %s on branch %s at %s", wt.Dir, wt.Branch, branchSHA)
-			return wt, m.rewriteMeta(wt, meta, ok)
+			if ok && !marked && meta.BaseSHA == wt.BaseSHA {
+				return wt, nil
+			}
+			return wt, m.commitMeta(wt, next)
 		case statErr == nil:
 			return Worktree{}, fmt.Errorf("provision: %s is checked out at %s: %w", wt.Branch, e.Path, ErrBranchInUse)
 		}
 		log(task.LevelInfo, "worktree directory %s is missing: rebuilding it from branch %s", e.Path, wt.Branch)
 	}
 	if _, err := os.Lstat(wt.Dir); err == nil {
-		return Worktree{}, fmt.Errorf("provision %s: %w", wt.Dir, ErrUnregisteredDir)
+		if err := m.discardHalfBuilt(ctx, wt, log); err != nil {
+			return Worktree{}, err
+		}
 	}
+	return m.rebuild(ctx, wt, next, marked, common, branchSHA, log)
+}
+
+// rebuild checks the existing task branch out again in a new directory,
+// with the provisioning marker around the `worktree add` and the meta
+// sidecar written last.
+func (m *Manager) rebuild(ctx context.Context, wt Worktree, next Meta, marked bool, common, branchSHA string, log Logf) (Worktree, error) {
 	if err := m.pruneStale(ctx, wt); err != nil {
 		return Worktree{}, err
 	}
@@ -223,20 +312,29 @@ func (m *Manager) reuse(ctx context.Context, wt Worktree, r Request, branchSHA, 
 	if _, err := ensureExcluded(wt.Root, wt.Repo, common); err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
+	if !marked {
+		if err := writeMarker(wt.Root, next); err != nil {
+			return Worktree{}, fmt.Errorf("provision: %w", err)
+		}
+	}
 	if _, err := m.git.Run(ctx, wt.Repo, "worktree", "add", "--quiet", "--", wt.Dir, wt.Branch); err != nil {
 		return Worktree{}, fmt.Errorf("provision: add worktree: %w", err)
 	}
+	failpoint.Hit(FailProvisioned)
 	log(task.LevelInfo, "worktree %s recreated from retained branch %s at %s", wt.Dir, wt.Branch, branchSHA)
-	return wt, m.rewriteMeta(wt, meta, ok)
+	return wt, m.commitMeta(wt, next)
 }
 
-func (m *Manager) rewriteMeta(wt Worktree, meta Meta, ok bool) error {
-	if ok && meta.BaseSHA == wt.BaseSHA {
-		return nil
-	}
-	err := writeMeta(wt.Root, Meta{TaskID: wt.TaskID, Repo: wt.Repo, BaseRef: wt.BaseRef, BaseSHA: wt.BaseSHA, Branch: wt.Branch, Created: m.now().UTC()})
-	if err != nil {
+// commitMeta writes the meta sidecar, the commit point of provisioning,
+// then drops the provisioning marker.
+func (m *Manager) commitMeta(wt Worktree, meta Meta) error {
+	if err := writeMeta(wt.Root, meta); err != nil {
 		return fmt.Errorf("provision: %w", err)
+	}
+	for _, p := range []string{markerPath(wt.Root, wt.TaskID), removalPath(wt.Root, wt.TaskID)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("provision: %w", err)
+		}
 	}
 	return nil
 }

@@ -2,7 +2,10 @@ import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
 import { createBackend } from '#backend-impl';
+import { installDiagnostics } from './lib/diag';
 
-const app = mount(App, { target: document.getElementById('app')!, props: { backend: createBackend() } });
+const backend = createBackend();
+installDiagnostics(backend);
+const app = mount(App, { target: document.getElementById('app')!, props: { backend } });
 
 export default app;

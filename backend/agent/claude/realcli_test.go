@@ -27,6 +27,9 @@ func claudeBin(t testing.TB) string {
 	t.Helper()
 	bin := os.Getenv("BOOF_CLAUDE_BIN")
 	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("BOOF_CLAUDE_BIN is not set (CI=true: the real claude CLI suite must run)")
+		}
 		t.Skip("BOOF_CLAUDE_BIN is not set; run scripts/install-clis.sh DIR and set it to DIR's bin/claude")
 	}
 	out, err := exec.Command(bin, "--version").Output()

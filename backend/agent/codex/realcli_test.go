@@ -28,6 +28,9 @@ func realBin(t testing.TB) string {
 	t.Helper()
 	bin := os.Getenv("BOOF_CODEX_BIN")
 	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("BOOF_CODEX_BIN is not set (CI=true: the real codex CLI suite must run)")
+		}
 		t.Skip("BOOF_CODEX_BIN not set: skipping the real codex CLI suite")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

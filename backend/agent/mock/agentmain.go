@@ -144,6 +144,10 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		return w.fail(1, "mock: stall was not stopped")
 	}
 
+	if toks := o.script.Hostile[o.role]; len(toks) > 0 {
+		return hostile(o, toks, w)
+	}
+
 	var received []string
 	var recvMu sync.Mutex
 	gotInput := make(chan struct{}, 1)

@@ -61,7 +61,33 @@ type Script struct {
 	// the worktree (as an agent dumping a config would): as a tool result,
 	// as text, in its report and in questions.
 	Leak map[task.Role]int
+	// Hostile lists behaviours of a process tree that resists being
+	// stopped (Hostile* tokens); a role with any of them never finishes.
+	Hostile map[task.Role][]string
+	// FloodMiB is how much the "flood" behaviour writes (default 1024).
+	FloodMiB map[task.Role]int
+	// Litter makes the developer write this many small files into the
+	// directory litter/ (which a test repository ignores), so removing the
+	// worktree takes a while.
+	Litter map[task.Role]int
 }
+
+// Tokens of the [[mock-hostile ...]] marker: what the role's process tree
+// does before it blocks until it is stopped.
+const (
+	// HostileSigterm: the agent ignores SIGTERM.
+	HostileSigterm = "sigterm"
+	// HostileSetsid: a child leaves the group and session (setsid).
+	HostileSetsid = "setsid"
+	// HostileDaemon: a double-forked daemon, re-parented away from the agent.
+	HostileDaemon = "daemon"
+	// HostileStorm: a storm of 150 children.
+	HostileStorm = "storm"
+	// HostileFlood: output as fast as it goes (FloodMiB, in 64 KiB lines).
+	HostileFlood = "flood"
+	// HostilePTYClose: the agent closes its terminal and goes on running.
+	HostilePTYClose = "ptyclose"
+)
 
 var (
 	// markerRe finds a complete marker on one line.
@@ -80,8 +106,11 @@ var knownTokens = map[string]bool{
 	TokenNone: true, TokenGarbled: true, TokenConflict: true,
 }
 
-var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true, "apiretry": true,
-	"write": true, "stray": true, "lock": true, "leak": true}
+var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
+	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true}
+
+var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
+	HostileFlood: true, HostilePTYClose: true}
 
 // ParseScript reads the markers of a prompt, one per line. For each kind
 // the last complete marker in the prompt wins. It returns an error wrapping
@@ -100,6 +129,7 @@ func ParseScript(prompt string) (Script, error) {
 	}
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
+		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
 		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
@@ -118,13 +148,23 @@ func ParseScript(prompt string) (Script, error) {
 				s.Verdicts[role] = toks
 				continue
 			}
+			if kind == "hostile" {
+				toks := strings.Split(v, ",")
+				for _, t := range toks {
+					if !knownHostile[t] {
+						return Script{}, fmt.Errorf("%w: [[mock-hostile]]: unknown behaviour %q", ErrBadMarker, t)
+					}
+				}
+				s.Hostile[role] = toks
+				continue
+			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 || n > 1_000_000 {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
-				"write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak}[kind][role] = n
+				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak}[kind][role] = n
 		}
 	}
 	return s, nil

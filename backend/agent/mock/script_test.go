@@ -84,3 +84,20 @@ func FuzzParseScript(f *testing.F) {
 		}
 	})
 }
+
+func TestParseHostileFloodLitter(t *testing.T) {
+	s, err := ParseScript("[[mock-hostile developer=sigterm,setsid,daemon,storm,flood,ptyclose]]\n[[mock-flood developer=8]] [[mock-litter developer=2000]]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{HostileSigterm, HostileSetsid, HostileDaemon, HostileStorm, HostileFlood, HostilePTYClose}
+	if got := s.Hostile[task.RoleDeveloper]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("hostile %v", got)
+	}
+	if s.FloodMiB[task.RoleDeveloper] != 8 || s.Litter[task.RoleDeveloper] != 2000 {
+		t.Fatalf("script %+v", s)
+	}
+	if _, err := ParseScript("[[mock-hostile developer=nuke]]"); !errors.Is(err, ErrBadMarker) {
+		t.Fatalf("unknown behaviour: %v", err)
+	}
+}

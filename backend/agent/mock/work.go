@@ -76,6 +76,11 @@ func develop(o runOpts, runs int, step func(agent.Event)) (string, error) {
 		return "", err
 	}
 
+	if n := o.script.Litter[o.role]; n > 0 {
+		if err := litter(o.dir, n); err != nil {
+			return "", err
+		}
+	}
 	if err := appendFile(path, fmt.Sprintf("Uncommitted note of run %d.\n", runs)); err != nil {
 		return "", err
 	}
@@ -120,4 +125,22 @@ func git(dir string, args ...string) (string, error) {
 		return string(out), fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
 	}
 	return string(out), nil
+}
+
+// litter writes n small files into dir/litter/ (ignored by the test
+// repositories that ask for it), so removing the worktree takes a while.
+func litter(dir string, n int) error {
+	d := filepath.Join(dir, "litter")
+	for i := 0; i < n; i++ {
+		sub := filepath.Join(d, fmt.Sprintf("d%03d", i/500))
+		if i%500 == 0 {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				return fmt.Errorf("litter: %w", err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%05d", i)), []byte("litter\n"), 0o644); err != nil {
+			return fmt.Errorf("litter: %w", err)
+		}
+	}
+	return nil
 }

@@ -44,7 +44,8 @@ export interface EventPayloads {
   prompt_injected: { injection: number; bytes: number; text?: string };
   question_asked: { count: number };
   answered: { bytes: number };
-  recovered: { reason: string; at: string };
+  /** reason when the run was interrupted; completed when a decided run was finished. */
+  recovered: { reason?: string; completed?: Status; at: string };
   exported: { via?: string; file?: string; bytes?: number };
 
   step_started: StepEvent & { tool: string; model: string };
@@ -55,7 +56,8 @@ export interface EventPayloads {
   planner_answered: { role: Role; answer?: string };
   injection_applied: { injection: number; step: string; delivery: Delivery; error?: string };
   /** A read-only role changed the worktree: saved on ref (commit sha) and reverted. */
-  stray_reverted: StepEvent & { files: string[] | null; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
+  stray_reverted: StepEvent & { files: string[]; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
+  outcome_decided: { status: Status; cleanup?: string };
 
   note: { level: LogLevel; text: string };
   text: { text: string };
@@ -70,6 +72,7 @@ export interface EventPayloads {
   accept_undone: AcceptRecord;
   rejected: { deleted: TaskBranch[]; at: string };
   changes_requested: { comments: number; drops: number };
+  accept_reconciled: { op: 'accept' | 'undo'; ref: string; old: string; new: string; completed: boolean; detail: string };
 }
 
 export type EventKind = keyof EventPayloads;

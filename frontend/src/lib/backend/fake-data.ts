@@ -123,6 +123,7 @@ export function defaultSettings(): Settings {
     concurrency: 1,
     notifications: true,
     close_to_tray: true,
+    start_at_login: false,
     default_tool: 'claude-code',
     roles: {
       planner: { tool: 'claude-code', model: 'opus', write: false },

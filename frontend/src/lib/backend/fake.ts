@@ -1,5 +1,5 @@
 import type { Backend } from './backend';
-import type { Api, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
+import type { Api, FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
@@ -25,6 +25,12 @@ const FEED_KEEP = 2000;
 export class FakeBackend implements Backend {
   readonly tasks = new Map<string, TaskDetail>();
   readonly calls: { method: string; args: unknown[] }[] = [];
+  /** Requests NavService.Ready hands out (what the Go side queued before the window painted). */
+  pendingNav: UIRequest[] = [];
+  /** The requests the front end reported shown (NavService.Shown), in order. */
+  readonly shownNav: { seq: number; view: string }[] = [];
+  /** Front-end errors reported through DiagService.ReportError. */
+  readonly frontendErrors: FrontendError[] = [];
   settings: Settings = defaultSettings();
   commands: Command[] = [];
   enabled = true;
@@ -43,8 +49,8 @@ export class FakeBackend implements Backend {
       for (const t of seedTasks(this.now())) this.tasks.set(t.id, t);
       const ts = this.stamp();
       this.commands = [
-        { id: 'cmd1', name: 'Add tests', body: 'Add table tests for every exported function you touch.', updated_at: ts },
-        { id: 'cmd2', name: 'Small commits', body: 'Commit in small steps with clear messages.', updated_at: ts },
+        { id: 'cmd1', name: 'add-tests', body: 'Add table tests for every exported function you touch.', updated_at: ts },
+        { id: 'cmd2', name: 'small-commits', body: 'Commit in small steps with clear messages.', updated_at: ts },
       ];
     }
     for (const t of this.tasks.values()) if (t.status === 'ongoing') this.streams.set(t.id, { gen: new FakeStream(t.id, 'developer', this.now), feed: [], terminal: '', bytes: 0 });
@@ -163,8 +169,8 @@ export class FakeBackend implements Backend {
   }
 
   private validateInput(prompt: string, runs: number, priority: number): void {
-    if (!prompt.trim()) throw new Error('prompt is required');
-    if (!Number.isInteger(runs) || runs < 1) throw new Error('runs must be a whole number of at least 1');
+    if (!prompt.trim()) throw new Error('Prompt is empty.');
+    if (!Number.isInteger(runs) || runs < 0 || runs > 100) throw new Error('Runs must be between 1 and 100.');
     if (!Number.isInteger(priority)) throw new Error('priority must be a whole number');
   }
 
@@ -186,7 +192,7 @@ export class FakeBackend implements Backend {
       const id = `t${this.now().getTime().toString(36)}${(this.counter++).toString(36).padStart(2, '0')}`;
       const positions = [...this.tasks.values()].filter((t) => t.status === 'pending').map((t) => t.position);
       const t = blankDetail({ id, prompt: input.prompt, created_at: ts });
-      Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs, position: Math.max(-1, ...positions) + 1 });
+      Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs || 1, position: Math.max(-1, ...positions) + 1 });
       this.tasks.set(id, t);
       this.emit('tasks:changed');
       return this.view(t);
@@ -194,8 +200,8 @@ export class FakeBackend implements Backend {
     'TaskService.Get': (id) => this.get(id),
     'TaskService.Update': (id, u) => {
       const t = this.get(id);
-      this.notOngoing(t, 'edit it');
       this.validateInput(u.prompt, u.runs, u.priority);
+      if (t.status !== 'draft' && t.status !== 'pending') throw new Error(`Cannot edit task ${id}: it is ${t.status} (allowed: draft, pending)`);
       Object.assign(t, { ...u, title: u.title.trim() });
       return this.change(t, undefined, { kind: 'edited', data: {} });
     },
@@ -244,14 +250,20 @@ export class FakeBackend implements Backend {
     },
     'TaskService.Import': (md) => {
       const m = /## Prompt\s*\n([\s\S]*)$/.exec(md);
-      if (!m || !m[1].trim()) throw new Error('not a task file: no "## Prompt" section');
+      if (!md.startsWith('---')) throw new Error('Invalid task markdown: line 1: the file must start with a --- frontmatter line');
+      if (!m || !m[1].trim()) throw new Error('Invalid task markdown: no ## Prompt section');
       const title = /^title:\s*(.*)$/m.exec(md)?.[1] ?? '';
-      return this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
+      const created = this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
+      // As Go's import: a new task that keeps the exported status (an ongoing one is refused).
+      const status = /^status:\s*(\w+)$/m.exec(md)?.[1] as TaskDetail['status'] | undefined;
+      if (status === 'ongoing') throw new Error('Invalid task markdown: an ongoing task cannot be imported');
+      if (status && status !== 'pending') this.get(created.id).status = status;
+      return this.view(this.get(created.id));
     },
     'TaskService.Answer': (id, answer) => {
       const t = this.get(id);
+      if (!answer.trim()) throw new Error('The answer is empty.');
       if (t.status !== 'actions') throw new Error(statusMessage('answer', t.status, ['actions']));
-      if (!answer.trim()) throw new Error('answer is empty');
       t.answers += (t.answers ? '\n\n' : '') + answer.trim();
       delete t.questions;
       return this.change(t, 'pending', { kind: 'answered', data: { bytes: answer.trim().length } });
@@ -290,9 +302,9 @@ export class FakeBackend implements Backend {
     },
     'RunService.Inject': (id, text) => {
       const t = this.get(id);
+      if (!text.trim()) throw new Error('The prompt is empty.');
       const injectable: TaskDetail['status'][] = ['ongoing', 'pending', 'actions'];
       if (!injectable.includes(t.status)) throw new Error(statusMessage('inject into', t.status, injectable));
-      if (!text.trim()) throw new Error('injected prompt is empty');
       const inj = { id: `inj${this.counter++}`, text: text.trim(), delivery: this.injectDelivery, applied: this.injectDelivery === 'live', created_at: this.stamp() };
       t.injections.push(inj);
       return { injection_id: inj.id, delivery: inj.delivery };
@@ -310,9 +322,11 @@ export class FakeBackend implements Backend {
 
     'CommandService.List': () => [...this.commands].sort((a, b) => a.name.localeCompare(b.name)),
     'CommandService.Save': (c) => {
-      if (!c.name.trim()) throw new Error('command name is required');
-      if (!c.body.trim()) throw new Error('command text is required');
-      if (this.commands.some((x) => x.name === c.name.trim() && x.id !== c.id)) throw new Error(`a command named '${c.name.trim()}' already exists`);
+      const name = c.name.trim();
+      if (!name) throw new Error('The command needs a name.');
+      if (!c.body.trim()) throw new Error('The command text is empty.');
+      if (this.commands.some((x) => x.name === name && x.id !== c.id)) throw new Error(`A command named "${name}" already exists.`);
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new Error(`Command name "${name}" must be 1-64 letters, digits, '-', '_' or '.'.`);
       const cmd: Command = { id: c.id || `cmd${this.counter++}`, name: c.name.trim(), body: c.body, updated_at: this.stamp() };
       this.commands = [...this.commands.filter((x) => x.id !== cmd.id), cmd];
       this.emit('commands:changed');
@@ -336,18 +350,36 @@ export class FakeBackend implements Backend {
     'SettingsService.ToolHealth': () => this.health(false),
     'SettingsService.TestTool': (tool) => {
       const h = this.health(true).find((x) => x.tool === tool);
-      if (!h) throw new Error(`unknown tool '${tool}'`);
+      if (!h) throw new Error(`Unknown tool ${tool}.`);
       return h;
     },
     'SettingsService.Models': (tool) => {
       const m = MODELS[tool];
-      if (!m) throw new Error(`unknown tool '${tool}'`);
+      if (!m) throw new Error(`Unknown tool ${tool}.`);
       return m;
     },
     'SettingsService.Usage': (r) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(r.from) || !/^\d{4}-\d{2}-\d{2}$/.test(r.to)) throw new Error('dates must look like 2026-11-30');
-      if (r.from > r.to) throw new Error('the start date is after the end date');
+      const day = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? Date.parse(`${s}T00:00:00Z`) : NaN);
+      const from = day(r.from);
+      const to = day(r.to);
+      if (Number.isNaN(from) || Number.isNaN(to) || to < from) throw new Error('The usage range needs two dates, from before to (YYYY-MM-DD).');
+      if (to - from > 366 * 86_400_000) throw new Error('The usage range is limited to one year.');
       return usageFor(r, [...this.tasks.keys()]);
+    },
+
+    'DiagService.ReportError': (e) => {
+      this.frontendErrors.push(e);
+      console.error(`front end error: ${e.message}`);
+    },
+    'DiagService.Snapshot': () => undefined,
+
+    'NavService.Ready': () => {
+      const p = this.pendingNav;
+      this.pendingNav = [];
+      return p;
+    },
+    'NavService.Shown': (seq, view) => {
+      this.shownNav.push({ seq, view });
     },
 
     ...reviewHandlers(this),

@@ -226,6 +226,8 @@ export interface Settings {
   concurrency: number;
   notifications: boolean;
   close_to_tray: boolean;
+  /** Start the app hidden in the tray at login (an XDG autostart entry). */
+  start_at_login: boolean;
   /** Tool used for a role with no tool of its own. */
   default_tool: string;
   roles: {
@@ -319,6 +321,31 @@ export interface FilePatch {
   bytes: number;
 }
 
+/** An uncaught front-end error, reported to the Go log (DiagService). */
+export interface FrontendError {
+  kind: 'error' | 'unhandledrejection';
+  message: string;
+  source: string;
+  line: number;
+  column: number;
+  stack: string;
+}
+
+/** The views a UIRequest opens (app.View* in Go). */
+export type UIView = '' | 'new-task' | 'review' | 'task' | 'actions';
+
+/**
+ * A request from outside the window (the tray, a second launch, a
+ * notification click) to show a view; `ui:open` carries it.
+ */
+export interface UIRequest {
+  seq: number;
+  view: UIView;
+  task_id?: string;
+  /** Shown on the opened screen (e.g. why the asked-for task could not be opened). */
+  message?: string;
+}
+
 // ---- the bound methods --------------------------------------------------
 
 export interface Api {
@@ -364,6 +391,12 @@ export interface Api {
   'ReviewService.LeftoversSummary': (taskId: string) => Promise<DiffSummary>;
   'ReviewService.LeftoversFilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
   'ReviewService.Commits': (taskId: string, leftovers: boolean) => Promise<CommitInfo[]>;
+
+  'DiagService.ReportError': (error: FrontendError) => Promise<void>;
+  'DiagService.Snapshot': (seq: number, text: string) => Promise<void>;
+
+  'NavService.Ready': () => Promise<UIRequest[]>;
+  'NavService.Shown': (seq: number, view: UIView) => Promise<void>;
 }
 
 export type Method = keyof Api;
@@ -375,4 +408,6 @@ export const EVENTS = {
   settingsChanged: 'settings:changed',
   runnerStatus: 'runner:status',
   taskOutput: (id: string) => `task:output:${id}`,
+  uiSnapshot: 'ui:snapshot',
+  uiOpen: 'ui:open',
 } as const;

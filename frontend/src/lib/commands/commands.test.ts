@@ -8,7 +8,7 @@ describe('CommandStore', () => {
     const s = new CommandStore(b);
     const off = s.subscribe();
     await s.load();
-    expect(s.list.map((c) => c.name)).toEqual(['Add tests', 'Small commits']);
+    expect(s.list.map((c) => c.name)).toEqual(['add-tests', 'small-commits']);
     const c = await s.save({ id: '', name: 'Benchmarks', body: 'Add a benchmark.' });
     expect(s.list.map((x) => x.name)).toContain('Benchmarks');
     await s.save({ id: c.id, name: 'Benchmarks', body: 'Add two benchmarks.' });
@@ -24,7 +24,7 @@ describe('CommandStore', () => {
     const s = new CommandStore(b);
     await expect(s.save({ id: '', name: ' ', body: 'x' })).rejects.toThrow('Give the command a name.');
     await expect(s.save({ id: '', name: 'x', body: '' })).rejects.toThrow('Write the instruction text.');
-    await expect(s.save({ id: '', name: 'Add tests', body: 'x' })).rejects.toThrow("A command named 'Add tests' already exists");
+    await expect(s.save({ id: '', name: 'add-tests', body: 'x' })).rejects.toThrow('A command named "add-tests" already exists.');
     expect(b.commands).toHaveLength(2);
   });
 });

@@ -49,6 +49,11 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
   accept_undone: [accepted, 'Accept into main undone'],
   rejected: [{ deleted: [{ name: 'boof-runner/t', sha: 'a', unique: 1 }], at: '2026-11-30T00:41:00Z' }, 'Rejected; deleted boof-runner/t'],
   changes_requested: [{ comments: 1, drops: 2 }, 'Changes requested (1 comment, 2 hunks to revert)'],
+  outcome_decided: [{ status: 'done', cleanup: 'done' }, 'Outcome decided: done; worktree clean-up (done) follows'],
+  accept_reconciled: [
+    { op: 'accept', ref: 'refs/heads/main', old: 'a1', new: 'b2', completed: true, detail: 'the checkout was brought along' },
+    'Interrupted accept into main completed: the checkout was brought along',
+  ],
 };
 
 describe('describeEvent', () => {

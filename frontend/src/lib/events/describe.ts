@@ -54,6 +54,7 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     case 'answered':
       return 'Questions answered';
     case 'recovered':
+      if (ev.data.completed) return `After the app exited: finished the clean-up; the task is ${ev.data.completed}`;
       return `Stopped after the app exited: ${ev.data.reason}`;
     case 'exported':
       return ev.data.file ? `Exported to ${ev.data.file}` : 'Exported to markdown';
@@ -85,6 +86,8 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       }
       return `${stepName(d)} is read-only but changed ${what}; saved on ${d.ref} (${d.sha.slice(0, 10)}) and reverted`;
     }
+    case 'outcome_decided':
+      return `Outcome decided: ${ev.data.status}${ev.data.cleanup ? `; worktree clean-up (${ev.data.cleanup}) follows` : ''}`;
     case 'note':
     case 'text':
       return ev.data.text;
@@ -106,6 +109,10 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
     case 'changes_requested':
       return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to revert)`;
+    case 'accept_reconciled': {
+      const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
+      return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;
+    }
     default: {
       const unhandled: never = ev; // every declared kind has its case above
       void unhandled;

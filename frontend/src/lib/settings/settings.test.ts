@@ -70,7 +70,7 @@ describe('SettingsStore', () => {
     expect(s.usage!.by_day).toHaveLength(14);
     s.range.from = '2026-12-31';
     await s.loadUsage();
-    expect(s.usageError).toMatch(/start date is after/);
+    expect(s.usageError).toMatch(/from before to/);
   });
 
   it('parseList', () => {

@@ -39,7 +39,7 @@ describe('TaskStore', () => {
   it('turns a rejected create into a readable error and adds nothing', async () => {
     const b = new FakeBackend({ seed: false });
     const s = new TaskStore(b);
-    await expect(s.create({ title: '', prompt: '  ', priority: 0, base: '', labels: [], runs: 1 })).rejects.toThrow('Prompt is required');
+    await expect(s.create({ title: '', prompt: '  ', priority: 0, base: '', labels: [], runs: 1 })).rejects.toThrow('Prompt is empty.');
     await s.load();
     expect(s.tasks).toHaveLength(0);
   });

@@ -1,0 +1,30 @@
+package app
+
+// EventSpec describes one event the Go side emits, for the generated
+// TypeScript contract (app/internal/genevents writes
+// frontend/src/lib/backend/events.gen.ts from Events).
+type EventSpec struct {
+	// Key is the event's name in the TypeScript EVENT_NAMES map.
+	Key string
+	// Name is the event name, or its prefix when PerTask is set.
+	Name string
+	// PerTask marks an event named Name + a task id.
+	PerTask bool
+	// Payload is a zero value of the payload's type; nil for none.
+	Payload any
+	// Doc says when the event is emitted.
+	Doc string
+}
+
+// Events lists every event the app emits. Add an event here when you add
+// its constant: `make test` regenerates the TypeScript side and fails on a
+// difference.
+var Events = []EventSpec{
+	{Key: "tasksChanged", Name: EventTasksChanged, Doc: "Some task changed (this process or another): reload lists."},
+	{Key: "commandsChanged", Name: EventCommandsChanged, Doc: "A command template changed."},
+	{Key: "settingsChanged", Name: EventSettingsChanged, Doc: "Settings were saved."},
+	{Key: "runnerStatus", Name: EventRunnerStatus, Payload: RunnerStatus{}, Doc: "The runner paused or resumed, a step started or ended, or usage moved."},
+	{Key: "taskOutput", Name: EventTaskOutputPrefix, PerTask: true, Payload: OutputBatch{}, Doc: "New output of the running task (batched)."},
+	{Key: "uiOpen", Name: EventUIOpen, Payload: UIRequest{}, Doc: "The tray, a second launch or a notification click asks the window to show a view."},
+	{Key: "uiSnapshot", Name: EventUISnapshot, Payload: 0, Doc: "Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot."},
+}

@@ -1,0 +1,114 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Autostart is the XDG autostart entry that starts the app hidden in the
+// tray at login (settings.ui.startAtLogin). The entry is ours when it
+// carries autostartMarker; an entry without it (the user's own) is never
+// changed or removed.
+type Autostart struct {
+	// Path is the entry's file: $XDG_CONFIG_HOME/autostart/boof-runner.desktop.
+	Path string
+	// Exe is the app binary the entry starts.
+	Exe string
+	// DataDir is passed as --data-dir; "" when the app runs on the default
+	// data root.
+	DataDir string
+}
+
+// autostartMarker marks an entry this app wrote.
+const autostartMarker = "X-Boof-Runner-Autostart=true"
+
+// NewAutostart returns the entry of exe on dataDir ("" for the default
+// root) under configHome ("" means $XDG_CONFIG_HOME, else ~/.config).
+func NewAutostart(configHome, exe, dataDir string) (Autostart, error) {
+	if configHome == "" {
+		configHome = os.Getenv("XDG_CONFIG_HOME")
+	}
+	if configHome == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return Autostart{}, fmt.Errorf("find the autostart folder: %w", err)
+		}
+		configHome = filepath.Join(home, ".config")
+	}
+	return Autostart{Path: filepath.Join(configHome, "autostart", "boof-runner.desktop"), Exe: exe, DataDir: dataDir}, nil
+}
+
+// Entry is the text of the entry.
+func (a Autostart) Entry() string {
+	exec := desktopQuote(a.Exe) + " --hidden"
+	if a.DataDir != "" {
+		exec += " --data-dir " + desktopQuote(a.DataDir)
+	}
+	return "[Desktop Entry]\n" +
+		"Type=Application\n" +
+		"Name=Boof Runner\n" +
+		"Comment=Start Boof Runner hidden in the tray\n" +
+		"Exec=" + exec + "\n" +
+		"Icon=boof-runner\n" +
+		"Terminal=false\n" +
+		"X-GNOME-Autostart-enabled=true\n" +
+		autostartMarker + "\n"
+}
+
+// Apply writes the entry when on (replacing an older entry of ours) and
+// removes ours when off. An entry the user wrote is left alone: Apply then
+// returns an error saying so when on, and nil when off.
+func (a Autostart) Apply(on bool) error {
+	cur, err := os.ReadFile(a.Path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		cur = nil
+	case err != nil:
+		return fmt.Errorf("the start-at-login entry: %w", err)
+	}
+	ours := cur == nil || bytes.Contains(cur, []byte(autostartMarker))
+	if !on {
+		if cur != nil && ours {
+			if err := os.Remove(a.Path); err != nil {
+				return fmt.Errorf("remove the start-at-login entry: %w", err)
+			}
+		}
+		return nil
+	}
+	if !ours {
+		return fmt.Errorf("%s is not Boof Runner's own start-at-login entry; it is left as it is", a.Path)
+	}
+	want := a.Entry()
+	if string(cur) == want {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
+		return fmt.Errorf("create the autostart folder: %w", err)
+	}
+	tmp := a.Path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(want), 0o644); err != nil {
+		return fmt.Errorf("write the start-at-login entry: %w", err)
+	}
+	if err := os.Rename(tmp, a.Path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write the start-at-login entry: %w", err)
+	}
+	return nil
+}
+
+// desktopQuote quotes an Exec argument as the desktop entry specification
+// asks: in double quotes when it holds a reserved character, with ", `, $
+// and \ escaped.
+func desktopQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\><~|&;$*?#()`=%") {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	q := `"` + r.Replace(s) + `"`
+	// In a desktop file's value a backslash is itself escaped once more.
+	return strings.ReplaceAll(q, `\`, `\\`)
+}

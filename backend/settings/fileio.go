@@ -1,0 +1,169 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// MaxFileSize is the largest settings file read, in bytes; a larger one is
+// reported as malformed rather than read into memory.
+const MaxFileSize = 1 << 20
+
+// lockWait bounds how long a change waits for another writer's lock.
+const lockWait = 30 * time.Second
+
+// readRaw returns the user's document (empty when the file is missing).
+// It opens the file without blocking, so a named pipe is refused rather
+// than waited on, and refuses anything but a regular file and a file over
+// MaxFileSize, as a *MalformedError.
+func (f *File) readRaw() (map[string]any, error) {
+	b, err := f.readBytes()
+	if err != nil {
+		return nil, err
+	}
+	return f.parse(b)
+}
+
+// parse reads the user's document from the file's bytes.
+func (f *File) parse(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}, nil
+	}
+	if !utf8.Valid(b) {
+		// The JSON decoder would turn the bytes into U+FFFD and a save
+		// would write that back: refuse rather than rewrite.
+		return nil, &MalformedError{Path: f.path, Problem: "is not valid UTF-8 text"}
+	}
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, &MalformedError{Path: f.path, Problem: malformedProblem(err)}
+	}
+	if dec.More() {
+		return nil, &MalformedError{Path: f.path, Problem: "has text after the JSON object"}
+	}
+	raw, ok := doc.(map[string]any)
+	if !ok {
+		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object (it holds " + got(doc) + ")"}
+	}
+	return raw, nil
+}
+
+// readBytes reads the file: nil when it is missing.
+func (f *File) readBytes() ([]byte, error) {
+	file, err := os.OpenFile(f.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
+	}
+	b, err := io.ReadAll(io.LimitReader(file, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	if len(b) > MaxFileSize {
+		return nil, &MalformedError{Path: f.path, Problem: fmt.Sprintf("is larger than %d KiB", MaxFileSize>>10)}
+	}
+	return b, nil
+}
+
+// kind names a file that is not a regular one.
+func kind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&os.ModeDevice != 0, mode&os.ModeCharDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// lock takes the exclusive lock on <path>.lock that every change holds
+// from its read to its write, waiting at most lockWait. It returns the
+// function that releases it.
+func (f *File) lock() (func(), error) {
+	lf, err := os.OpenFile(f.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock settings: %w", err)
+	}
+	deadline := time.Now().Add(lockWait)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		err = unix.Flock(int(lf.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return func() { lf.Close() }, nil // closing drops the flock
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+			lf.Close()
+			return nil, fmt.Errorf("lock settings: %w", err)
+		}
+		if time.Now().After(deadline) {
+			lf.Close()
+			return nil, fmt.Errorf("lock settings: another process held %s for %s", f.path+".lock", lockWait)
+		}
+		time.Sleep(delay)
+	}
+}
+
+// write replaces the file atomically: a temp file in the same folder,
+// synced, renamed over it. A settings.json that is a symbolic link (kept in
+// a dotfiles repository, say) is written through: its target is replaced
+// and the link kept.
+func (f *File) write(raw map[string]any) error {
+	b, err := json.MarshalIndent(raw, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode settings: %w", err)
+	}
+	b = append(b, '\n')
+	target := f.path
+	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
+		target = resolved
+	}
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+		return &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".settings-*.json")
+	if err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// loadWithin loads f in a goroutine and fails the test when it blocks.
+func loadWithin(t *testing.T, f *File) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { _, err := f.Load(); done <- err }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("Load blocked")
+		return nil
+	}
+}
+
+// TestLoadRefusesWhatIsNotAFile: a named pipe, a device (a symlink to
+// /dev/zero, which would never end), a folder and a file over the cap are
+// each reported as a malformed file naming what it is, without blocking or
+// reading it into memory; Set refuses them too and writes nothing.
+func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
+	cases := map[string]struct {
+		make func(path string) error
+		want string
+	}{
+		"named pipe": {func(p string) error { return syscall.Mkfifo(p, 0o600) }, "is a named pipe, not a file"},
+		"device":     {func(p string) error { return os.Symlink("/dev/zero", p) }, "is a device, not a file"},
+		"folder":     {func(p string) error { return os.Mkdir(p, 0o700) }, "is a folder, not a file"},
+		"too large": {func(p string) error {
+			return os.WriteFile(p, []byte(`{"ui":{"notifications":true}, "pad":"`+strings.Repeat("x", MaxFileSize)+`"}`), 0o600)
+		}, "is larger than 1024 KiB"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "settings.json")
+			if err := c.make(p); err != nil {
+				t.Fatal(err)
+			}
+			f := NewFile(p, testCatalog())
+			err := loadWithin(t, f)
+			var me *MalformedError
+			if !errors.As(err, &me) || me.Problem != c.want || me.Path != p {
+				t.Fatalf("got %v, want a malformed file that %s", err, c.want)
+			}
+			if _, err := f.Set("review.gate", "false"); !errors.As(err, &me) {
+				t.Fatalf("set: got %v", err)
+			}
+			if _, err := f.Get(""); !errors.As(err, &me) {
+				t.Fatalf("get: got %v", err)
+			}
+		})
+	}
+}
+
+// TestSaveRefusesToReplaceAPipe: saving from the UI replaces a malformed
+// file, but never a named pipe with a file.
+func TestSaveRefusesToReplaceAPipe(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := NewFile(p, testCatalog())
+	var me *MalformedError
+	if err := f.Save(Defaults(testCatalog())); !errors.As(err, &me) {
+		t.Fatalf("save over a pipe: %v", err)
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe was replaced: %v %v", fi.Mode(), err)
+	}
+}
+
+// parallelKeys are 12 different keys with non-default values.
+var parallelKeys = [][2]string{
+	{"workingDirectory", "/src/app"}, {"runner.enabled", "false"}, {"runner.concurrency", "3"},
+	{"review.gate", "false"}, {"review.maxFixRounds", "5"}, {"review.maxInlineDiffBytes", "4000"},
+	{"worktree.onDone", "keep"}, {"worktree.onFailure", "delete"}, {"retries.transient", "4"},
+	{"retries.idleTimeoutMs", "60000"}, {"stop.graceMs", "1234"}, {"ui.notifications", "false"},
+}
+
+// TestParallelSetsLoseNothing: 12 writers with their own File values (as
+// 12 processes would have) set 12 different keys at once; every key is in
+// the file afterwards.
+func TestParallelSetsLoseNothing(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	var wg sync.WaitGroup
+	errs := make(chan error, len(parallelKeys))
+	for _, kv := range parallelKeys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := NewFile(p, testCatalog()).Set(kv[0], kv[1])
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := NewFile(p, testCatalog())
+	for _, kv := range parallelKeys {
+		got, err := f.Get(kv[0])
+		want, _ := json.Marshal(parseValue(kv[1]))
+		if err != nil || strings.TrimSpace(string(got)) != string(want) {
+			t.Errorf("%s = %s (%v), want %s", kv[0], got, err, want)
+		}
+	}
+}
+
+// TestSaveChangesKeepsAConcurrentSet: the window shows the settings, a
+// script sets runner.concurrency, then the window saves a change of
+// review.gate: both changes are in the file.
+func TestSaveChangesKeepsAConcurrentSet(t *testing.T) {
+	window := newFile(t, `{"runner":{"concurrency":2},"zzz":true}`)
+	shown, err := window.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewFile(window.Path(), testCatalog()).Set("runner.concurrency", "7"); err != nil {
+		t.Fatal(err)
+	}
+	next := shown
+	next.Review.Gate = false
+	if err := window.SaveChanges(shown, next); err != nil {
+		t.Fatal(err)
+	}
+	got, err := window.Load()
+	if err != nil || got.Runner.Concurrency != 7 || got.Review.Gate {
+		t.Fatalf("after save: concurrency %d gate %v (%v)", got.Runner.Concurrency, got.Review.Gate, err)
+	}
+	b, _ := os.ReadFile(window.Path())
+	if !strings.Contains(string(b), `"zzz"`) {
+		t.Fatalf("unknown key lost: %s", b)
+	}
+	// Removing the observer deletes its key; an invalid change writes nothing.
+	obs := ToolRef{Tool: toolMock}
+	next.Roles.Observer = &obs
+	if err := window.SaveChanges(got, next); err != nil {
+		t.Fatal(err)
+	}
+	withObs, _ := window.Load()
+	noObs := withObs
+	noObs.Roles.Observer = nil
+	if err := window.SaveChanges(withObs, noObs); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := window.Load(); s.Roles.Observer != nil {
+		t.Fatalf("observer kept: %+v", s.Roles.Observer)
+	}
+	before, _ := os.ReadFile(window.Path())
+	bad := noObs
+	bad.Runner.Concurrency = 0
+	if err := window.SaveChanges(noObs, bad); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("invalid save: %v", err)
+	}
+	if after, _ := os.ReadFile(window.Path()); string(after) != string(before) {
+		t.Fatal("an invalid save changed the file")
+	}
+}
+
+// TestWriteThroughSymlink: a settings.json kept as a symbolic link stays a
+// link; its target gets the change.
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "boof.json")
+	os.MkdirAll(filepath.Dir(target), 0o700)
+	os.WriteFile(target, []byte(`{"review":{"gate":true}}`), 0o600)
+	link := filepath.Join(dir, "settings.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewFile(link, testCatalog()).Set("review.gate", "false"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"gate": false`) {
+		t.Fatalf("target not written: %s", b)
+	}
+}
+
+// TestUnknownKeysNameTheClosestKnownKey: a mistyped key of the file and of
+// Set/Get names the key it probably meant.
+func TestUnknownKeysNameTheClosestKnownKey(t *testing.T) {
+	f := newFile(t, `{"runner":{"concurency":2},"reveiw":{"gate":false},"tools":{"claude":{"path":"/x"},"codex":{"env":{"MY_VAR":"1"}}},"frobnicate":1}`)
+	got, err := f.UnknownKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []UnknownKey{{"frobnicate", ""}, {"reveiw", "review"}, {"runner.concurency", "runner.concurrency"}, {"tools.claude", "tools.claude-code"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("unknown keys %v\nwant %v", got, want)
+	}
+	var uk *UnknownKeyError
+	if _, err := f.Set("runner.concurency", "2"); !errors.As(err, &uk) || uk.Suggestion != "runner.concurrency" || !errors.Is(err, ErrUnknownKey) {
+		t.Fatalf("set: %v", err)
+	}
+	if _, err := f.Get("review.maxFixRound"); !errors.As(err, &uk) || uk.Suggestion != "review.maxFixRounds" {
+		t.Fatalf("get: %v", err)
+	}
+	if _, err := f.Set("a..b", "1"); !errors.As(err, &uk) || uk.Suggestion != "" {
+		t.Fatalf("empty segment: %v", err)
+	}
+	if s := Suggest("zzzzzzzzzz", nil); s != "" {
+		t.Fatalf("far key suggested %q", s)
+	}
+}

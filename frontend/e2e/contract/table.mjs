@@ -1,0 +1,144 @@
+// One table of backend calls run against both the real Go services (the
+// `contract` browser flow, e2e/real/flows.mjs) and the fake
+// (src/lib/backend/contract.test.ts): both must give exactly `expect`, error
+// texts included, so the fake cannot drift from Go unnoticed.
+//
+// A case's run(call) makes calls with call(method, ...args), which resolves to
+// { ok: value } or { err: text }, and returns what is compared (a projection of
+// results that do not depend on ids, clocks or paths). Task ids in error texts
+// read <id>.
+
+const input = (over = {}) => ({ title: '', prompt: 'Do the thing', priority: 0, base: '', labels: [], runs: 1, ...over });
+/**
+ * Replaces the given task ids in an outcome's error text with <id>, and the
+ * working directory's path (a temp dir for Go, a fixed one in the fake) with
+ * <repo>.
+ */
+export const normalize = (r, ...ids) =>
+  r && typeof r.err === 'string'
+    ? { err: ids.reduce((e, id) => (id ? e.replaceAll(id, '<id>') : e), r.err).replace(/ in \/\S+\.$/, ' in <repo>.') }
+    : r;
+
+const settingsWith = async (call, change) => {
+  const got = await call('SettingsService.Get');
+  if (!got.ok) return got;
+  const s = structuredClone(got.ok.settings);
+  change(s);
+  const r = await call('SettingsService.Save', s);
+  if (!r.ok) return normalize(r);
+  return { ok: { saved: r.ok.saved, errors: r.ok.errors } };
+};
+
+export const cases = [
+  {
+    name: 'create: a pending task with what was sent',
+    async run(call) {
+      const r = await call('TaskService.Create', input({ title: ' Ship it ', prompt: 'Ship the release', priority: 2, labels: ['release'], runs: 2 }));
+      if (!r.ok) return r;
+      const { title, prompt, status, priority, labels, runs, completed_runs, skip } = r.ok;
+      return { ok: { title, prompt, status, priority, labels, runs, completed_runs, skip } };
+    },
+    expect: { ok: { title: 'Ship it', prompt: 'Ship the release', status: 'pending', priority: 2, labels: ['release'], runs: 2, completed_runs: 0, skip: false } },
+  },
+  { name: 'create: empty prompt', run: (call) => call('TaskService.Create', input({ prompt: '   ' })), expect: { err: 'Prompt is empty.' } },
+  { name: 'create: negative runs', run: (call) => call('TaskService.Create', input({ runs: -1 })), expect: { err: 'Runs must be between 1 and 100.' } },
+  {
+    name: 'create: unknown base ref',
+    run: async (call) => normalize(await call('TaskService.Create', input({ base: 'no-such-branch' }))),
+    expect: { err: 'The base ref "no-such-branch" is not a branch or commit in <repo>.' },
+  },
+  { name: 'get: unknown task', run: async (call) => normalize(await call('TaskService.Get', '0000000000000000')), expect: { err: 'Task "0000000000000000" does not exist.' } },
+  {
+    name: 'update: the prompt cannot be emptied',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      const r = await call('TaskService.Update', t.ok.id, { title: '', prompt: ' ', labels: [], priority: 0, runs: 1, base: '', command: '', tools: {} });
+      return normalize(r);
+    },
+    expect: { err: 'Prompt is empty.' },
+  },
+  {
+    name: 'answer: a task with no questions',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('TaskService.Answer', t.ok.id, 'Yes'), t.ok.id);
+    },
+    expect: { err: 'This task is pending and has no questions to answer.' },
+  },
+  {
+    name: 'answer: empty',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('TaskService.Answer', t.ok.id, '  '));
+    },
+    expect: { err: 'The answer is empty.' },
+  },
+  { name: 'import: malformed markdown', run: (call) => call('TaskService.Import', 'hello'), expect: { err: 'Invalid task markdown: line 1: the file must start with a --- frontmatter line' } },
+  {
+    name: 'export then import: a new task with the same prompt',
+    async run(call) {
+      const t = await call('TaskService.Create', input({ title: 'Original', prompt: 'Round trip me' }));
+      const md = await call('TaskService.Export', t.ok.id);
+      if (!md.ok) return md;
+      const r = await call('TaskService.Import', md.ok.replace(/^title: .*$/m, 'title: Copy'));
+      if (!r.ok) return r;
+      return { ok: { title: r.ok.title, prompt: r.ok.prompt, status: r.ok.status, new_id: r.ok.id !== t.ok.id } };
+    },
+    expect: { ok: { title: 'Copy', prompt: 'Round trip me', status: 'pending', new_id: true } },
+  },
+  {
+    name: 'stop: a task that is not running',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('RunService.Stop', t.ok.id), t.ok.id);
+    },
+    expect: { err: 'This task is pending: only ongoing tasks can be stopped.' },
+  },
+  {
+    name: 'inject: empty text',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('RunService.Inject', t.ok.id, '  '));
+    },
+    expect: { err: 'The prompt is empty.' },
+  },
+  { name: 'settings: concurrency over the limit', run: (call) => settingsWith(call, (s) => (s.concurrency = 33)), expect: { ok: { saved: false, errors: [{ path: 'concurrency', message: 'Must be between 1 and 32 (got 33).' }] } } },
+  { name: 'settings: concurrency at the limit', run: (call) => settingsWith(call, (s) => (s.concurrency = 32)), expect: { ok: { saved: true, errors: [] } } },
+  { name: 'settings: concurrency below 1', run: (call) => settingsWith(call, (s) => (s.concurrency = 0)), expect: { ok: { saved: false, errors: [{ path: 'concurrency', message: 'Must be between 1 and 32 (got 0).' }] } } },
+  {
+    name: 'usage: range reversed',
+    run: (call) => call('SettingsService.Usage', { from: '2026-12-31', to: '2026-01-01' }),
+    expect: { err: 'The usage range needs two dates, from before to (YYYY-MM-DD).' },
+  },
+  { name: 'usage: not a date', run: (call) => call('SettingsService.Usage', { from: 'yesterday', to: '2026-01-01' }), expect: { err: 'The usage range needs two dates, from before to (YYYY-MM-DD).' } },
+  { name: 'usage: over a year', run: (call) => call('SettingsService.Usage', { from: '2024-01-01', to: '2026-01-01' }), expect: { err: 'The usage range is limited to one year.' } },
+  {
+    name: 'usage: one row per day',
+    async run(call) {
+      const r = await call('SettingsService.Usage', { from: '2026-01-01', to: '2026-01-07' });
+      return r.ok ? { ok: r.ok.by_day.map((d) => d.key) } : r;
+    },
+    expect: { ok: ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04', '2026-01-05', '2026-01-06', '2026-01-07'] },
+  },
+  { name: 'commands: a name with a space', run: (call) => call('CommandService.Save', { id: '', name: 'Add tests', body: 'x' }), expect: { err: 'Command name "Add tests" must be 1-64 letters, digits, \'-\', \'_\' or \'.\'.' } },
+  { name: 'commands: empty body', run: (call) => call('CommandService.Save', { id: '', name: 'add-tests', body: ' ' }), expect: { err: 'The command text is empty.' } },
+  {
+    name: 'commands: a duplicate name',
+    async run(call) {
+      await call('CommandService.Save', { id: '', name: 'dup', body: 'one' });
+      return call('CommandService.Save', { id: '', name: 'dup', body: 'two' });
+    },
+    expect: { err: 'A command named "dup" already exists.' },
+  },
+  { name: 'tools: an unknown tool', run: (call) => call('SettingsService.TestTool', 'nope'), expect: { err: 'Unknown tool nope.' } },
+  { name: 'reorder: an unknown task', run: (call) => call('TaskService.Reorder', ['0000000000000000']), expect: { err: 'Task "0000000000000000" does not exist.' } },
+  {
+    name: 'skip: a pending task',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      const r = await call('TaskService.SetSkip', t.ok.id, true);
+      return r.ok ? { ok: { skip: r.ok.skip, status: r.ok.status } } : normalize(r);
+    },
+    expect: { ok: { skip: true, status: 'pending' } },
+  },
+];

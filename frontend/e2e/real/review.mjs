@@ -1,0 +1,271 @@
+// Review screen flows against the real backend: a task run to done by the mock
+// tool in a real repository; accept (conflict, dirty checkout, squash + undo),
+// request changes, reject (keeping or deleting branches), read-only, a 5,000-file diff.
+import fs from 'node:fs';
+import path from 'node:path';
+import { assert } from '../harness.mjs';
+import { git } from './app.mjs';
+import { nav, until } from './flows.mjs';
+
+/** Seeds one task run to done by the mock pipeline; returns its id, branch file and worktree. */
+function doneTask(world, title, prompt = `${title}: write the mock file`) {
+  const id = world.add(prompt, '--title', title);
+  world.runQueue();
+  const t = world.show(id);
+  assert(t.status === 'done', `seeded task ${title} is done (${t.status}: ${t.error ?? ''})`);
+  const files = JSON.parse(world.cli('diff', id, '--stat', '--json'));
+  const list = Array.isArray(files) ? files : files.files;
+  return { id, file: list[0].path, worktree: t.worktree_path, branch: t.branch, head: t.head_sha };
+}
+
+/** Commits extra files onto the task's branch (more of the agent's work), in a worktree of our own. */
+function commitOnTask(world, task, files, message) {
+  const wt = path.join(world.dir, 'extra-worktree');
+  world.git('worktree', 'add', '-q', wt, task.branch);
+  for (const [name, body] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(wt, name)), { recursive: true });
+    fs.writeFileSync(path.join(wt, name), body);
+  }
+  git(wt, 'add', '-A');
+  git(wt, 'commit', '-q', '-m', message);
+  world.git('worktree', 'remove', wt);
+}
+
+async function open(page, title, text = 'Developer run 1.') {
+  await nav(page, 'Review').click();
+  await page.getByRole('combobox', { name: 'Task to review' }).selectOption({ label: `${title} (done)` });
+  await page.getByRole('list', { name: 'Patch' }).getByText(text).first().waitFor();
+}
+
+const selectedFile = (page) => page.getByRole('list', { name: 'Changed files' }).locator('button[aria-current="true"]');
+
+export const reviewFlows = {
+  'review-accept-conflict': {
+    dark: true,
+    seed(world) {
+      const t = doneTask(world, 'Refactor settings loader');
+      // release/1.4 adds the same file with other content: a conflict.
+      world.git('switch', '-q', '-c', 'release/1.4', 'main');
+      fs.writeFileSync(path.join(world.repo, t.file), 'Something else entirely.\n');
+      world.git('add', t.file);
+      world.git('commit', '-q', '-m', 'Conflicting change');
+      // wip is checked out and dirty.
+      world.git('switch', '-q', '-c', 'wip', 'main');
+      fs.appendFileSync(path.join(world.repo, 'README.md'), 'Uncommitted edit.\n');
+      fs.writeFileSync(path.join(world.repo, t.file), 'Untracked in the way.\n');
+      return t;
+    },
+    async run(page, { world, shot, seeded }) {
+      const mainBefore = world.git('rev-parse', 'main').trim();
+      await open(page, 'Refactor settings loader');
+      await page.getByRole('button', { name: 'Accept…' }).click();
+      const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
+      const target = dlg.getByRole('textbox', { name: 'Target branch' });
+      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await target.fill('release/1.4');
+      const files = dlg.getByRole('list', { name: 'Conflicting files' });
+      await files.getByText(seeded.file).waitFor();
+      assert(await dlg.getByRole('button', { name: 'Accept', exact: true }).isDisabled(), 'accept disabled on conflicts');
+      await shot('review-accept-conflict');
+      await target.fill('wip');
+      await dlg.getByRole('list', { name: 'Uncommitted files' }).getByText('README.md').waitFor();
+      assert(await dlg.getByRole('button', { name: 'Accept', exact: true }).isDisabled(), 'accept disabled on a dirty checkout');
+      await shot('review-accept-dirty');
+      await dlg.getByRole('button', { name: 'Cancel' }).click();
+      await dlg.waitFor({ state: 'detached' });
+      assert(world.show(seeded.id).status === 'done', 'nothing changed: still done');
+      assert(world.git('rev-parse', 'main').trim() === mainBefore, 'main did not move');
+      assert(world.git('status', '--porcelain').includes('README.md'), 'the dirty checkout is untouched');
+    },
+  },
+  'review-accept-undo': {
+    seed(world) {
+      return doneTask(world, 'Refactor settings loader');
+    },
+    async run(page, { world, shot, seeded }) {
+      const mainBefore = world.git('rev-parse', 'main').trim();
+      await open(page, 'Refactor settings loader');
+      await page.getByRole('button', { name: 'Accept…' }).click();
+      const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
+      await page.waitForFunction(() => document.querySelector('[role=dialog] input')?.value === 'main');
+      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await dlg.getByRole('radio', { name: /Squash/ }).check();
+      await dlg.getByRole('textbox', { name: 'Commit message' }).fill('Split the settings loader into schema, defaults and validation');
+      await dlg.getByRole('checkbox', { name: /Include leftovers/ }).check();
+      await shot('review-accept-dialog');
+      await dlg.getByRole('button', { name: 'Accept', exact: true }).click();
+      const done = dlg.getByRole('status').filter({ hasText: /Accepted into (refs\/heads\/)?main \(squash\)/ });
+      await done.waitFor({ timeout: 30_000 });
+      assert(/→/.test(await done.innerText()), 'old → new sha shown');
+      assert(world.show(seeded.id).status === 'accepted', 'task accepted');
+      const mainAfter = world.git('rev-parse', 'main').trim();
+      assert(mainAfter !== mainBefore, 'main moved');
+      assert(world.git('log', '-1', '--format=%s', 'main').trim() === 'Split the settings loader into schema, defaults and validation', 'the squash commit has the message');
+      assert(world.git('rev-list', '--count', `${mainBefore}..main`).trim() === '1', 'one squash commit');
+      const content = world.git('show', `main:${seeded.file}`);
+      assert(content.includes('Developer run 1.') && content.includes('Uncommitted note'), `the leftovers came along (${content})`);
+      await shot('review-accepted');
+      await dlg.getByRole('button', { name: 'Undo' }).click();
+      await dlg.getByRole('status').filter({ hasText: 'Undone' }).waitFor();
+      assert(world.show(seeded.id).status === 'done', 'task done again after undo');
+      assert(world.git('rev-parse', 'main').trim() === mainBefore, 'main is back where it was');
+      await dlg.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: 'Accept…' }).waitFor();
+    },
+  },
+  'review-request-changes': {
+    seed(world) {
+      const t = doneTask(world, 'Refactor settings loader');
+      commitOnTask(world, t, { 'loader/alias.go': 'package loader\n\n// Load is the old name.\nvar Load = LoadSettings\n' }, 'Add the alias');
+      return t;
+    },
+    async run(page, { world, shot, seeded }) {
+      await open(page, 'Refactor settings loader', 'package loader');
+      const patch = page.getByRole('list', { name: 'Patch' });
+      await patch.getByRole('button', { name: 'Comment' }).first().click();
+      await page.keyboard.type('Keep the old loader name as an alias');
+      await patch.getByRole('button', { name: 'Drop this hunk' }).first().click();
+      // Next file (j), drop its hunk too.
+      await page.getByRole('list', { name: 'Changed files' }).getByRole('button').first().focus();
+      await page.keyboard.press('j');
+      await selectedFile(page).filter({ hasText: seeded.file }).waitFor();
+      await patch.getByText('Developer run 1.').waitFor(); // its patch has loaded
+      await page.keyboard.press('n');
+      await patch.getByRole('button', { name: 'Drop this hunk' }).first().click();
+      const cr = page.getByRole('region', { name: 'Request changes' });
+      await cr.getByRole('textbox', { name: 'General comment' }).fill('Good direction; see the two hunks.');
+      await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(1).waitFor();
+      await shot('review-request-changes');
+      await cr.getByRole('button', { name: /Send back \(1 comments, 2 drops\)/ }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes requested' }).waitFor();
+      assert(world.show(seeded.id).status === 'pending', 'task back in the queue');
+      const sections = world.cli('show', seeded.id, '--sections');
+      for (const want of ['Human review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', 'loader/alias.go', seeded.file]) {
+        assert(sections.includes(want), `the stored review has ${want}`);
+      }
+      await page.getByText('Read-only: the task is pending.').waitFor();
+    },
+  },
+  'review-read-only': {
+    seed(world) {
+      const id = world.add('Parse codex usage lines [[mock-verdicts reviewer=REJECT]]', '--title', 'Parse codex usage lines');
+      world.runQueue();
+      return { id };
+    },
+    async run(page, { world, seeded }) {
+      assert(world.show(seeded.id).status === 'failed', `seeded task failed (${world.show(seeded.id).status})`);
+      await nav(page, 'Review').click();
+      await page.getByRole('combobox', { name: 'Task to review' }).selectOption({ label: 'Parse codex usage lines (failed)' });
+      await page.getByText('Read-only: the task is failed.').waitFor();
+      assert((await page.getByRole('button', { name: 'Accept…' }).count()) === 0, 'no accept on a failed task');
+      assert((await page.getByRole('button', { name: 'Drop this hunk' }).count()) === 0, 'no hunk choices on a failed task');
+    },
+  },
+  'review-reject': {
+    seed(world) {
+      return doneTask(world, 'Refactor settings loader');
+    },
+    async run(page, { world, shot, seeded }) {
+      await open(page, 'Refactor settings loader');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      const dlg = page.getByRole('dialog', { name: 'Reject this task?' });
+      await dlg.getByText('are kept').waitFor();
+      await shot('review-reject');
+      await dlg.getByRole('button', { name: 'Cancel' }).click();
+      assert(world.show(seeded.id).status === 'done', 'cancel changes nothing');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      await dlg.getByRole('button', { name: 'Reject', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Rejected' }).waitFor();
+      assert(world.show(seeded.id).status === 'rejected', 'task rejected');
+      assert(world.git('branch', '--list', seeded.branch).trim() !== '', 'branch kept');
+      await page.getByText('Read-only: the task is rejected.').waitFor();
+    },
+  },
+  'review-reject-delete-branches': {
+    seed(world) {
+      return doneTask(world, 'Rename the module path');
+    },
+    async run(page, { world, shot, seeded }) {
+      const before = world.git('branch', '--list', `boof-runner/${seeded.id}*`).trim().split('\n').length;
+      assert(before >= 2, `the task has its branch and a leftovers branch (${before})`);
+      await open(page, 'Rename the module path');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      const dlg = page.getByRole('dialog', { name: 'Reject this task?' });
+      await dlg.getByRole('checkbox', { name: /Also delete the task's branches/ }).check();
+      await dlg.getByText('--leftovers').waitFor();
+      await shot('review-reject-delete');
+      await dlg.getByRole('button', { name: 'Reject and delete' }).click();
+      await page.getByRole('status').filter({ hasText: 'Deleted' }).waitFor();
+      assert(world.show(seeded.id).status === 'rejected', 'task rejected');
+      await until('the branches gone', () => world.git('branch', '--list', `boof-runner/${seeded.id}*`).trim() === '');
+    },
+  },
+  review: {
+    seed(world) {
+      const t = doneTask(world, 'Rename the module path');
+      const files = {};
+      for (let i = 0; i < 4999; i++) files[`pkg/file_${String(i).padStart(4, '0')}.go`] = `package module\n\n// File ${i}.\nconst N${i} = ${i}\n`;
+      commitOnTask(world, t, files, 'Add a test for the path rewrite');
+      return t;
+    },
+    async run(page, { shot, seeded }) {
+      await open(page, 'Rename the module path');
+      const files = page.getByRole('list', { name: 'Changed files' });
+      await files.getByRole('listitem').first().waitFor();
+      const rendered = await files.getByRole('listitem').count();
+      assert(rendered < 150, `5000-file list is virtualized (${rendered} rendered)`);
+      await page.getByText('5,000 files').waitFor();
+      await files.getByRole('button').first().click();
+      // A j pressed while the review still loads is overridden by the load selecting the
+      // first file: press again, at most three times.
+      for (let i = 0; ; i++) {
+        await page.keyboard.press('j');
+        try {
+          await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor({ timeout: 3000 });
+          break;
+        } catch (e) {
+          if (i === 2) throw e;
+          console.log('     note: j was overridden by the loading review; pressing again');
+        }
+      }
+      await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
+      await page.keyboard.press('j');
+      await selectedFile(page).filter({ hasText: 'file_0001.go' }).waitFor();
+      await page.getByRole('list', { name: 'Patch' }).getByText('// File 1.').waitFor();
+      await page.getByLabel('Ignore whitespace').check();
+      await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
+      await page.getByLabel('Ignore whitespace').uncheck();
+      await shot('review');
+      await page.getByRole('checkbox', { name: 'Side by side' }).check();
+      await page.getByRole('list', { name: 'Patch side by side' }).getByText('package module').first().waitFor();
+      await shot('review-side-by-side');
+      await page.getByRole('checkbox', { name: 'Side by side' }).uncheck();
+      // The tabs work from the keyboard: one tab stop, arrows move and select.
+      await page.getByRole('tab', { name: 'Changes', selected: true }).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.getByText(/\d+ files?/).first().waitFor();
+      assert(await page.getByRole('tab', { name: 'Leftovers', selected: true }).evaluate((el) => el === document.activeElement), 'Leftovers selected and focused');
+      await page.getByRole('tabpanel', { name: 'Leftovers' }).getByRole('list', { name: 'Changed files' }).getByText(seeded.file).waitFor();
+      await page.getByRole('tab', { name: 'Commits' }).click();
+      await page.getByRole('list', { name: 'Commits' }).getByText('Add a test for the path rewrite').waitFor();
+      await page.getByRole('list', { name: 'Commits' }).getByText('mock: developer run 1').waitFor();
+      await shot('review-commits');
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await page.getByRole('list', { name: 'Observer and reviewer reports' }).getByText('Checked the working tree.').first().waitFor();
+      await shot('review-reports');
+      // Figures (no thresholds): the next file on j, over 20 steps.
+      await page.getByRole('tab', { name: 'Changes' }).click();
+      await page.getByRole('list', { name: 'Patch' }).getByText('Developer run 1.').waitFor(); // reloaded
+      await files.getByRole('button').first().click();
+      const steps = 5;
+      await page.keyboard.press('j');
+      await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor();
+      const t0 = Date.now();
+      for (let i = 1; i <= steps; i++) {
+        await page.keyboard.press('j');
+        await page.getByRole('list', { name: 'Patch' }).getByText(`// File ${i}.`).waitFor();
+      }
+      console.log(`     figures: 5,000-file review against the real backend: next file ${((Date.now() - t0) / steps).toFixed(1)} ms/file over ${steps}`);
+    },
+  },
+};

@@ -1,0 +1,1500 @@
+export namespace app {
+	
+	export class AcceptInput {
+	    target: string;
+	    strategy: string;
+	    message: string;
+	    include_leftovers: boolean;
+	    expect_target: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AcceptInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.target = source["target"];
+	        this.strategy = source["strategy"];
+	        this.message = source["message"];
+	        this.include_leftovers = source["include_leftovers"];
+	        this.expect_target = source["expect_target"];
+	    }
+	}
+	export class AttachmentInput {
+	    name: string;
+	    data_base64: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.data_base64 = source["data_base64"];
+	    }
+	}
+	export class Command {
+	    id: string;
+	    name: string;
+	    body: string;
+	    // Go type: time
+	    updated_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Command(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.body = source["body"];
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CommandInput {
+	    id: string;
+	    name: string;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.body = source["body"];
+	    }
+	}
+	export class DeleteOptions {
+	    delete_branches: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new DeleteOptions(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.delete_branches = source["delete_branches"];
+	    }
+	}
+	export class DiffFile {
+	    path: string;
+	    old_path?: string;
+	    change: string;
+	    additions: number;
+	    deletions: number;
+	    binary: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.change = source["change"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	        this.binary = source["binary"];
+	    }
+	}
+	export class DiffSummary {
+	    task_id: string;
+	    base: string;
+	    head: string;
+	    files: DiffFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task_id = source["task_id"];
+	        this.base = source["base"];
+	        this.head = source["head"];
+	        this.files = this.convertValues(source["files"], DiffFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FeedItem {
+	    seq: number;
+	    // Go type: time
+	    at: any;
+	    role: string;
+	    kind: string;
+	    data: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new FeedItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.role = source["role"];
+	        this.kind = source["kind"];
+	        this.data = source["data"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FieldError {
+	    path: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FieldError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.message = source["message"];
+	    }
+	}
+	export class FilePatch {
+	    path: string;
+	    patch: string;
+	    binary: boolean;
+	    too_large: boolean;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilePatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.patch = source["patch"];
+	        this.binary = source["binary"];
+	        this.too_large = source["too_large"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class FrontendError {
+	    kind: string;
+	    message: string;
+	    source: string;
+	    line: number;
+	    column: number;
+	    stack: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FrontendError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.message = source["message"];
+	        this.source = source["source"];
+	        this.line = source["line"];
+	        this.column = source["column"];
+	        this.stack = source["stack"];
+	    }
+	}
+	export class InjectResult {
+	    injection_id: string;
+	    delivery: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InjectResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.injection_id = source["injection_id"];
+	        this.delivery = source["delivery"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Injection {
+	    id: string;
+	    text: string;
+	    delivery: string;
+	    applied: boolean;
+	    step?: string;
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Injection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.text = source["text"];
+	        this.delivery = source["delivery"];
+	        this.applied = source["applied"];
+	        this.step = source["step"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ListFilter {
+	    status: string;
+	    search: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.search = source["search"];
+	        this.label = source["label"];
+	    }
+	}
+	export class NewTaskInput {
+	    title: string;
+	    prompt: string;
+	    priority: number;
+	    base: string;
+	    labels: string[];
+	    runs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new NewTaskInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.prompt = source["prompt"];
+	        this.priority = source["priority"];
+	        this.base = source["base"];
+	        this.labels = source["labels"];
+	        this.runs = source["runs"];
+	    }
+	}
+	export class OutputSnapshot {
+	    task_id: string;
+	    feed: FeedItem[];
+	    terminal: string;
+	    transcript_bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new OutputSnapshot(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task_id = source["task_id"];
+	        this.feed = this.convertValues(source["feed"], FeedItem);
+	        this.terminal = source["terminal"];
+	        this.transcript_bytes = source["transcript_bytes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PatchRequest {
+	    force: boolean;
+	    ignore_whitespace: boolean;
+	    leftovers: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PatchRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.force = source["force"];
+	        this.ignore_whitespace = source["ignore_whitespace"];
+	        this.leftovers = source["leftovers"];
+	    }
+	}
+	export class Report {
+	    role: string;
+	    round: number;
+	    iteration: number;
+	    verdict?: string;
+	    body: string;
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.round = source["round"];
+	        this.iteration = source["iteration"];
+	        this.verdict = source["verdict"];
+	        this.body = source["body"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RetriesView {
+	    transient: number;
+	    backoff_ms: number[];
+	    idle_timeout_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RetriesView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transient = source["transient"];
+	        this.backoff_ms = source["backoff_ms"];
+	        this.idle_timeout_ms = source["idle_timeout_ms"];
+	    }
+	}
+	export class ReviewView {
+	    gate: boolean;
+	    max_fix_rounds: number;
+	    max_inline_diff_bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.gate = source["gate"];
+	        this.max_fix_rounds = source["max_fix_rounds"];
+	        this.max_inline_diff_bytes = source["max_inline_diff_bytes"];
+	    }
+	}
+	export class RoleChoice {
+	    tool: string;
+	    model: string;
+	    write: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RoleChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.model = source["model"];
+	        this.write = source["write"];
+	    }
+	}
+	export class RolesView {
+	    planner: RoleChoice;
+	    refinement: RoleChoice;
+	    developer: RoleChoice;
+	    observer?: RoleChoice;
+	    reviewer: RoleChoice;
+	
+	    static createFrom(source: any = {}) {
+	        return new RolesView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.planner = this.convertValues(source["planner"], RoleChoice);
+	        this.refinement = this.convertValues(source["refinement"], RoleChoice);
+	        this.developer = this.convertValues(source["developer"], RoleChoice);
+	        this.observer = this.convertValues(source["observer"], RoleChoice);
+	        this.reviewer = this.convertValues(source["reviewer"], RoleChoice);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunningInfo {
+	    task_id: string;
+	    title: string;
+	    role: string;
+	    round: number;
+	    iteration: number;
+	    iterations: number;
+	    // Go type: time
+	    step_started_at: any;
+	    // Go type: time
+	    started_at: any;
+	    tool: string;
+	    model: string;
+	    usage: task.Usage;
+	    resources: procstat.Stats;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunningInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task_id = source["task_id"];
+	        this.title = source["title"];
+	        this.role = source["role"];
+	        this.round = source["round"];
+	        this.iteration = source["iteration"];
+	        this.iterations = source["iterations"];
+	        this.step_started_at = this.convertValues(source["step_started_at"], null);
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.tool = source["tool"];
+	        this.model = source["model"];
+	        this.usage = this.convertValues(source["usage"], task.Usage);
+	        this.resources = this.convertValues(source["resources"], procstat.Stats);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunnerStatus {
+	    enabled: boolean;
+	    lock_held: boolean;
+	    lock_message?: string;
+	    running: RunningInfo[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunnerStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.lock_held = source["lock_held"];
+	        this.lock_message = source["lock_message"];
+	        this.running = this.convertValues(source["running"], RunningInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class StopView {
+	    grace_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StopView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.grace_ms = source["grace_ms"];
+	    }
+	}
+	export class WorktreeView {
+	    root: string;
+	    on_done: string;
+	    on_failure: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorktreeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.on_done = source["on_done"];
+	        this.on_failure = source["on_failure"];
+	    }
+	}
+	export class SettingsView {
+	    working_directory: string;
+	    runner_enabled: boolean;
+	    concurrency: number;
+	    notifications: boolean;
+	    close_to_tray: boolean;
+	    start_at_login: boolean;
+	    default_tool: string;
+	    roles: RolesView;
+	    review: ReviewView;
+	    worktree: WorktreeView;
+	    retries: RetriesView;
+	    stop: StopView;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.working_directory = source["working_directory"];
+	        this.runner_enabled = source["runner_enabled"];
+	        this.concurrency = source["concurrency"];
+	        this.notifications = source["notifications"];
+	        this.close_to_tray = source["close_to_tray"];
+	        this.start_at_login = source["start_at_login"];
+	        this.default_tool = source["default_tool"];
+	        this.roles = this.convertValues(source["roles"], RolesView);
+	        this.review = this.convertValues(source["review"], ReviewView);
+	        this.worktree = this.convertValues(source["worktree"], WorktreeView);
+	        this.retries = this.convertValues(source["retries"], RetriesView);
+	        this.stop = this.convertValues(source["stop"], StopView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SaveSettingsResult {
+	    saved: boolean;
+	    errors: FieldError[];
+	    settings: SettingsView;
+	    load_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveSettingsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.saved = source["saved"];
+	        this.errors = this.convertValues(source["errors"], FieldError);
+	        this.settings = this.convertValues(source["settings"], SettingsView);
+	        this.load_error = source["load_error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class TaskEvent {
+	    // Go type: time
+	    at: any;
+	    kind: string;
+	    data: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new TaskEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = this.convertValues(source["at"], null);
+	        this.kind = source["kind"];
+	        this.data = source["data"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TaskDetail {
+	    id: string;
+	    title: string;
+	    prompt: string;
+	    status: string;
+	    priority: number;
+	    skip: boolean;
+	    labels: string[];
+	    command: string;
+	    runs: number;
+	    completed_runs: number;
+	    base: string;
+	    repo: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    // Go type: time
+	    started_at?: any;
+	    // Go type: time
+	    finished_at?: any;
+	    error?: string;
+	    branch?: string;
+	    prev_status?: string;
+	    position: number;
+	    questions: string[];
+	    tools: {[key: string]: task.ToolChoice};
+	    usage: task.Usage;
+	    base_sha?: string;
+	    head_sha?: string;
+	    worktree_path?: string;
+	    attachments: store.Attachment[];
+	    answers: string;
+	    reports: Report[];
+	    injections: Injection[];
+	    events: TaskEvent[];
+	    log: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TaskDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.prompt = source["prompt"];
+	        this.status = source["status"];
+	        this.priority = source["priority"];
+	        this.skip = source["skip"];
+	        this.labels = source["labels"];
+	        this.command = source["command"];
+	        this.runs = source["runs"];
+	        this.completed_runs = source["completed_runs"];
+	        this.base = source["base"];
+	        this.repo = source["repo"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.error = source["error"];
+	        this.branch = source["branch"];
+	        this.prev_status = source["prev_status"];
+	        this.position = source["position"];
+	        this.questions = source["questions"];
+	        this.tools = this.convertValues(source["tools"], task.ToolChoice, true);
+	        this.usage = this.convertValues(source["usage"], task.Usage);
+	        this.base_sha = source["base_sha"];
+	        this.head_sha = source["head_sha"];
+	        this.worktree_path = source["worktree_path"];
+	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
+	        this.answers = source["answers"];
+	        this.reports = this.convertValues(source["reports"], Report);
+	        this.injections = this.convertValues(source["injections"], Injection);
+	        this.events = this.convertValues(source["events"], TaskEvent);
+	        this.log = source["log"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class TaskUpdate {
+	    title: string;
+	    prompt: string;
+	    labels: string[];
+	    priority: number;
+	    runs: number;
+	    base: string;
+	    command: string;
+	    tools: {[key: string]: task.ToolChoice};
+	
+	    static createFrom(source: any = {}) {
+	        return new TaskUpdate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.prompt = source["prompt"];
+	        this.labels = source["labels"];
+	        this.priority = source["priority"];
+	        this.runs = source["runs"];
+	        this.base = source["base"];
+	        this.command = source["command"];
+	        this.tools = this.convertValues(source["tools"], task.ToolChoice, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolHealthView {
+	    tool: string;
+	    installed: boolean;
+	    version: string;
+	    authenticated: boolean;
+	    reachable: boolean;
+	    error?: string;
+	    path: string;
+	    // Go type: time
+	    checked_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolHealthView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.installed = source["installed"];
+	        this.version = source["version"];
+	        this.authenticated = source["authenticated"];
+	        this.reachable = source["reachable"];
+	        this.error = source["error"];
+	        this.path = source["path"];
+	        this.checked_at = this.convertValues(source["checked_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TranscriptPage {
+	    data: string;
+	    offset: number;
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TranscriptPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.data = source["data"];
+	        this.offset = source["offset"];
+	        this.total = source["total"];
+	    }
+	}
+	export class UIRequest {
+	    seq: number;
+	    view: string;
+	    task_id?: string;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UIRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.view = source["view"];
+	        this.task_id = source["task_id"];
+	        this.message = source["message"];
+	    }
+	}
+	export class UsageRange {
+	    from: string;
+	    to: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageRange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	    }
+	}
+	export class UsageSummary {
+	    by_day: store.UsageRow[];
+	    by_tool: store.UsageRow[];
+	    by_model: store.UsageRow[];
+	    by_task: store.UsageRow[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.by_day = this.convertValues(source["by_day"], store.UsageRow);
+	        this.by_tool = this.convertValues(source["by_tool"], store.UsageRow);
+	        this.by_model = this.convertValues(source["by_model"], store.UsageRow);
+	        this.by_task = this.convertValues(source["by_task"], store.UsageRow);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace procstat {
+	
+	export class Stats {
+	    processes: number;
+	    rss_bytes: number;
+	    cpu_seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Stats(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.processes = source["processes"];
+	        this.rss_bytes = source["rss_bytes"];
+	        this.cpu_seconds = source["cpu_seconds"];
+	    }
+	}
+
+}
+
+export namespace review {
+	
+	export class AcceptRecord {
+	    strategy: string;
+	    target: string;
+	    old_sha: string;
+	    new_sha: string;
+	    task_head: string;
+	    leftovers?: string;
+	    checkout?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new AcceptRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.strategy = source["strategy"];
+	        this.target = source["target"];
+	        this.old_sha = source["old_sha"];
+	        this.new_sha = source["new_sha"];
+	        this.task_head = source["task_head"];
+	        this.leftovers = source["leftovers"];
+	        this.checkout = source["checkout"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Branch {
+	    name: string;
+	    sha: string;
+	    unique: number;
+	    worktree?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Branch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.sha = source["sha"];
+	        this.unique = source["unique"];
+	        this.worktree = source["worktree"];
+	    }
+	}
+	export class Drop {
+	    file: string;
+	    hunk: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Drop(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunk = source["hunk"];
+	    }
+	}
+	export class Comment {
+	    file: string;
+	    line: number;
+	    hunk: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Comment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.line = source["line"];
+	        this.hunk = source["hunk"];
+	        this.text = source["text"];
+	    }
+	}
+	export class ChangeRequest {
+	    general: string;
+	    comments: Comment[];
+	    drops: Drop[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.general = source["general"];
+	        this.comments = this.convertValues(source["comments"], Comment);
+	        this.drops = this.convertValues(source["drops"], Drop);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class CommitInfo {
+	    sha: string;
+	    subject: string;
+	    author: string;
+	    // Go type: time
+	    date: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sha = source["sha"];
+	        this.subject = source["subject"];
+	        this.author = source["author"];
+	        this.date = this.convertValues(source["date"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Plan {
+	    strategy: string;
+	    target_ref: string;
+	    target_sha: string;
+	    task_ref: string;
+	    task_head: string;
+	    leftovers?: string;
+	    head: string;
+	    commits: string[];
+	    tree?: string;
+	    fast_forward: boolean;
+	    checkout?: string;
+	    dirty?: string[];
+	    conflicts?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.strategy = source["strategy"];
+	        this.target_ref = source["target_ref"];
+	        this.target_sha = source["target_sha"];
+	        this.task_ref = source["task_ref"];
+	        this.task_head = source["task_head"];
+	        this.leftovers = source["leftovers"];
+	        this.head = source["head"];
+	        this.commits = source["commits"];
+	        this.tree = source["tree"];
+	        this.fast_forward = source["fast_forward"];
+	        this.checkout = source["checkout"];
+	        this.dirty = source["dirty"];
+	        this.conflicts = source["conflicts"];
+	    }
+	}
+	export class RejectRecord {
+	    deleted: Branch[];
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new RejectRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.deleted = this.convertValues(source["deleted"], Branch);
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace store {
+	
+	export class Attachment {
+	    name: string;
+	    size: number;
+	    sha256: string;
+	    // Go type: time
+	    added_at: any;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.sha256 = source["sha256"];
+	        this.added_at = this.convertValues(source["added_at"], null);
+	        this.path = source["path"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class UsageRow {
+	    key: string;
+	    executions: number;
+	    tokens_in: number;
+	    tokens_out: number;
+	    cache_read: number;
+	    cache_write: number;
+	    cost_usd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.executions = source["executions"];
+	        this.tokens_in = source["tokens_in"];
+	        this.tokens_out = source["tokens_out"];
+	        this.cache_read = source["cache_read"];
+	        this.cache_write = source["cache_write"];
+	        this.cost_usd = source["cost_usd"];
+	    }
+	}
+
+}
+
+export namespace task {
+	
+	export class Usage {
+	    tokens_in: number;
+	    tokens_out: number;
+	    cache_read: number;
+	    cache_write: number;
+	    cost_usd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokens_in = source["tokens_in"];
+	        this.tokens_out = source["tokens_out"];
+	        this.cache_read = source["cache_read"];
+	        this.cache_write = source["cache_write"];
+	        this.cost_usd = source["cost_usd"];
+	    }
+	}
+	export class ToolChoice {
+	    tool: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.model = source["model"];
+	    }
+	}
+	export class Task {
+	    id: string;
+	    title: string;
+	    prompt: string;
+	    status: string;
+	    priority: number;
+	    skip: boolean;
+	    labels: string[];
+	    command: string;
+	    runs: number;
+	    completed_runs: number;
+	    base: string;
+	    repo: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    // Go type: time
+	    started_at?: any;
+	    // Go type: time
+	    finished_at?: any;
+	    error?: string;
+	    branch?: string;
+	    prev_status?: string;
+	    position: number;
+	    questions: string[];
+	    tools: {[key: string]: ToolChoice};
+	    usage: Usage;
+	    base_sha?: string;
+	    head_sha?: string;
+	    worktree_path?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Task(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.prompt = source["prompt"];
+	        this.status = source["status"];
+	        this.priority = source["priority"];
+	        this.skip = source["skip"];
+	        this.labels = source["labels"];
+	        this.command = source["command"];
+	        this.runs = source["runs"];
+	        this.completed_runs = source["completed_runs"];
+	        this.base = source["base"];
+	        this.repo = source["repo"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.error = source["error"];
+	        this.branch = source["branch"];
+	        this.prev_status = source["prev_status"];
+	        this.position = source["position"];
+	        this.questions = source["questions"];
+	        this.tools = this.convertValues(source["tools"], ToolChoice, true);
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.base_sha = source["base_sha"];
+	        this.head_sha = source["head_sha"];
+	        this.worktree_path = source["worktree_path"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
