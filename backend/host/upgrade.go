@@ -67,4 +67,7 @@ func scrubExisting(ctx context.Context, st *store.Store, paths dataroot.Paths, l
 	if err := st.MarkUpgradeDone(ctx, scrubUpgrade); err != nil {
 		log.Warn("secrets: cannot record the scrub pass", "err", err)
 	}
+	if err := st.Checkpoint(ctx); err != nil {
+		log.Warn("secrets: cannot checkpoint the database after the scrub pass", "err", err)
+	}
 }

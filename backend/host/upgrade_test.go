@@ -88,6 +88,24 @@ func TestOpenScrubsDataWrittenBefore(t *testing.T) {
 			t.Fatalf("the log names a secret value")
 		}
 	}
+	// grep -r over the data root: the database file, its WAL (checkpointed
+	// after the pass) and free pages (secure_delete) hold none either.
+	var disk bytes.Buffer
+	_ = filepath.Walk(paths.Root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			disk.Write(b)
+		}
+		return nil
+	})
+	for _, sec := range secretstest.Secrets() {
+		if sec != userKey && bytes.Contains(disk.Bytes(), []byte(sec)) {
+			t.Fatalf("secret %.16q… is still in a file under the data root", sec)
+		}
+	}
+	if !bytes.Contains(disk.Bytes(), []byte(userKey)) {
+		t.Error("the user's prompt is not on disk verbatim")
+	}
 	if !strings.HasPrefix(string(b), `{"type":"text","text":"ok"}`+"\n") {
 		t.Errorf("transcript text around the secrets changed: %.80q", b)
 	}
