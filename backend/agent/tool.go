@@ -108,6 +108,11 @@ type Request struct {
 	// (the task's attachments); adapters whose CLI confines file access
 	// grant them.
 	ReadDirs []string
+	// ReadOnly asks the tool not to change Dir, with whatever restriction
+	// the CLI offers that still lets the role run tests (caches and /tmp
+	// stay writable). The pipeline enforces it anyway: what a read-only
+	// step changes is saved aside and reverted.
+	ReadOnly bool
 	// ResumeSession is a native session id to continue; "" starts a new one.
 	ResumeSession string
 	// Env is extra environment (KEY=VALUE) for this tool's processes.
