@@ -3,7 +3,8 @@
 // found in every role's prompt as the mock agent received it, the copy a task
 // keeps after its template changed, a template deleted before the add, and a
 // task added with the CLI without --repo that the Review screen accepts, with
-// its usage per role.
+// its usage per role; a task file of the earlier version imported through the
+// window, its notes shown, a second import refused until asked for.
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
@@ -12,6 +13,8 @@ import { nav, row, until, untilStatus } from './flows.mjs';
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const spec = Buffer.from('flags must be long-form\n');
 const ROLES = ['planner', 'refinement', 'developer', 'reviewer'];
+/** A task file of the earlier TypeScript version (CRLF, nulls, unknown keys, ongoing). */
+const earlierFile = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../backend/taskmd/testdata/earlier/ongoing-crlf.md');
 
 /** Every prompt the mock agent received in world (its state files under the data root). */
 function received(world) {
@@ -180,6 +183,31 @@ export const contentFlows = {
       const perRole = usage.getByRole('img', { name: 'Per role' });
       await perRole.waitFor();
       for (const r of ROLES) await perRole.getByText(r, { exact: true }).first().waitFor();
+    },
+  },
+  'import-earlier': {
+    async run(page, { world, shot }) {
+      const body = fs.readFileSync(earlierFile);
+      await page.getByLabel('Import task').setInputFiles({ name: 'task.md', mimeType: 'text/markdown', buffer: body });
+      const notes = page.getByRole('list', { name: 'Import notes' });
+      await notes.getByText('unknown key "assignee" kept').waitFor();
+      await notes.getByText('status ongoing imported as stopped (the run it was in is gone)').waitFor();
+      const pane = page.getByRole('article', { name: 'Task' });
+      await pane.getByText('The login test fails one run in ten. Find out why.').first().waitFor();
+      const [t] = world.list();
+      assert(t && t.status === 'stopped' && t.origin_id === '2025-12-01-flaky-login' && t.id !== t.origin_id, `imported with a new id, its origin kept: ${JSON.stringify(t)}`);
+      assert(JSON.stringify(t.extra) === '{"assignee":"dana","estimate":{"hours":3}}', `unknown keys kept (${JSON.stringify(t.extra)})`);
+      assert(world.cli('export', t.id).includes('extra: {"assignee":"dana","estimate":{"hours":3}}'), 'the export gives them back');
+      await shot('import-earlier');
+      // The same file again: refused, nothing stored, until the user asks for a second copy.
+      await page.getByLabel('Import task').setInputFiles({ name: 'task.md', mimeType: 'text/markdown', buffer: body });
+      await page.getByRole('alert').filter({ hasText: `Task "2025-12-01-flaky-login" was already imported (as ${t.id})` }).waitFor();
+      assert(world.list().length === 1, 'a duplicate is not stored');
+      await page.getByRole('button', { name: 'Import a second copy' }).click();
+      await until('the second copy', () => world.list().length === 2);
+      const copy = world.list().find((x) => x.id !== t.id);
+      assert(copy.origin_id === t.origin_id && copy.status === 'stopped', `second copy ${JSON.stringify(copy)}`);
+      assert((await page.getByRole('alert').count()) === 0, 'the error is gone');
     },
   },
 };

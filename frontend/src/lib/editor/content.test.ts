@@ -46,6 +46,20 @@ describe('task content in the editor', () => {
     expect(s.task!.command_text).toBe('Run the linter.');
   });
 
+  it('names a deleted template in the select instead of showing none', async () => {
+    const b = new FakeBackend({ seed: false });
+    const id = await created(b);
+    await b.invoke('CommandService.Delete', 'docs');
+    const s = new EditorStore(b, id);
+    await s.load();
+    render(EditorForm, { store: s, branches: [], commands: b.commands, tools: [] });
+    const select = screen.getByRole('combobox', { name: 'Command template' }) as HTMLSelectElement;
+    expect(select.value).toBe('docs');
+    expect(select.selectedOptions[0].textContent).toBe('docs (deleted)');
+    expect(screen.getByLabelText('Command text').textContent).toBe('Update the README.');
+    expect(s.draft!.command).toBe('docs');
+  });
+
   it('lists usage per role with a total', () => {
     render(RoleUsage, {
       rows: [
