@@ -387,6 +387,11 @@ func (p *parser) plainEntry(kind task.SectionKind, round int, add func(task.Sect
 // unknownSection keeps a section this version does not know in Task.Extra
 // under its heading.
 func (p *parser) unknownSection(at int, line string) error {
+	// Extra is JSON, which cannot hold invalid UTF-8: such a heading or body
+	// would come back changed, so it is refused.
+	if !utf8.ValidString(line) {
+		return p.errf(at, "the heading is not valid UTF-8")
+	}
 	p.i++
 	var body string
 	var err error
@@ -397,6 +402,9 @@ func (p *parser) unknownSection(at int, line string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if !utf8.ValidString(body) {
+		return p.errf(at, "the section %s is not valid UTF-8", clip(line))
 	}
 	if err := p.d.addExtra(line, body); err != nil {
 		return p.errf(at, "section %s", err)

@@ -197,6 +197,8 @@ func TestParseRejects(t *testing.T) {
 		"non-UTF-8 front":     strings.Replace(ok, "status: pending", "status: pending\ntitle: \"\xff\"", 1),
 		"non-UTF-8 plain":     "---\nstatus: pending\n---\n## Prompt\n\nbad \xff text\n",
 		"extra not a map":     strings.Replace(ok, "status: pending", "status: pending\nextra: 5", 1),
+		"non-UTF-8 heading":   ok + "## \xda\n",
+		"non-UTF-8 unknown":   ok + "## Notes\n~~~\nbad \xff\n~~~\n",
 		"alias bomb":          "---\nstatus: pending\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n---\n## Prompt\n~~~\np\n~~~\n",
 	}
 	for name, doc := range cases {
