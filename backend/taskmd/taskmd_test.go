@@ -244,3 +244,25 @@ func TestImportOngoingAsStoppedAndArchived(t *testing.T) {
 	}
 	_ = time.Now
 }
+
+// Characters YAML does not allow in a document (DEL, C1 controls) in a
+// field or an unknown section's heading are written escaped and come back
+// the same.
+func TestWriteEscapesWhatYAMLRefuses(t *testing.T) {
+	odd := "a\x7fb\u0090c\u0085d\uffff"
+	d := Doc{Task: task.Task{Status: task.StatusFailed, Prompt: "p", Error: odd, Extra: []byte(`{"## ` + odd + `":"x"}`)}}
+	var b bytes.Buffer
+	if err := Write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(b.String(), 0x7f) || strings.ContainsRune(b.String(), 0x90) {
+		t.Fatalf("raw control characters written:\n%q", b.String())
+	}
+	back, err := Parse(b.Bytes())
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, b.String())
+	}
+	if back.Task.Error != odd || string(back.Task.Extra) != `{"## `+odd+`":"x"}` {
+		t.Fatalf("error %q extra %s", back.Task.Error, back.Task.Extra)
+	}
+}

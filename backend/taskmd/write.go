@@ -60,7 +60,7 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	t := d.Task
 	js := func(v any) string {
 		b, _ := json.Marshal(v) // plain strings, slices and maps: cannot fail
-		return string(b)
+		return yamlPrintable(string(b))
 	}
 	ts := func(p *time.Time) string {
 		if p == nil {
@@ -128,7 +128,30 @@ func compactJSON(raw []byte) string {
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
 		out, _ := json.Marshal(string(raw))
-		return string(out)
+		return yamlPrintable(string(out))
+	}
+	return yamlPrintable(b.String())
+}
+
+// yamlPrintable escapes, in JSON text, the characters YAML does not allow
+// in a document (DEL, the C1 controls, U+FFFE and U+FFFF) and NEL (U+0085,
+// which YAML reads as a line break) as \uXXXX, which both read back as the
+// same character. JSON escapes the C0 controls itself, and such characters
+// can only be inside its strings.
+func yamlPrintable(js string) string {
+	bad := func(r rune) bool {
+		return r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff
+	}
+	if strings.IndexFunc(js, bad) < 0 {
+		return js
+	}
+	var b strings.Builder
+	for _, r := range js {
+		if bad(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
