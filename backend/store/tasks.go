@@ -46,6 +46,9 @@ func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, erro
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
 			return fmt.Errorf("create task: %w", err)
 		}
+		if err := insertTaskVerifyTx(ctx, tx, id, n); err != nil {
+			return err
+		}
 		if err := appendEventTx(ctx, tx, id, ms, task.Created{Status: status}); err != nil {
 			return err
 		}
