@@ -176,6 +176,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAsked:      stored[PlannerAsked](),
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
+	EventStrayReverted:     stored[StrayReverted](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventVerification:      stored[VerifyRun](),
 	EventMergeQueue:        stored[MergeQueued](),

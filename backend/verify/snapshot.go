@@ -120,6 +120,9 @@ type change struct{ status, path string }
 
 // diff lists the paths whose files differ from the snapshot now.
 func (s *snapshot) diff(ctx context.Context) ([]change, error) {
+	if err := s.resetTmp(); err != nil {
+		return nil, err
+	}
 	now, err := s.write(ctx)
 	if err != nil || now == s.tree {
 		return nil, err
@@ -134,6 +137,26 @@ func (s *snapshot) diff(ctx context.Context) ([]change, error) {
 		cs = append(cs, change{status: f[i], path: f[i+1]})
 	}
 	return cs, nil
+}
+
+// resetTmp starts the temporary index again from the real one, so a file
+// the command made while it had removed a .gitignore is not kept in it
+// once the .gitignore is back.
+func (s *snapshot) resetTmp() error {
+	if s.orig == "" {
+		if err := os.Remove(s.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("restore: %w", err)
+		}
+		return nil
+	}
+	b, err := os.ReadFile(s.orig)
+	if err == nil {
+		err = os.WriteFile(s.tmp, b, 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	return nil
 }
 
 // checkout writes paths from the snapshot's tree into the worktree.

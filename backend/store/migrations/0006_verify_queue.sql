@@ -1,13 +1,13 @@
 -- The verification gate: a repository's verify command, keyed by the
 -- repository's top-level path (boof-runner verify set --repo PATH CMD), and
 -- a task's own choice (add --verify CMD / --no-verify).
-CREATE TABLE repo_verify (
+CREATE TABLE IF NOT EXISTS repo_verify (
     path       TEXT    PRIMARY KEY,
     command    TEXT    NOT NULL,
     updated_at INTEGER NOT NULL
 );
 
-CREATE TABLE task_verify (
+CREATE TABLE IF NOT EXISTS task_verify (
     task_id TEXT    PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
     command TEXT    NOT NULL DEFAULT '',
     skip    INTEGER NOT NULL DEFAULT 0
@@ -16,7 +16,7 @@ CREATE TABLE task_verify (
 -- The merge queue: finished tasks waiting to land on a target branch, one
 -- at a time, in position order, each verified on the target's tip first.
 -- A task has at most one active entry (queued, landing, blocked, returned).
-CREATE TABLE merge_queue (
+CREATE TABLE IF NOT EXISTS merge_queue (
     id               INTEGER PRIMARY KEY,
     task_id          TEXT    NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
     repo             TEXT    NOT NULL,
@@ -37,6 +37,6 @@ CREATE TABLE merge_queue (
     created_at       INTEGER NOT NULL,
     updated_at       INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX merge_queue_active ON merge_queue (task_id)
+CREATE UNIQUE INDEX IF NOT EXISTS merge_queue_active ON merge_queue (task_id)
     WHERE state IN ('queued', 'landing', 'blocked', 'returned');
-CREATE INDEX merge_queue_order ON merge_queue (position, id);
+CREATE INDEX IF NOT EXISTS merge_queue_order ON merge_queue (position, id);
