@@ -24,6 +24,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/verify"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -118,6 +119,7 @@ func Open(o Options) (*Host, error) {
 		Logger:        o.Logger,
 		Scope:         h.Scope,
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
+		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,

@@ -114,3 +114,30 @@ func insertTaskVerifyTx(ctx context.Context, tx *sql.Tx, id string, n task.NewTa
 	}
 	return nil
 }
+
+// LastVerifyRun returns the task's latest verification (the gate's, a
+// manual one); ok is false when the verify command never ran on it.
+func (s *Store) LastVerifyRun(ctx context.Context, taskID string) (v task.VerifyRun, ok bool, err error) {
+	var raw string
+	err = s.db.QueryRowContext(ctx, `SELECT payload FROM events WHERE task_id = ? AND kind = ? ORDER BY at DESC, id DESC LIMIT 1`,
+		taskID, string(task.EventVerification)).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return task.VerifyRun{}, false, nil
+	}
+	if err != nil {
+		return task.VerifyRun{}, false, fmt.Errorf("last verification of task %s: %w", taskID, err)
+	}
+	v, ok = task.DecodeEvent(task.EventVerification, []byte(raw)).(task.VerifyRun)
+	return v, ok, nil
+}
+
+// UnverifiedReason is why the task's work may not be accepted: its latest
+// verification failed ("verification failed: ./check.sh exited 1"); ""
+// when it passed, was skipped or never ran.
+func (s *Store) UnverifiedReason(ctx context.Context, taskID string) (string, error) {
+	v, ok, err := s.LastVerifyRun(ctx, taskID)
+	if err != nil || !ok || v.Outcome.Passed() {
+		return "", err
+	}
+	return v.FailureMessage(), nil
+}
