@@ -115,11 +115,13 @@ func insertTaskVerifyTx(ctx context.Context, tx *sql.Tx, id string, n task.NewTa
 	return nil
 }
 
-// LastVerifyRun returns the task's latest verification (the gate's, a
-// manual one); ok is false when the verify command never ran on it.
+// LastVerifyRun returns the task's latest verification of its own work
+// (the gate's, a manual one; never a merge queue's run on a merged
+// result); ok is false when the verify command never ran on it.
 func (s *Store) LastVerifyRun(ctx context.Context, taskID string) (v task.VerifyRun, ok bool, err error) {
 	var raw string
-	err = s.db.QueryRowContext(ctx, `SELECT payload FROM events WHERE task_id = ? AND kind = ? ORDER BY at DESC, id DESC LIMIT 1`,
+	err = s.db.QueryRowContext(ctx, `SELECT payload FROM events WHERE task_id = ? AND kind = ?
+		AND COALESCE(json_extract(payload, '$.where'), '') != 'queue' ORDER BY at DESC, id DESC LIMIT 1`,
 		taskID, string(task.EventVerification)).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return task.VerifyRun{}, false, nil
