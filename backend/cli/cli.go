@@ -90,6 +90,8 @@ var commands = map[string]command{
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
 	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
 	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
+	"queue":       {"the merge queue: " + queueUsage, runQueue},
+	"verify":      {"the verification gate: " + verifyUsage, runVerify},
 }
 
 // Commands returns the subcommand names, sorted.

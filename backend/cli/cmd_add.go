@@ -53,6 +53,8 @@ func runAdd(ctx context.Context, c *call) error {
 	fs.Var(&labels, "label", "label (repeatable)")
 	fs.StringVar(&n.Repo, "repo", "", "working directory (default: settings.workingDirectory)")
 	fs.BoolVar(&n.Draft, "draft", false, "store as a draft instead of queueing it")
+	fs.StringVar(&n.Verify, "verify", "", "this task's verify command (wins over the repository's and settings.verify.command)")
+	fs.BoolVar(&n.NoVerify, "no-verify", false, "run no verify command for this task")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err

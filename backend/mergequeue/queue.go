@@ -120,7 +120,8 @@ func (q *Queue) Add(ctx context.Context, ids []string, target, strategy string) 
 
 // Pass resumes what a crash left in flight (once), takes returned entries
 // whose task is done again back into the queue, then lands the queued
-// entries in order, one at a time. It returns how many entries it landed
+// entries in order, one at a time, while the runner is enabled (pausing
+// the runner pauses the queue between entries). It returns how many entries it landed
 // or parked. Entries whose target's checkout is dirty wait (queued, with
 // a reason) and hold back the later entries of the same target.
 func (q *Queue) Pass(ctx context.Context) (int, error) {
@@ -143,6 +144,9 @@ func (q *Queue) Pass(ctx context.Context) (int, error) {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
+		if !q.Settings().Runner.Enabled {
+			return n, nil // paused: the next entry waits
+		}
 		key := e.Repo + "\x00" + e.Target
 		if e.State != task.QueueQueued || held[key] {
 			continue
@@ -159,7 +163,7 @@ func (q *Queue) Pass(ctx context.Context) (int, error) {
 		}
 		q.changed()
 	}
-	return n, nil
+	return n, ctx.Err()
 }
 
 // result is how one landing attempt ended.
@@ -176,6 +180,9 @@ const (
 func (q *Queue) land(ctx context.Context, e task.QueueEntry) (result, error) {
 	for try := 0; ; try++ {
 		res, retry, err := q.attempt(ctx, e)
+		if err != nil && ctx.Err() != nil {
+			return q.interrupted(e.ID)
+		}
 		if err != nil || !retry {
 			return res, err
 		}
@@ -273,6 +280,10 @@ func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, e
 // block parks an entry in flight with a reason, the conflicting files or
 // the verify output.
 func (q *Queue) block(ctx context.Context, e task.QueueEntry, reason string, files []string, output string) (result, bool, error) {
+	if ctx.Err() != nil { // a git command or the verify was cut short: not the entry's fault
+		res, err := q.interrupted(e.ID)
+		return res, false, err
+	}
 	if files == nil {
 		files = []string{}
 	}
@@ -280,6 +291,20 @@ func (q *Queue) block(ctx context.Context, e task.QueueEntry, reason string, fil
 		Reason: &reason, Files: files, Output: &output,
 		Event: task.MergeQueued{Action: task.QueueParked, Entry: e.ID, Target: e.Target, Reason: reason, Files: files}})
 	return resBlocked, false, err
+}
+
+// interrupted puts an entry whose landing was cut short (the app exiting,
+// the runner stopping) back in the queue, to be built and verified again.
+func (q *Queue) interrupted(id int64) (result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := q.Store.ChangeQueueEntry(ctx, id, store.EntryChange{From: []task.QueueState{task.QueueLanding}, To: task.QueueQueued,
+		Reason: ptr("interrupted: it is built and verified again"),
+		Event:  task.MergeQueued{Action: task.QueueRequeued, Entry: id, Reason: "interrupted"}})
+	if errors.Is(err, store.ErrEntryMoved) {
+		err = nil // it landed or was parked meanwhile
+	}
+	return resWaiting, err
 }
 
 // verify runs the task's verify command on the built commit in a

@@ -283,3 +283,55 @@ func TestSurvivesKillAroundTheMove(t *testing.T) {
 		})
 	}
 }
+
+// Pausing the runner pauses the queue; resuming lands the entry.
+func TestPausedRunnerPausesTheQueue(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	tk := f.doneTask("Paused", map[string]string{"p.txt": "p\n"})
+	f.add(tk.ID)
+	f.set.Runner.Enabled = false
+	if n := f.pass(); n != 0 || f.entry(tk.ID).State != task.QueueQueued {
+		t.Fatalf("paused pass handled %d: %+v", n, f.entry(tk.ID))
+	}
+	f.set.Runner.Enabled = true
+	if n := f.pass(); n != 1 || f.entry(tk.ID).State != task.QueueLanded {
+		t.Fatalf("resumed pass handled %d: %+v", n, f.entry(tk.ID))
+	}
+}
+
+// A pass cut short mid-verify (the app exiting) puts the entry back in the
+// queue, leaves no process or worktree, and the next pass lands it.
+func TestInterruptedPassRequeues(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	tk := f.doneTask("Interrupted", map[string]string{"i.txt": "i\n"})
+	f.add(tk.ID)
+	f.set.Verify.Command = "echo $$ > " + filepath.Join(f.work, "pid") + "; sleep 300"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := f.q.Pass(ctx); done <- err }()
+	pidFile := filepath.Join(f.work, "pid")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the verify command never started")
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("pass: %v", err)
+	}
+	if e := f.entry(tk.ID); e.State != task.QueueQueued || !strings.HasPrefix(e.Reason, "interrupted") {
+		t.Fatalf("entry %+v", e)
+	}
+	if wts := sh(t, f.repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
+		t.Fatalf("worktrees left:\n%s", wts)
+	}
+	f.set.Verify.Command = "./check.sh"
+	if n := f.pass(); n != 1 || f.entry(tk.ID).State != task.QueueLanded {
+		t.Fatalf("next pass %d: %+v", n, f.entry(tk.ID))
+	}
+}
