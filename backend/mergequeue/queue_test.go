@@ -335,3 +335,48 @@ func TestInterruptedPassRequeues(t *testing.T) {
 		t.Fatalf("next pass %d: %+v", n, f.entry(tk.ID))
 	}
 }
+
+// Reorder and remove: the queue lands in the order the user set, a
+// removed entry never lands, and one removed while it lands is dropped
+// before its target moves.
+func TestMoveAndRemove(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.doneTask("A", map[string]string{"a.txt": "a\n"})
+	b := f.doneTask("B", map[string]string{"b.txt": "b\n"})
+	c := f.doneTask("C", map[string]string{"c.txt": "c\n"})
+	f.add(a.ID, b.ID, c.ID)
+	es, err := f.q.Move(context.Background(), c.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := es[0].TaskID + es[1].TaskID + es[2].TaskID; got != c.ID+a.ID+b.ID {
+		t.Fatalf("order after move: %v", es)
+	}
+	if removed, err := f.q.Remove(context.Background(), a.ID); err != nil || !removed {
+		t.Fatalf("remove: %v %v", removed, err)
+	}
+	if _, err := f.q.Remove(context.Background(), a.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("remove twice: %v", err)
+	}
+	// b is removed while it lands: the user's removal arrives as its
+	// verify command starts.
+	removeDuring := func() {
+		if e, err := f.st.ActiveQueueEntry(context.Background(), b.ID); err == nil && e.State == task.QueueLanding {
+			if _, err := f.q.Remove(context.Background(), b.ID); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	f.q.Verify.Environ = func() []string { removeDuring(); return os.Environ() }
+	f.pass()
+	if got := f.subjects(); got != "Merge boof-runner/"+c.ID+": C\ninit" {
+		t.Fatalf("main's history:\n%s", got)
+	}
+	if es, _ := f.st.QueueEntries(context.Background(), true); len(es) != 1 || es[0].TaskID != c.ID {
+		t.Fatalf("entries %+v", es)
+	}
+	if got := f.get(b.ID); got.Status != task.StatusDone {
+		t.Fatalf("removed task %s", got.Status)
+	}
+}
