@@ -380,3 +380,33 @@ func TestMoveAndRemove(t *testing.T) {
 		t.Fatalf("removed task %s", got.Status)
 	}
 }
+
+// A landed entry is undone with the task's accept (the journaled undo);
+// the queue marks it undone and it may be queued again.
+func TestUndoALandedEntry(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	tk := f.doneTask("Undo me", map[string]string{"u.txt": "u\n"})
+	before := sh(t, f.repo, "rev-parse", "main")
+	f.add(tk.ID)
+	f.pass()
+	rec := review.StoreRecorder{Store: f.st}
+	last, err := rec.LastAccept(context.Background(), tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.q.Review.Undo(context.Background(), review.UndoRequest{Repo: f.repo, TaskID: tk.ID, Status: task.StatusAccepted, Record: last}, rec); err != nil {
+		t.Fatal(err)
+	}
+	f.pass()
+	if e := f.entry(tk.ID); e.State != task.QueueUndone {
+		t.Fatalf("entry %+v", e)
+	}
+	if got := sh(t, f.repo, "rev-parse", "main"); got != before {
+		t.Fatalf("main %s, want %s", got, before)
+	}
+	f.add(tk.ID)
+	if n := f.pass(); n != 1 || f.entry(tk.ID).State != task.QueueLanded {
+		t.Fatalf("landed again: %d %+v", n, f.entry(tk.ID))
+	}
+}
