@@ -74,7 +74,7 @@ func write(t testing.TB, path, body string) {
 	}
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	f := &fixture{t: t, repo: filepath.Join(root, "repo"), db: filepath.Join(root, "db.sqlite"),
