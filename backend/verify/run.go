@@ -89,7 +89,7 @@ func (r *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	run := &Run{spec: s, ctx: ctx, start: time.Now()}
 	run.res = task.VerifyRun{Command: cmd, ExitCode: -1}
 	if !s.Keep || s.Base != "" {
-		if run.snap, err = takeSnapshot(ctx, r.Git, s.Dir); err != nil {
+		if run.snap, err = takeSnapshot(ctx, r.Git, s.Dir, s.Base); err != nil {
 			return nil, err
 		}
 		if s.Keep {
@@ -97,12 +97,7 @@ func (r *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		}
 	}
 	if s.Base != "" {
-		base, err := r.Git.Run(ctx, s.Dir, "rev-parse", "--verify", "--end-of-options", s.Base+"^{tree}")
-		if err != nil {
-			run.cleanup()
-			return nil, fmt.Errorf("verify: base %s: %w", s.Base, err)
-		}
-		if strings.TrimSpace(string(base)) == run.snap.tree {
+		if run.snap.baseTree == run.snap.tree {
 			run.cleanup()
 			run.snap = nil
 			run.res.Outcome, run.res.ExitCode = task.VerifySkipped, 0

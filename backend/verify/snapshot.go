@@ -24,24 +24,39 @@ type snapshot struct {
 	tmp   string // the temporary index
 	orig  string // the copy of the real index ("" when it had none)
 	tree  string
+	// baseTree is the tree of the base asked for ("" when none).
+	baseTree string
 }
 
 // snapshotSuffix names the temporary files in the worktree's git directory.
 const snapshotSuffix = "boof-verify"
 
-// takeSnapshot records dir's worktree. The temporary index starts as a copy
-// of the real one, so `git add -A` hashes only what changed.
-func takeSnapshot(ctx context.Context, g *gitx.Git, dir string) (*snapshot, error) {
-	out, err := g.Run(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-path", "index", "--git-path", snapshotSuffix+".index")
+// takeSnapshot records dir's worktree, and the tree of base when it is not
+// "" (in the same git call). The temporary index starts as a copy of the
+// real one, so `git add -A` hashes only what changed.
+func takeSnapshot(ctx context.Context, g *gitx.Git, dir, base string) (*snapshot, error) {
+	args := []string{"rev-parse", "--path-format=absolute", "--show-toplevel",
+		"--git-path", "index", "--git-path", snapshotSuffix + ".index"}
+	want := 3
+	if base != "" {
+		args = append(args, "--verify", "--end-of-options", base+"^{tree}")
+		want = 4
+	}
+	out, err := g.Run(ctx, dir, args...)
 	if err != nil {
+		if base != "" {
+			return nil, fmt.Errorf("snapshot (base %s): %w", base, err)
+		}
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != want {
 		return nil, fmt.Errorf("snapshot: unexpected rev-parse output %q", out)
 	}
 	s := &snapshot{git: g, top: lines[0], index: lines[1], tmp: lines[2]}
+	if base != "" {
+		s.baseTree = lines[3]
+	}
 	if b, err := os.ReadFile(s.index); err == nil {
 		s.orig = s.tmp + ".orig"
 		if err := os.WriteFile(s.orig, b, 0o600); err != nil {
