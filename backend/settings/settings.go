@@ -161,6 +161,8 @@ type Settings struct {
 	Stop             Stop                  `json:"stop"`
 	UI               UI                    `json:"ui"`
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
+	Budgets          Budgets               `json:"budgets"`
+	Breakers         Breakers              `json:"breakers"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`
@@ -185,6 +187,7 @@ func Defaults(cat Catalog) Settings {
 		},
 		Stop:        Stop{GraceMs: DefaultGraceMs},
 		UI:          UI{Notifications: true, CloseToTray: true},
+		Breakers:    DefaultBreakers(),
 		DefaultTool: def.Tool,
 		catalog:     cat,
 	}

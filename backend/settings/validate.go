@@ -103,6 +103,7 @@ func (s Settings) problems() []*KeyError {
 			}
 		}
 	}
+	s.budgetProblems(bad)
 	return out
 }
 

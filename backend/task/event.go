@@ -71,6 +71,15 @@ const (
 	// EventOutcomeDecided (OutcomeDecided, stored, pipeline): the run's outcome
 	// was made durable before its clean-up; a restart finishes from it.
 	EventOutcomeDecided EventKind = "outcome_decided"
+	// EventBudgetWarning (BudgetWarning, stored, pipeline): spend crossed
+	// 80 % or 100 % of a budget.
+	EventBudgetWarning EventKind = "budget_warning"
+	// EventBudgetStopped (BudgetStopped, stored, pipeline): a budget in cap
+	// mode was reached and stopped the task.
+	EventBudgetStopped EventKind = "budget_stopped"
+	// EventCircuitBroken (CircuitBroken, stored, pipeline): a circuit breaker
+	// stopped a step, with its evidence.
+	EventCircuitBroken EventKind = "circuit_broken"
 
 	// EventNote (Note, live, pipeline): a line of the run's log that is no
 	// other event (run started, worktree notes, the run's end).
@@ -170,6 +179,9 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
+	EventBudgetWarning:     stored[BudgetWarning](),
+	EventBudgetStopped:     stored[BudgetStopped](),
+	EventCircuitBroken:     stored[CircuitBroken](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),
