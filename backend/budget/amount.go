@@ -125,3 +125,18 @@ func Reason(sc settings.BudgetScope, spent Amount) string {
 // StatusReason is the reason recorded on the status change of a task a cap
 // stopped ("budget:daily"): store.StoppedBy finds those tasks by it.
 func StatusReason(sc settings.BudgetScope) string { return store.ReasonBudgetPrefix + sc.Key }
+
+// WarningText is the log line of a crossing: "Budget warning: the daily
+// budget is at 80 % ($4.00 of $5.00)".
+func WarningText(c Crossing) string {
+	lim := LimitText(c.Scope.Limit, c.Spent)
+	spent := USD(c.Spent.USD)
+	if c.Scope.Limit.USD == nil || (c.Scope.Limit.Tokens != nil && !strings.HasPrefix(lim, "$")) {
+		spent = Tokens(c.Spent.Tokens)
+	}
+	if c.Percent >= 100 {
+		return fmt.Sprintf("Budget warning: the %s budget of %s is reached (%s spent); it only warns, nothing is stopped",
+			Label(c.Scope), lim, spent)
+	}
+	return fmt.Sprintf("Budget warning: the %s budget is at %d %% (%s of %s)", Label(c.Scope), c.Percent, spent, lim)
+}

@@ -234,3 +234,30 @@ func TaskTools(t task.Task, s settings.Settings) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Retrier is the part of the store RetryReleased uses (*store.Store).
+type Retrier interface {
+	Reader
+	Retry(ctx context.Context, id string) (task.Task, error)
+}
+
+// RetryReleased re-queues every task a budget stopped that no cap holds
+// any more (its period rolled over or its limit was raised): the one action
+// after a cap. It returns the tasks it re-queued and those still held.
+func RetryReleased(ctx context.Context, st Retrier, s settings.Settings, now time.Time, loc *time.Location) (retried, held []Stopped, err error) {
+	rep, err := Snapshot(ctx, st, s, now, loc)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, sp := range rep.Stopped {
+		if sp.HeldBy != "" {
+			held = append(held, sp)
+			continue
+		}
+		if _, err := st.Retry(ctx, sp.ID); err != nil {
+			return retried, held, fmt.Errorf("retry %s: %w", sp.ID, err)
+		}
+		retried = append(retried, sp)
+	}
+	return retried, held, nil
+}

@@ -90,6 +90,7 @@ var commands = map[string]command{
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
 	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
 	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
+	"budget":      {"print spend against each budget: budget [--json] | budget retry (re-queue the tasks a cap no longer holds)", runBudget},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -175,6 +175,7 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		}()
 	}
 
+	spend(o, step)
 	body, err := work(o, runs, step)
 	if err != nil {
 		return w.fail(1, "mock: "+err.Error())

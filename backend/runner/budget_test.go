@@ -1,0 +1,137 @@
+package runner_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/agent/mock"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+// pricedDeveloper routes every role to the mock and prices the developer's
+// tokens ($1 per million input tokens).
+func pricedDeveloper(extra map[string]any) map[string]any {
+	m := map[string]any{"tool": "mock"}
+	out := map[string]any{"roles": map[string]any{"planner": m, "refinement": m, "reviewer": m,
+		"developer": map[string]any{"tool": "mock", "model": mock.PricedModel}}}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
+// events returns the stored events of a task of kind k.
+func (r *root) events(id string, k task.EventKind) []task.Event {
+	r.t.Helper()
+	evs, err := r.st.Events(context.Background(), id, time.Time{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []task.Event
+	for _, e := range evs {
+		if e.Data.Kind() == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// A daily cap in cap mode stops the live developer step through the real
+// queue: the mock reports its usage while it runs ($0.20 a report, unpriced
+// by the tool so the price table prices it), the step is stopped at the
+// report that reaches $1.00 — its process tree ends, it never finishes its
+// work — the task is stopped with the reason the user reads, the 80 %
+// crossing is warned once, the worktree is kept; the queue then claims no
+// task the cap covers until the limit is raised, and the stopped task is
+// retryable.
+func TestDailyCapStopsLiveStepAndHoldsQueue(t *testing.T) {
+	r := newRoot(t, pricedDeveloper(map[string]any{"budgets": map[string]any{"daily": map[string]any{"usd": 1, "mode": "cap"}}}))
+	ctx := context.Background()
+	tk := r.add("Spend.\n[[mock-usage developer=2000000]]\n[[mock-delay developer=150]]", 1)
+	if res := r.cli(ctx, "runner", "--until-idle"); res.code != 0 {
+		t.Fatalf("runner: %+v", res)
+	}
+	got := r.get(tk.ID)
+	if got.Status != task.StatusStopped || got.Error != "budget: daily cap $1.00 reached" {
+		t.Fatalf("task %s %q, want stopped by the daily cap", got.Status, got.Error)
+	}
+	exs, _ := r.st.Executions(ctx, tk.ID)
+	dev := exs[len(exs)-1]
+	if dev.Role != task.RoleDeveloper || dev.Outcome != task.OutcomeStopped || !dev.CostEstimated {
+		t.Fatalf("developer execution %+v", dev)
+	}
+	// Stopped live: at the 5th of 10 reports, so half the tokens (the
+	// unpriced planner and refinement cost nothing).
+	if dev.Usage.TokensIn != 1_000_000 || got.Usage.CostUSD < 0.999 || got.Usage.CostUSD > 1.001 {
+		t.Fatalf("developer usage %+v, task %+v: want the step stopped at 1,000,000 tokens and $1.00", dev.Usage, got.Usage)
+	}
+	if dev.PGID > 0 && len(groupAlive(dev.PGID)) > 0 {
+		t.Fatalf("the developer's process group lives on: %v", groupAlive(dev.PGID))
+	}
+	log := r.logText(tk.ID)
+	if strings.Contains(log, "Mock developer finished.") {
+		t.Fatal("the developer ran to its end: the cap did not stop it live")
+	}
+	for _, want := range []string{"Budget warning: the daily budget is at 80 % ($0.80 of $1.00)",
+		"Budget: daily cap $1.00 reached: stopping developer (work kept)",
+		"Stopped: budget: daily cap $1.00 reached; worktree and branch kept"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	warns := r.events(tk.ID, task.EventBudgetWarning)
+	if len(warns) != 1 || warns[0].Data.(task.BudgetWarning).Percent != 80 {
+		t.Fatalf("warnings %+v, want one at 80 %%", warns)
+	}
+	stops := r.events(tk.ID, task.EventBudgetStopped)
+	if len(stops) != 1 {
+		t.Fatalf("budget_stopped events %+v", stops)
+	}
+	if bs := stops[0].Data.(task.BudgetStopped); bs.Scope != "daily" || bs.Mode != "cap" || bs.Step != "developer" || bs.LimitUSD != 1 {
+		t.Fatalf("budget_stopped %+v", bs)
+	}
+	if got.WorktreePath == "" {
+		t.Fatal("no worktree recorded")
+	}
+	if _, err := r.st.GetTask(ctx, tk.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	// The queue claims nothing the cap covers, and says why once.
+	next := r.add("Next.", 1)
+	if res := r.cli(ctx, "runner", "--until-idle"); res.code != 0 {
+		t.Fatalf("runner: %+v", res)
+	}
+	if g := r.get(next.ID); g.Status != task.StatusPending {
+		t.Fatalf("held task %s", g.Status)
+	}
+	if n := strings.Count(r.logText(next.ID), "Queue holds this task: budget: daily cap $1.00 reached; it resets at "); n != 1 {
+		t.Fatalf("hold logged %d times:\n%s", n, r.logText(next.ID))
+	}
+	res := r.cli(ctx, "budget")
+	if res.code != 0 || !strings.Contains(res.stdout, "daily") || !strings.Contains(res.stdout, "$1.00 of $1.00") ||
+		!strings.Contains(res.stdout, "1 pending task held") {
+		t.Fatalf("budget: %+v", res)
+	}
+	// Raising the limit lets the queue go on; the stopped task is retried
+	// with one action.
+	if res := r.cli(ctx, "settings", "set", "budgets.daily.usd", "10"); res.code != 0 {
+		t.Fatalf("raise: %+v", res)
+	}
+	if res := r.cli(ctx, "budget", "retry"); res.code != 0 || !strings.Contains(res.stdout, "1 task") {
+		t.Fatalf("budget retry: %+v", res)
+	}
+	if g := r.get(tk.ID); g.Status != task.StatusPending {
+		t.Fatalf("retried task %s", g.Status)
+	}
+	if res := r.cli(ctx, "runner", "--until-idle"); res.code != 0 {
+		t.Fatalf("runner: %+v", res)
+	}
+	for _, id := range []string{next.ID, tk.ID} {
+		if g := r.get(id); g.Status != task.StatusDone {
+			t.Fatalf("%s after the raise: %s %q", id, g.Status, g.Error)
+		}
+	}
+}
