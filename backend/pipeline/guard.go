@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/budget"
@@ -42,6 +43,11 @@ type guard struct {
 	name string
 	step *budget.Step
 	br   *budget.Breakers
+
+	// outBytes counts the step's output; reported is set by its first
+	// usage event with tokens in it.
+	outBytes atomic.Int64
+	reported atomic.Bool
 
 	mu      sync.Mutex
 	live    agent.Run
@@ -145,6 +151,9 @@ func (g *guard) feed(e agent.Event) {
 			return
 		}
 		tu := taskUsage(*e.Usage)
+		if store.BudgetTokens(tu) > 0 || tu.CacheRead > 0 {
+			g.reported.Store(true)
+		}
 		estimated := false
 		if tu.CostUSD == 0 {
 			tu.CostUSD, estimated = g.r.p.o.Tools.EstimateCost(g.exec.Tool, g.exec.Model, tu)
@@ -185,4 +194,24 @@ func capitalize(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// output counts a chunk of the step's output.
+func (g *guard) output(b []byte) { g.outBytes.Add(int64(len(b))) }
+
+// silentUsage returns the step's final usage; for a step whose tool
+// reported no usage at all it estimates one from the size of the prompt
+// and of the output (about 4 bytes a token), records it with the budgets
+// and says so in the log: budgets never count a silent tool as free.
+func (g *guard) silentUsage(prompt string, u agent.Usage) agent.Usage {
+	if g.reported.Load() || u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 {
+		return u
+	}
+	est := agent.Usage{InputTokens: int64(len(prompt)+3) / 4, OutputTokens: (g.outBytes.Load() + 3) / 4}
+	tu := taskUsage(est)
+	tu.CostUSD, _ = g.r.p.o.Tools.EstimateCost(g.exec.Tool, g.exec.Model, tu)
+	g.record(tu, true)
+	g.r.note(g.exec.ID, task.LevelWarn, fmt.Sprintf("%s reported no usage for %s: counted an estimate of %s tokens from the size of its prompt and output",
+		g.exec.Tool, g.name, budget.Thousands(est.InputTokens+est.OutputTokens)))
+	return est
 }

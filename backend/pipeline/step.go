@@ -150,9 +150,12 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	defer endGuard()
 	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model},
 		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
-	var onOutput func([]byte)
-	if h := r.p.o.Hooks.OnOutput; h != nil {
-		onOutput = func(b []byte) { h(r.t.ID, exec.ID, b) }
+	h := r.p.o.Hooks.OnOutput
+	onOutput := func(b []byte) {
+		g.output(b)
+		if h != nil {
+			h(r.t.ID, exec.ID, b)
+		}
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
@@ -181,6 +184,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	close(done)
 	wg.Wait()
 
+	res.Usage = g.silentUsage(req.Prompt, res.Usage)
 	guarded := g.stopCause()
 	outcome := task.OutcomeSucceeded
 	switch {

@@ -135,3 +135,35 @@ func TestDailyCapStopsLiveStepAndHoldsQueue(t *testing.T) {
 		}
 	}
 }
+
+// A tool that reports no usage at all is not free: its step's usage is
+// estimated from the size of its prompt and output, counted against the
+// budgets and the log says so.
+func TestSilentToolUsageEstimated(t *testing.T) {
+	r := newRoot(t, map[string]any{"budgets": map[string]any{"task": map[string]any{"tokens": 1, "mode": "warn"}}})
+	ctx := context.Background()
+	tk := r.add("Quiet.\n[[mock-nousage developer=1]]", 1)
+	if res := r.cli(ctx, "runner", "--until-idle"); res.code != 0 {
+		t.Fatalf("runner: %+v", res)
+	}
+	if got := r.get(tk.ID); got.Status != task.StatusDone {
+		t.Fatalf("task %s %q", got.Status, got.Error)
+	}
+	exs, _ := r.st.Executions(ctx, tk.ID)
+	var dev task.Execution
+	for _, x := range exs {
+		if x.Role == task.RoleDeveloper {
+			dev = x
+		}
+	}
+	if dev.Usage.TokensIn == 0 || dev.Usage.TokensOut == 0 {
+		t.Fatalf("developer usage %+v, want an estimate", dev.Usage)
+	}
+	log := r.logText(tk.ID)
+	if n := strings.Count(log, "mock reported no usage for "); n != 1 {
+		t.Fatalf("%d estimate notes:\n%s", n, log)
+	}
+	if !strings.Contains(log, "mock reported no usage for developer: counted an estimate of") {
+		t.Fatalf("log:\n%s", log)
+	}
+}

@@ -207,6 +207,9 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		report += fmt.Sprintf("\n\nRound %d.\n\n", round) + verdictTail(o.script.Verdict(o.role, round))
 	}
 	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
+	if o.script.NoUsage[o.role] > 0 {
+		usage = agent.Usage{}
+	}
 	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
 	return 0
 }

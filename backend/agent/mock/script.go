@@ -66,6 +66,8 @@ type Script struct {
 	// Loops makes a role make this many identical tool calls (read
 	// README.md) that each succeed with the same output: no progress.
 	Loops map[task.Role]int
+	// NoUsage (any count above 0) makes a role report no usage at all.
+	NoUsage map[task.Role]int
 }
 
 // Tokens of the [[mock-hostile ...]] marker: what the role's process tree
@@ -103,7 +105,7 @@ var knownTokens = map[string]bool{
 }
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
-	"apiretry": true, "hostile": true, "flood": true, "litter": true, "usage": true, "failcall": true, "loop": true}
+	"apiretry": true, "hostile": true, "flood": true, "litter": true, "usage": true, "failcall": true, "loop": true, "nousage": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -126,7 +128,7 @@ func ParseScript(prompt string) (Script, error) {
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
 		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
-		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}}
+		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -164,7 +166,7 @@ func ParseScript(prompt string) (Script, error) {
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
-				"flood": s.FloodMiB, "litter": s.Litter, "usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops}[kind][role] = n
+				"flood": s.FloodMiB, "litter": s.Litter, "usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage}[kind][role] = n
 		}
 	}
 	return s, nil
