@@ -16,6 +16,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Amount is spend: US dollars and budget tokens (store.BudgetTokens).
@@ -139,4 +140,17 @@ func WarningText(c Crossing) string {
 			Label(c.Scope), lim, spent)
 	}
 	return fmt.Sprintf("Budget warning: the %s budget is at %d %% (%s of %s)", Label(c.Scope), c.Percent, spent, lim)
+}
+
+// SpendText is an event's spend against its budget's limits: "$0.80 of
+// $1.00", "800 of 1,000 tokens", both joined by a comma.
+func SpendText(b task.BudgetSpend) string {
+	var parts []string
+	if b.LimitUSD > 0 {
+		parts = append(parts, USD(b.SpentUSD)+" of "+USD(b.LimitUSD))
+	}
+	if b.LimitTokens > 0 {
+		parts = append(parts, Thousands(b.SpentTokens)+" of "+Tokens(b.LimitTokens))
+	}
+	return strings.Join(parts, ", ")
 }
