@@ -21,17 +21,17 @@ func TestBreakersTripThroughQueue(t *testing.T) {
 		check    func(t *testing.T, c task.CircuitBroken)
 		reason   string
 	}{
-		{"repeat failure", nil, "[[mock-failcall developer=5]]", func(t *testing.T, c task.CircuitBroken) {
+		{"repeat failure", nil, "[[mock-failcall developer=10]]\n[[mock-delay developer=100]]", func(t *testing.T, c task.CircuitBroken) {
 			if c.Breaker != task.BreakerRepeatFailure || c.Count != 3 || c.Tool != "bash" || c.Input != mock.FailCallCommand || c.Error != mock.FailCallError {
 				t.Fatalf("evidence %+v", c)
 			}
 		}, `circuit_broken:repeat_failure: bash "npm test" failed 3 times in a row with the same error`},
-		{"no progress", nil, "[[mock-loop developer=20]]", func(t *testing.T, c task.CircuitBroken) {
+		{"no progress", nil, "[[mock-loop developer=20]]\n[[mock-delay developer=100]]", func(t *testing.T, c task.CircuitBroken) {
 			if c.Breaker != task.BreakerNoProgress || c.Count != 12 || c.Tool != "read" || c.Input != mock.LoopFile {
 				t.Fatalf("evidence %+v", c)
 			}
 		}, "circuit_broken:no_progress: 12 tool results in a row changed no file and gave no new output"},
-		{"tool calls", map[string]any{"toolCalls": 5}, "[[mock-loop developer=20]]", func(t *testing.T, c task.CircuitBroken) {
+		{"tool calls", map[string]any{"toolCalls": 5}, "[[mock-loop developer=20]]\n[[mock-delay developer=100]]", func(t *testing.T, c task.CircuitBroken) {
 			if c.Breaker != task.BreakerToolCalls || c.Count != 5 || c.Limit != 5 {
 				t.Fatalf("evidence %+v", c)
 			}
