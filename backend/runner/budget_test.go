@@ -89,9 +89,10 @@ func TestDailyCapStopsLiveStepAndHoldsQueue(t *testing.T) {
 	if len(stops) != 1 {
 		t.Fatalf("budget_stopped events %+v", stops)
 	}
-	// The stop came at the 5th report: $1.00 (priced from the table).
+	// The stop came at the 5th report: $1.00 (priced from the table; the
+	// day's tokens include the planner's and refinement's few).
 	if bs := stops[0].Data.(task.BudgetStopped); bs.Scope != "daily" || bs.Mode != "cap" || bs.Step != "developer" || bs.LimitUSD != 1 ||
-		bs.SpentTokens != 1_000_000 || bs.SpentUSD < 0.999 || bs.SpentUSD > 1.001 {
+		bs.SpentTokens < 1_000_000 || bs.SpentTokens > 1_001_000 || bs.SpentUSD < 0.999 || bs.SpentUSD > 1.001 {
 		t.Fatalf("budget_stopped %+v", bs)
 	}
 	if got.WorktreePath == "" {
