@@ -178,6 +178,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAsked:      stored[PlannerAsked](),
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
+	EventStrayReverted:     stored[StrayReverted](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventBudgetWarning:     stored[BudgetWarning](),
 	EventBudgetStopped:     stored[BudgetStopped](),
