@@ -87,3 +87,36 @@ func TestRealCLIBudgetCapStopsCodexAtTurnEnd(t *testing.T) {
 		t.Fatalf("the reviewer ran %d turns after the cap", n)
 	}
 }
+
+// The real claude running the same failing command again and again trips
+// the repeat-failure breaker from its typed tool results: the developer
+// step is stopped with the call and the error as evidence.
+func TestRealCLIRepeatFailureBreakerClaude(t *testing.T) {
+	t.Parallel()
+	bin := realBin(t, "BOOF_CLAUDE_BIN", "Claude Code")
+	srv := fakemodel.Start(t)
+	var model pipelineModel
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
+		if c.role != task.RoleDeveloper {
+			return planReply(c)
+		}
+		return fakemodel.Reply{Text: "Running the tests.", ToolCalls: []fakemodel.ToolCall{{Name: "Bash",
+			Input: map[string]any{"command": "echo 'FAIL: TestX' >&2; exit 1", "description": "run the tests"}}}}
+	})
+	roles := map[string]any{"planner": claudeRole(), "refinement": claudeRole(), "developer": claudeRole(), "reviewer": claudeRole()}
+	p := runPipelineWith(t, roles, map[string]any{"claude-code": claudeSettings(t, bin, srv, nil)}, nil)
+	if p.tk.Status != task.StatusStopped || !strings.HasPrefix(p.tk.Error, "circuit_broken:repeat_failure: Bash ") {
+		t.Fatalf("task %s %q\nlog:\n%s", p.tk.Status, p.tk.Error, p.r.logText(p.tk.ID))
+	}
+	evs := p.r.events(p.tk.ID, task.EventCircuitBroken)
+	if len(evs) != 1 {
+		t.Fatalf("circuit_broken events %+v", evs)
+	}
+	c := evs[0].Data.(task.CircuitBroken)
+	if c.Breaker != task.BreakerRepeatFailure || c.Count != 3 || c.Tool != "Bash" || !strings.Contains(c.Input, "exit 1") || !strings.Contains(c.Error, "FAIL: TestX") {
+		t.Fatalf("evidence %+v", c)
+	}
+	if n := model.turnsOf(task.RoleReviewer); n != 0 {
+		t.Fatalf("the reviewer ran %d turns", n)
+	}
+}
