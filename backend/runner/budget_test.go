@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +169,43 @@ func TestSilentToolUsageEstimated(t *testing.T) {
 	}
 	if !strings.Contains(log, "mock reported no usage for developer: counted an estimate of") {
 		t.Fatalf("log:\n%s", log)
+	}
+}
+
+// `budget` with no budgets says how to set one; --json gives the report;
+// an unknown action is a usage error; a bad limit is refused by settings
+// with one line and changes nothing.
+func TestBudgetCommandEdges(t *testing.T) {
+	r := newRoot(t, nil)
+	ctx := context.Background()
+	if res := r.cli(ctx, "budget"); res.code != 0 || !strings.Contains(res.stdout, "No budgets are set") || !strings.Contains(res.stdout, "repeat failures 3") {
+		t.Fatalf("budget: %+v", res)
+	}
+	if res := r.cli(ctx, "budget", "reset"); res.code != 2 || !strings.Contains(res.stderr, "expected no argument, or retry") {
+		t.Fatalf("budget reset: %+v", res)
+	}
+	for _, v := range []string{"0", "abc", `"5"`} {
+		res := r.cli(ctx, "settings", "set", "budgets.daily.usd", v)
+		if res.code != 1 || strings.Count(strings.TrimSpace(res.stderr), "\n") != 0 || !strings.Contains(res.stderr, "budgets.daily.usd") {
+			t.Fatalf("set usd %s: %+v", v, res)
+		}
+	}
+	if res := r.cli(ctx, "settings", "get", "budgets"); res.code != 0 || strings.Contains(res.stdout, "daily") {
+		t.Fatalf("refused sets changed the file: %+v", res)
+	}
+	if res := r.cli(ctx, "settings", "set", "budgets.monthly", `{"tokens": 5000, "mode": "cap"}`); res.code != 0 {
+		t.Fatalf("set monthly: %+v", res)
+	}
+	res := r.cli(ctx, "budget", "--json")
+	var rep struct {
+		Lines []struct {
+			Scope       string `json:"scope"`
+			Mode        string `json:"mode"`
+			LimitTokens int64  `json:"limit_tokens"`
+		} `json:"lines"`
+	}
+	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &rep) != nil || len(rep.Lines) != 1 || rep.Lines[0].Scope != "monthly" ||
+		rep.Lines[0].Mode != "cap" || rep.Lines[0].LimitTokens != 5000 {
+		t.Fatalf("budget --json: %+v", res)
 	}
 }
