@@ -133,6 +133,7 @@ export interface Claimed {
 /** Go task.Created */
 export interface Created {
   status: string;
+  command?: string;
 }
 
 /** Go task.Edited */
@@ -158,6 +159,7 @@ export interface FeedItem {
 /** Go task.Imported */
 export interface Imported {
   status: string;
+  origin_id?: string;
 }
 
 /** Go task.InjectionApplied */

@@ -6,7 +6,7 @@
 -- input + output + cache writes; cost_usd is the tool's figure or, with
 -- estimated = 1, the tool's list price (a correction of an estimate by the
 -- tool's own figure may be negative).
-CREATE TABLE spend (
+CREATE TABLE IF NOT EXISTS spend (
     id        INTEGER PRIMARY KEY,
     task_id   TEXT    NOT NULL,
     exec_id   INTEGER NOT NULL,
@@ -16,5 +16,5 @@ CREATE TABLE spend (
     cost_usd  REAL    NOT NULL,
     estimated INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX spend_at ON spend (at);
-CREATE INDEX spend_task ON spend (task_id, tool);
+CREATE INDEX IF NOT EXISTS spend_at ON spend (at);
+CREATE INDEX IF NOT EXISTS spend_task ON spend (task_id, tool);
