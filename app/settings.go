@@ -36,6 +36,34 @@ type SettingsView struct {
 	Worktree         WorktreeView `json:"worktree"`
 	Retries          RetriesView  `json:"retries"`
 	Stop             StopView     `json:"stop"`
+	Budgets          BudgetsView  `json:"budgets"`
+	Breakers         BreakersView `json:"breakers"`
+}
+
+// LimitView is one budget: a limit in US dollars and/or tokens, and its
+// mode ("warn" or "cap"); a nil field is no limit of that kind.
+type LimitView struct {
+	USD    *float64 `json:"usd"`
+	Tokens *int64   `json:"tokens"`
+	Mode   string   `json:"mode"`
+}
+
+// BudgetsView is the budgets of all tools: per task, per day and per
+// month; nil is no budget. Per-tool budgets are kept in the file as they
+// are (boof-runner settings set budgets.tools.NAME...).
+type BudgetsView struct {
+	Task    *LimitView `json:"task"`
+	Daily   *LimitView `json:"daily"`
+	Monthly *LimitView `json:"monthly"`
+}
+
+// BreakersView is the per-step circuit breakers; 0 turns one off.
+type BreakersView struct {
+	ToolCalls        int   `json:"tool_calls"`
+	RepeatFailures   int   `json:"repeat_failures"`
+	NoProgress       int   `json:"no_progress"`
+	TokensPerMinute  int64 `json:"tokens_per_minute"`
+	VelocityWindowMs int64 `json:"velocity_window_ms"`
 }
 
 // RoleChoice is a role's tool and model, and whether a role other than
@@ -177,6 +205,20 @@ func toView(s settings.Settings) SettingsView {
 		v.Retries.BackoffMs = []int64{}
 	}
 	v.Stop.GraceMs = s.Stop.GraceMs
+	lv := func(l *settings.Limit) *LimitView {
+		if l == nil {
+			return nil
+		}
+		mode := l.Mode
+		if mode == "" {
+			mode = settings.ModeWarn
+		}
+		return &LimitView{USD: l.USD, Tokens: l.Tokens, Mode: mode}
+	}
+	v.Budgets = BudgetsView{Task: lv(s.Budgets.Task), Daily: lv(s.Budgets.Daily), Monthly: lv(s.Budgets.Monthly)}
+	b := s.Breakers
+	v.Breakers = BreakersView{ToolCalls: b.ToolCalls, RepeatFailures: b.RepeatFailures, NoProgress: b.NoProgress,
+		TokensPerMinute: b.TokensPerMinute, VelocityWindowMs: b.VelocityWindowMs}
 	return v
 }
 
@@ -204,6 +246,20 @@ func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s.Worktree.Root, s.Worktree.OnDone, s.Worktree.OnFailure = strings.TrimSpace(v.Worktree.Root), v.Worktree.OnDone, v.Worktree.OnFailure
 	s.Retries.Transient, s.Retries.BackoffMs, s.Retries.IdleTimeoutMs = v.Retries.Transient, v.Retries.BackoffMs, v.Retries.IdleTimeoutMs
 	s.Stop.GraceMs = v.Stop.GraceMs
+	fl := func(l *LimitView) *settings.Limit {
+		if l == nil || (l.USD == nil && l.Tokens == nil) {
+			return nil
+		}
+		out := &settings.Limit{USD: l.USD, Tokens: l.Tokens}
+		if l.Mode == settings.ModeCap || (l.Mode != "" && l.Mode != settings.ModeWarn) {
+			out.Mode = l.Mode // a bad mode is kept for Validate to name
+		}
+		return out
+	}
+	s.Budgets.Task, s.Budgets.Daily, s.Budgets.Monthly = fl(v.Budgets.Task), fl(v.Budgets.Daily), fl(v.Budgets.Monthly)
+	b := v.Breakers
+	s.Breakers = settings.Breakers{ToolCalls: b.ToolCalls, RepeatFailures: b.RepeatFailures, NoProgress: b.NoProgress,
+		TokensPerMinute: b.TokensPerMinute, VelocityWindowMs: b.VelocityWindowMs}
 	return s
 }
 

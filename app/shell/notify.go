@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/godbus/dbus/v5"
@@ -55,6 +56,7 @@ type Notifier struct {
 	stops  map[string]string // task id → title of stops the tray asked for
 	sent   map[uint32]string // notification id → its task, for clicks
 	sentQ  []uint32          // sent's ids, oldest first (bounded)
+	queued []Notification    // budget warnings to send at the next check
 
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -138,6 +140,8 @@ func (n *Notifier) Check(ctx context.Context) error {
 		}
 	}
 	n.prev, n.since = next, start
+	out = append(n.queued, out...) // budget warnings first: the newest notification ends on top
+	n.queued = nil
 	if len(out) == 0 || !n.opts.Enabled() {
 		return nil
 	}
@@ -162,6 +166,11 @@ func (n *Notifier) transition(t task.Task, cur seenTask) (Notification, bool) {
 	var at *time.Time
 	switch t.Status {
 	case task.StatusDone, task.StatusFailed:
+		at = t.FinishedAt
+	case task.StatusStopped:
+		if !guardStopped(t) {
+			return Notification{}, false
+		}
 		at = t.FinishedAt
 	case task.StatusActions:
 		at = t.StartedAt
@@ -189,6 +198,8 @@ func notificationFor(t task.Task) Notification {
 		if m.Body == "" {
 			m.Body = "Open the task to see its log."
 		}
+	case task.StatusStopped:
+		m.Summary, m.Body = "Task stopped: "+title, firstLine(strings.TrimSpace(t.Error))+"; its work is kept."
 	case task.StatusActions:
 		m.Summary, m.Body = "Task needs an answer: "+title, "The planner has questions."
 		if len(t.Questions) > 0 {
@@ -199,6 +210,30 @@ func notificationFor(t task.Task) Notification {
 		m.Body = string(r[:200]) + "…"
 	}
 	return m
+}
+
+// guardStopped reports whether a budget cap or a circuit breaker stopped t
+// (the user did not: they hear of it).
+func guardStopped(t task.Task) bool {
+	return strings.HasPrefix(t.Error, "budget:") || strings.HasPrefix(t.Error, budget.BreakerPrefix)
+}
+
+// BudgetWarning queues the notification of a budget warning (80 % or
+// 100 % crossed, each once) of task taskID, sent at the next check.
+func (n *Notifier) BudgetWarning(taskID string, w task.BudgetWarning) {
+	label := w.Period
+	if w.Tool != "" {
+		label = w.Tool + " " + w.Period
+	}
+	m := Notification{TaskID: taskID, Summary: fmt.Sprintf("Budget warning: %s at %d %%", label, w.Percent), Body: budget.SpendText(w.BudgetSpend) + " spent."}
+	if w.Percent >= 100 {
+		m.Summary = "Budget reached: " + label
+		m.Body += " It only warns: nothing is stopped."
+	}
+	n.mu.Lock()
+	n.queued = append(n.queued, m)
+	n.mu.Unlock()
+	n.Hint()
 }
 
 // stoppedNotification says that a stop the user asked for happened and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -347,5 +348,42 @@ func TestNotifierSaysWhatTheTrayStopped(t *testing.T) {
 	if len(got) != 1 || got[0].Summary != "Stopped: Refactor the parser" ||
 		got[0].Body != "Its work is kept on branch boof-runner/"+a+" and in its worktree." {
 		t.Fatalf("notifications %+v", got)
+	}
+}
+
+// A task a budget cap or a circuit breaker stopped is announced with its
+// reason (a stop the user asked for is not); a budget warning is announced
+// at the next check, once.
+func TestNotifierSaysWhatBudgetsAndBreakersDid(t *testing.T) {
+	addr := startSessionBus(t)
+	srv := startNotifyServer(t, addr, "body")
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	capped, broken, user := l.create("capped"), l.create("looping"), l.create("mine")
+	n := NewNotifier(st, NotifierOptions{})
+	t.Cleanup(n.Close)
+	check(t, n)
+	for _, id := range []string{capped, broken, user} {
+		l.claim(id)
+	}
+	check(t, n)
+	n.BudgetWarning(capped, task.BudgetWarning{BudgetSpend: task.BudgetSpend{Scope: "daily", Period: "daily", Mode: "cap",
+		LimitUSD: 5, SpentUSD: 4.2}, Percent: 80})
+	l.to(capped, task.StatusStopped, "budget: daily cap $5.00 reached")
+	l.to(broken, task.StatusStopped, `circuit_broken:repeat_failure: bash "npm test" failed 3 times in a row with the same error`)
+	l.to(user, task.StatusStopped, "stopped by user")
+	check(t, n)
+	check(t, n)
+	got := map[string]string{}
+	for _, c := range srv.recorded() {
+		got[c.Summary] = c.Body
+	}
+	want := map[string]string{
+		"Budget warning: daily at 80 %": "$4.20 of $5.00 spent.",
+		"Task stopped: capped":          "budget: daily cap $5.00 reached; its work is kept.",
+		"Task stopped: looping":         `circuit_broken:repeat_failure: bash "npm test" failed 3 times in a row with the same error; its work is kept.`,
+	}
+	if len(srv.recorded()) != 3 || !maps.Equal(got, want) {
+		t.Fatalf("notifications %q, want %q", got, want)
 	}
 }

@@ -104,8 +104,15 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	a.runCtx, a.stopRun = context.WithCancel(a.ctx)
 	a.emit = HintEmitter{Next: a.window, On: []func(){a.hints.notify}}
 	a.live = app.NewLiveOutput(a.emit, secrets.Scrub, time.Now, 0)
-	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe,
-		hooks: app.PipelineHooks(a.live, a.emit, a.status.poke), log: o.Log})
+	hooks := app.PipelineHooks(a.live, a.emit, a.status.poke)
+	feed := hooks.OnEvent
+	hooks.OnEvent = func(taskID string, execID int64, e task.Event) {
+		feed(taskID, execID, e)
+		if w, ok := e.Data.(task.BudgetWarning); ok {
+			a.notifier.BudgetWarning(taskID, w) // set before the queue starts
+		}
+	}
+	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe, hooks: hooks, log: o.Log})
 	if err != nil {
 		a.cancel()
 		a.live.Close()

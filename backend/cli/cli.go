@@ -96,6 +96,7 @@ var commands = map[string]command{
 	"edit":        {"change a task: edit ID [--priority N] [--skip|--no-skip] [--title T] [--label L]...", runEdit},
 	"queue":       {"the merge queue: " + queueUsage, runQueue},
 	"verify":      {"the verification gate: " + verifyUsage, runVerify},
+	"budget":      {"print spend against each budget: budget [--json] | budget retry (re-queue the tasks a cap no longer holds)", runBudget},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/mergequeue"
@@ -47,6 +48,9 @@ type Options struct {
 	// GitTimeout bounds each git command the runner runs (a hook that
 	// hangs); zero means DefaultGitTimeout.
 	GitTimeout time.Duration
+	// Now is the budget clock (days and months in the machine's local
+	// time); default time.Now. Tests inject one to roll a period over.
+	Now func() time.Time
 }
 
 // DefaultGitTimeout bounds each git command of the runner: long enough for
@@ -65,6 +69,9 @@ type Host struct {
 	Tools    *agent.Registry
 	Pipeline *pipeline.Pipeline
 	Runner   *runner.Runner
+	// Budgets keeps spend against settings.budgets and stops what a
+	// reached cap covers.
+	Budgets *budget.Engine
 
 	// Scope is the data root's step-tag scope (proc.Scope).
 	Scope string
@@ -112,8 +119,10 @@ func Open(o Options) (*Host, error) {
 	// group, a deadline) and tagged so that recovery finds them.
 	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
 		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
+	h.Budgets = budget.New(budget.Options{Store: o.Store, Now: o.Now, Logger: o.Logger})
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Store:         o.Store,
+		Budgets:       h.Budgets,
 		Tools:         h.Tools,
 		Worktrees:     worktree.NewManager(g, time.Now),
 		Settings:      h.current,
@@ -129,7 +138,7 @@ func Open(o Options) (*Host, error) {
 	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets})
 	return h, nil
 }
 

@@ -89,6 +89,10 @@ type Options struct {
 	// ControlPoll is how often stop and inject controls are checked while a
 	// step runs or backs off; default 250 ms.
 	ControlPoll time.Duration
+	// Budgets, when set, records every usage event of a live step against
+	// the budgets (warning at 80 and 100 %) and stops the steps a reached
+	// cap covers; nil records usage at each step's end only.
+	Budgets Budgets
 	// Hooks receive live output.
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -128,7 +129,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	}
 	if r.first != nil { // the claimed execution never ran a step
 		o := task.OutcomeFailed
-		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) {
+		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) || errors.As(err, new(*budgetStop)) || errors.As(err, new(*breakerStop)) {
 			o = task.OutcomeStopped
 		}
 		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{}, false)
@@ -139,7 +140,17 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	d := store.Decided{TaskID: r.t.ID}
 	var fe *failure
 	var pk *parked
+	var bs *budgetStop
+	var ks *breakerStop
 	switch {
+	case errors.As(err, &bs):
+		res.Status, res.Message, d.Cleanup = task.StatusStopped, bs.r.Reason(), cleanupStopped
+		note.Reason = budget.StatusReason(bs.r.Scope)
+		r.logf(task.LevelWarn, "Stopped: %s; worktree and branch kept", bs.r.Reason())
+	case errors.As(err, &ks):
+		res.Status, res.Message, d.Cleanup = task.StatusStopped, ks.c.Reason, cleanupStopped
+		note.Reason = budget.BreakerPrefix + string(ks.c.Breaker)
+		r.logf(task.LevelWarn, "Stopped: %s; worktree and branch kept", ks.c.Reason)
 	case err == nil && r.iter < r.t.Runs:
 		d.CountRun = true
 		r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", r.iter, r.t.Runs, r.iter+1)

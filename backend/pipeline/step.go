@@ -147,18 +147,27 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	if err != nil {
 		return agent.Result{}, err
 	}
+	g, endGuard, err := r.newGuard(ctx, exec, s.name())
+	if err != nil { // a reached cap covers the step: it does not start
+		r.stepFinished(exec, s, attempt, task.OutcomeStopped, -1, agent.Usage{})
+		return agent.Result{}, err
+	}
+	defer endGuard()
 	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model},
 		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
-	var onOutput func([]byte)
-	if h := r.p.o.Hooks.OnOutput; h != nil {
-		onOutput = func(b []byte) { h(r.t.ID, exec.ID, b) }
+	h := r.p.o.Hooks.OnOutput
+	onOutput := func(b []byte) {
+		g.output(b)
+		if h != nil {
+			h(r.t.ID, exec.ID, b)
+		}
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
 		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
-		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
+		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e); g.feed(e) },
 		OnOutput:    onOutput,
 	}
 	live, err := tool.Start(ctx, req)
@@ -167,6 +176,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
+	g.started(live)
 	r.recordProcess(ctx, exec.ID, live, live.Pids())
 	var userStop atomic.Bool
 	done := make(chan struct{})
@@ -182,9 +192,11 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
 	res.Report = strayNote + res.Report
 
+	res.Usage = g.silentUsage(req.Prompt, res.Usage)
+	guarded := g.stopCause()
 	outcome := task.OutcomeSucceeded
 	switch {
-	case userStop.Load() || res.StopReason == proc.ReasonStopped:
+	case guarded != nil || userStop.Load() || res.StopReason == proc.ReasonStopped:
 		outcome = task.OutcomeStopped
 	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
 		outcome = task.OutcomeStopped
@@ -199,6 +211,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	r.stepFinished(exec, s, attempt, outcome, res.ExitCode, res.Usage)
 	switch {
+	case guarded != nil:
+		return res, guarded
 	case userStop.Load() || res.StopReason == proc.ReasonStopped:
 		return res, errStopped
 	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:

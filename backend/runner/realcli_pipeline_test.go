@@ -224,12 +224,22 @@ type pipelineRun struct {
 // process survives in the worktree root.
 func runPipeline(t *testing.T, roles, tools map[string]any) pipelineRun {
 	t.Helper()
-	r := newRoot(t, map[string]any{
+	return runPipelineWith(t, roles, tools, nil)
+}
+
+// runPipelineWith is runPipeline with more settings (budgets, breakers).
+func runPipelineWith(t *testing.T, roles, tools, extra map[string]any) pipelineRun {
+	t.Helper()
+	set := map[string]any{
 		"roles":   roles,
 		"tools":   tools,
 		"retries": map[string]any{"idleTimeoutMs": 120000, "backoffMs": []int{10}},
 		"stop":    map[string]any{"graceMs": 2000},
-	})
+	}
+	for k, v := range extra {
+		set[k] = v
+	}
+	r := newRoot(t, set)
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
 	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
 		Exe: os.Args[0], Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -21,7 +22,7 @@ import (
 
 // Store is the part of the store the runner uses.
 type Store interface {
-	NextPending(ctx context.Context) (task.Task, error)
+	NextPending(ctx context.Context, except ...string) (task.Task, error)
 	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (task.Execution, error)
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
@@ -38,6 +39,13 @@ type Pipeline interface {
 	Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error)
 	CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (pipeline.Result, error)
 	TranscriptPath(taskID string, iteration int, step string, attempt int) string
+}
+
+// Budgets says which pending tasks a reached budget cap holds back
+// (budget.Engine).
+type Budgets interface {
+	Configure(ctx context.Context, b settings.Budgets) error
+	Hold(ctx context.Context, t task.Task, tools []string) (*budget.Reached, error)
 }
 
 // Mode says when Run returns.
@@ -81,6 +89,10 @@ type Options struct {
 	// error no task is started (a broken settings file): Run returns a
 	// *NotReadyError in Once and UntilIdle mode and waits in Forever mode.
 	Ready func() error
+	// Budgets, when set, holds back the pending tasks a reached budget cap
+	// covers: the queue claims none of them until the cap is raised or its
+	// period rolls over (budget.Engine).
+	Budgets Budgets
 	// Reserve, when set, is deleted to make room when a task's outcome
 	// cannot be recorded because the disk is full.
 	Reserve *Reserve
@@ -96,6 +108,9 @@ type Runner struct {
 	// fatal is the first outcome that could not be recorded; once set, no
 	// task is started and Run returns it.
 	fatal error
+	// held is why each pending task is held back by a budget cap, as last
+	// logged, so that a hold is logged once.
+	held map[string]string
 	// warned is the text of the last queue or readiness problem logged, so
 	// a problem that persists is logged once.
 	warned string
@@ -243,16 +258,29 @@ func (r *Runner) fatalErr() error {
 // the next task is taken).
 func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitGroup, freed chan<- struct{}) (int, error) {
 	n := 0
+	var held []string
+	if r.o.Budgets != nil {
+		if err := r.o.Budgets.Configure(ctx, set.Budgets); err != nil {
+			return n, &QueueError{Op: "budgets", Err: err}
+		}
+	}
 	for tries := 0; tries < 100; tries++ {
 		if len(r.Running()) >= max(set.Runner.Concurrency, 1) || r.fatalErr() != nil {
 			return n, nil
 		}
-		t, err := r.o.Store.NextPending(ctx)
+		t, err := r.o.Store.NextPending(ctx, held...)
 		if errors.Is(err, store.ErrNotFound) {
 			return n, nil
 		}
 		if err != nil {
 			return n, &QueueError{Op: "next pending task", Err: err}
+		}
+		if hold, err := r.hold(ctx, t, set); err != nil {
+			return n, &QueueError{Op: "budgets", TaskID: t.ID, Err: err}
+		} else if hold {
+			held = append(held, t.ID)
+			tries--
+			continue
 		}
 		ref, _ := set.Role(task.RolePlanner)
 		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {

@@ -166,6 +166,8 @@ type Settings struct {
 	UI               UI                    `json:"ui"`
 	Verify           Verify                `json:"verify"`
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
+	Budgets          Budgets               `json:"budgets"`
+	Breakers         Breakers              `json:"breakers"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`
@@ -191,6 +193,7 @@ func Defaults(cat Catalog) Settings {
 		Stop:        Stop{GraceMs: DefaultGraceMs},
 		UI:          UI{Notifications: true, CloseToTray: true},
 		Verify:      defaultVerify(),
+		Breakers:    DefaultBreakers(),
 		DefaultTool: def.Tool,
 		catalog:     cat,
 	}

@@ -75,7 +75,12 @@ var schema = map[string]any{
 	"ui":       map[string]any{"notifications": nil, "closeToTray": nil, "startAtLogin": nil},
 	"verify":   map[string]any{"command": nil, "timeoutMs": nil, "maxOutputBytes": nil},
 	"tools":    map[string]any{"*": toolKeys},
+	"budgets": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys,
+		"tools": map[string]any{"*": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys}}},
+	"breakers": map[string]any{"toolCalls": nil, "repeatFailures": nil, "noProgress": nil, "tokensPerMinute": nil, "velocityWindowMs": nil},
 }
+
+var limitKeys = map[string]any{"usd": nil, "tokens": nil, "mode": nil}
 
 var roleKeys = map[string]any{"tool": nil, "model": nil}
 

@@ -107,6 +107,7 @@ func (s Settings) problems() []*KeyError {
 			}
 		}
 	}
+	s.budgetProblems(bad)
 	return out
 }
 

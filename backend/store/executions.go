@@ -80,11 +80,14 @@ func (s *Store) SetExecutionProcess(ctx context.Context, execID int64, pid, pgid
 }
 
 // FinishExecution closes an open execution with its outcome, exit code and
-// usage and adds the usage to the task's totals, in one transaction (the
-// caller records the task.StepFinished event). costEstimated records that usage.CostUSD
-// came from the tool's price table (agent.Registry.EstimateCost), not from
-// the tool. It returns an error wrapping task.ErrInvalid for an unknown
-// outcome or negative token counts, ErrNotFound for a missing execution and
+// final usage, in one transaction with what the usage adds to the task's
+// totals and to the spend (the caller records the task.StepFinished event).
+// Usage the step recorded while it ran (RecordUsage) is kept: counts never
+// go down, so recovery closing a crashed step with no usage keeps what it
+// had spent (see mergeUsage). costEstimated records that usage.CostUSD came
+// from the tool's price table (agent.Registry.EstimateCost), not from the
+// tool. It returns an error wrapping task.ErrInvalid for an unknown outcome
+// or negative token counts, ErrNotFound for a missing execution and
 // ErrExecutionClosed for one already finished.
 func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error {
 	if !outcome.Valid() {
@@ -94,26 +97,20 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.
 		return invalidf("usage must not be negative")
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		e, err := scanExecution(tx.QueryRowContext(ctx, `SELECT `+execColumns+` FROM executions WHERE id = ?`, execID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound(WhatExecution, strconv.FormatInt(execID, 10))
-		}
+		e, err := openUsageTx(ctx, tx, execID)
 		if err != nil {
-			return fmt.Errorf("finish execution %d: %w", execID, err)
-		}
-		if e.EndedAt != nil {
-			return fmt.Errorf("finish execution %d: %w", execID, ErrExecutionClosed)
+			return fmt.Errorf("finish %w", err)
 		}
 		at := s.nowMs()
-		if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?,
-			tokens_in = ?, tokens_out = ?, cache_read = ?, cache_write = ?, cost_usd = ?, cost_estimated = ? WHERE id = ?`,
-			at, string(outcome), exitCode, usage.TokensIn, usage.TokensOut, usage.CacheRead, usage.CacheWrite,
-			usage.CostUSD, costEstimated, execID); err != nil {
+		estimated := costEstimated || (e.CostEstimated && usage.CostUSD == 0)
+		if _, err := addUsageTx(ctx, tx, e, mergeUsage(e.Usage, usage, costEstimated), estimated, at); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?, cost_estimated = ? WHERE id = ?`,
+			at, string(outcome), exitCode, estimated, execID); err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,
-			cache_read = cache_read + ?, cache_write = cache_write + ?, cost_usd = cost_usd + ?, updated_at = ? WHERE id = ?`,
-			usage.TokensIn, usage.TokensOut, usage.CacheRead, usage.CacheWrite, usage.CostUSD, at, e.TaskID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, at, e.TaskID); err != nil {
 			return fmt.Errorf("finish execution %d: %w", execID, err)
 		}
 		return nil

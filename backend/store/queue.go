@@ -5,18 +5,26 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // NextPending returns the task the runner should take next: the
-// highest-priority, non-skipped pending task; ties go to the lower position
-// (set by Reorder), then the oldest. It returns an error wrapping ErrNotFound
-// when the queue is empty.
-func (s *Store) NextPending(ctx context.Context) (task.Task, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks
-		WHERE status = 'pending' AND skip = 0
-		ORDER BY priority DESC, position, created_at, id LIMIT 1`)
+// highest-priority, non-skipped pending task that is not one of except (the
+// tasks the runner holds back); ties go to the lower position (set by
+// Reorder), then the oldest. It returns an error wrapping ErrNotFound when
+// the queue is empty.
+func (s *Store) NextPending(ctx context.Context, except ...string) (task.Task, error) {
+	q := `SELECT ` + taskColumns + ` FROM tasks WHERE status = 'pending' AND skip = 0`
+	args := make([]any, len(except))
+	if len(except) > 0 {
+		q += ` AND id NOT IN (` + strings.TrimSuffix(strings.Repeat("?,", len(except)), ",") + `)`
+		for i, id := range except {
+			args[i] = id
+		}
+	}
+	row := s.db.QueryRowContext(ctx, q+` ORDER BY priority DESC, position, created_at, id LIMIT 1`, args...)
 	t, err := scanTask(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return task.Task{}, fmt.Errorf("next pending task: %w", ErrNotFound)

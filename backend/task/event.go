@@ -71,6 +71,15 @@ const (
 	// EventOutcomeDecided (OutcomeDecided, stored, pipeline): the run's outcome
 	// was made durable before its clean-up; a restart finishes from it.
 	EventOutcomeDecided EventKind = "outcome_decided"
+	// EventBudgetWarning (BudgetWarning, stored, pipeline): spend crossed
+	// 80 % or 100 % of a budget.
+	EventBudgetWarning EventKind = "budget_warning"
+	// EventBudgetStopped (BudgetStopped, stored, pipeline): a budget in cap
+	// mode was reached and stopped the task.
+	EventBudgetStopped EventKind = "budget_stopped"
+	// EventCircuitBroken (CircuitBroken, stored, pipeline): a circuit breaker
+	// stopped a step, with its evidence.
+	EventCircuitBroken EventKind = "circuit_broken"
 
 	// EventVerification (VerifyRun, stored, pipeline and merge queue): the
 	// verify command ran (or was skipped) and passed or failed.
@@ -180,6 +189,9 @@ var kinds = map[EventKind]kindSpec{
 	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventVerification:      stored[VerifyRun](),
 	EventMergeQueue:        stored[MergeQueued](),
+	EventBudgetWarning:     stored[BudgetWarning](),
+	EventBudgetStopped:     stored[BudgetStopped](),
+	EventCircuitBroken:     stored[CircuitBroken](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),

@@ -49,6 +49,10 @@ type Parser struct {
 	emit     func(agent.Event)
 	out      Outcome
 	lastText string
+	// turns is the usage of each API message of the run so far, by its id
+	// (the CLI repeats a message's usage on each of its content lines).
+	turns map[string]apiUsage
+	live  apiUsage // the sum of turns, last emitted
 }
 
 // NewParser returns a parser that sends events to emit (nil drops them).
@@ -90,8 +94,10 @@ type apiUsage struct {
 }
 
 type message struct {
+	ID      string          `json:"id"`
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
+	Usage   *apiUsage       `json:"usage"`
 }
 
 type block struct {
@@ -180,6 +186,7 @@ func (p *Parser) session(id string) {
 
 func (p *Parser) assistant(l line) {
 	p.session(l.SessionID)
+	p.liveUsage(l.Message)
 	for _, b := range p.blocks(l.Message) {
 		switch b.Type {
 		case "text":
@@ -192,6 +199,36 @@ func (p *Parser) assistant(l line) {
 			p.emit(agent.Event{Kind: agent.EventToolCall, Tool: b.Name, CallID: b.ID, Text: clip(compact(b.Input))})
 		}
 	}
+}
+
+// liveUsage emits the run's usage so far (no cost: the result line brings
+// it) when an assistant message brings new usage, so budgets see a run's
+// spend while it runs and not only at its end.
+func (p *Parser) liveUsage(raw json.RawMessage) {
+	var m message
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m.Usage == nil || m.ID == "" {
+		return
+	}
+	if p.turns == nil {
+		p.turns = map[string]apiUsage{}
+	}
+	if p.turns[m.ID] == *m.Usage {
+		return
+	}
+	p.turns[m.ID] = *m.Usage
+	var sum apiUsage
+	for _, u := range p.turns {
+		sum.InputTokens += u.InputTokens
+		sum.OutputTokens += u.OutputTokens
+		sum.CacheReadInputTokens += u.CacheReadInputTokens
+		sum.CacheCreationInputTokens += u.CacheCreationInputTokens
+	}
+	if sum == p.live {
+		return
+	}
+	p.live = sum
+	p.emit(agent.Event{Kind: agent.EventUsage, Usage: &agent.Usage{InputTokens: sum.InputTokens, OutputTokens: sum.OutputTokens,
+		CacheReadTokens: sum.CacheReadInputTokens, CacheWriteTokens: sum.CacheCreationInputTokens}})
 }
 
 func (p *Parser) user(l line) {

@@ -51,8 +51,13 @@ func TestParseSuccess(t *testing.T) {
 	if o.Usage.InputTokens != 100 || o.Usage.OutputTokens != 20 || o.Usage.CacheReadTokens != 50 || !o.Usage.CostKnown || o.Usage.CostUSD <= 0 {
 		t.Fatalf("usage %+v", o.Usage)
 	}
-	if got := kinds(evs); got != "session,text,usage" {
+	// The assistant message's usage is reported live (no cost), then the
+	// result's with the cost.
+	if got := kinds(evs); got != "session,usage,text,usage" {
 		t.Fatalf("events %s", got)
+	}
+	if u := evs[1].Usage; u.InputTokens == 0 || u.CostKnown {
+		t.Fatalf("live usage %+v", u)
 	}
 }
 
@@ -206,7 +211,7 @@ func TestParsePTYTranscript(t *testing.T) {
 		if len(o.Raw) != 0 {
 			t.Fatalf("chunk %d: escape bytes leaked as raw lines: %q", chunk, o.Raw)
 		}
-		if got := kinds(evs); got != "session,text,tool_call,tool_result,text,usage" {
+		if got := kinds(evs); got != "session,usage,text,tool_call,tool_result,usage,text,usage" {
 			t.Fatalf("chunk %d: events %s", chunk, got)
 		}
 	}

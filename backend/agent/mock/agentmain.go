@@ -179,6 +179,7 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		}()
 	}
 
+	spend(o, step)
 	body, err := work(o, runs, step)
 	if err != nil {
 		return w.fail(1, "mock: "+err.Error())
@@ -218,6 +219,9 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		report += fmt.Sprintf("\n\nRound %d.\n\n", round) + verdictTail(o.script.Verdict(o.role, round))
 	}
 	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
+	if o.script.NoUsage[o.role] > 0 {
+		usage = agent.Usage{}
+	}
 	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
 	return 0
 }

@@ -70,6 +70,18 @@ type Script struct {
 	// directory litter/ (which a test repository ignores), so removing the
 	// worktree takes a while.
 	Litter map[task.Role]int
+	// Usage makes a role report this many input tokens before its work,
+	// as ten usage events of a tenth each (cumulative, no cost: the price
+	// table prices them), paced by the delay marker.
+	Usage map[task.Role]int
+	// FailCalls makes a role make this many identical tool calls (bash
+	// "npm test") that each fail with the same error.
+	FailCalls map[task.Role]int
+	// Loops makes a role make this many identical tool calls (read
+	// README.md) that each succeed with the same output: no progress.
+	Loops map[task.Role]int
+	// NoUsage (any count above 0) makes a role report no usage at all.
+	NoUsage map[task.Role]int
 }
 
 // Tokens of the [[mock-hostile ...]] marker: what the role's process tree
@@ -107,7 +119,8 @@ var knownTokens = map[string]bool{
 }
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
-	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true}
+	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true,
+	"usage": true, "failcall": true, "loop": true, "nousage": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -130,7 +143,8 @@ func ParseScript(prompt string) (Script, error) {
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
 		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
-		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{}}
+		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{},
+		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -158,13 +172,18 @@ func ParseScript(prompt string) (Script, error) {
 				s.Hostile[role] = toks
 				continue
 			}
+			limit := 1_000_000
+			if kind == "usage" {
+				limit = 1_000_000_000_000
+			}
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > 1_000_000 {
+			if err != nil || n < 0 || n > limit {
 				return Script{}, fmt.Errorf("%w: [[mock-%s]]: %q is not a count", ErrBadMarker, kind, f)
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
-				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak}[kind][role] = n
+				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak,
+				"usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage}[kind][role] = n
 		}
 	}
 	return s, nil

@@ -60,13 +60,17 @@ type Options struct {
 	StateDir string
 }
 
+// PricedModel is the mock model with a list price.
+const PricedModel = "mock-priced"
+
 // Adapter registers the mock with the app. It is part of the app (its agent
 // program is the app binary's AgentCommand), so it is always installed, and
-// its one model costs nothing.
+// its model costs nothing, except "mock-priced" (for budget tests: $1 per
+// million input tokens, $2 per million output tokens).
 var Adapter = agent.Adapter{
 	Name:         Name,
 	Capabilities: capabilities,
-	Prices:       agent.Prices{"mock": {}},
+	Prices:       agent.Prices{"mock": {}, PricedModel: {In: 1, Out: 2, CacheRead: 0.1, CacheWrite: 1.25}},
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Command: []string{c.Exe, AgentCommand}, Runner: c.Runner, StateDir: c.StateDir})
 	},

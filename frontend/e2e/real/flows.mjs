@@ -40,6 +40,40 @@ const openTask = async (page, title) => {
 };
 
 export const flows = {
+  budgets: {
+    seed(world) {
+      // A daily cap of $1.00; the developer's mock tokens are priced at $1 per million.
+      world.cli('settings', 'set', 'roles.developer', '{"tool":"mock","model":"mock-priced"}');
+      world.cli('settings', 'set', 'budgets.daily', '{"usd":1,"mode":"cap"}');
+      const id = world.add('Burn tokens [[mock-usage developer=2000000]] [[mock-delay developer=200]]', '--title', 'Burn tokens');
+      world.runQueue();
+      return { id };
+    },
+    async run(page, { world, shot, seeded }) {
+      const t = world.show(seeded.id);
+      assert(t.status === 'stopped' && t.error === 'budget: daily cap $1.00 reached', `seeded task ${t.status} ${t.error}`);
+      await page.keyboard.press('Control+4');
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      const panel = page.getByLabel('Budgets', { exact: true });
+      const bar = panel.getByRole('progressbar', { name: 'daily budget' });
+      await bar.waitFor();
+      assert((await bar.getAttribute('aria-valuenow')) === '100', 'the daily bar is full');
+      await panel.getByText('Cap reached: the queue starts nothing it covers.').waitFor();
+      await panel.getByText('budget: daily cap $1.00 reached').first().waitFor();
+      await panel.scrollIntoViewIfNeeded();
+      await shot('budgets');
+      const retry = panel.getByRole('button', { name: /no cap holds/ });
+      assert(await retry.isDisabled(), 'retry is disabled while the cap holds the task');
+      // Raising the cap in the form frees the task; one action re-queues it.
+      await panel.getByRole('spinbutton', { name: 'Per day USD' }).fill('10');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      assert(world.cli('settings', 'get', 'budgets.daily.usd').trim() === '10', 'the cap was saved');
+      await retry.click();
+      await panel.getByText('1 task re-queued.').waitFor();
+      assert(world.show(seeded.id).status === 'pending', 'the stopped task is pending again');
+    },
+  },
   create: {
     dark: true,
     async run(page, { world, shot }) {

@@ -34,6 +34,108 @@ export namespace app {
 	        this.data_base64 = source["data_base64"];
 	    }
 	}
+	export class BreakersView {
+	    tool_calls: number;
+	    repeat_failures: number;
+	    no_progress: number;
+	    tokens_per_minute: number;
+	    velocity_window_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BreakersView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool_calls = source["tool_calls"];
+	        this.repeat_failures = source["repeat_failures"];
+	        this.no_progress = source["no_progress"];
+	        this.tokens_per_minute = source["tokens_per_minute"];
+	        this.velocity_window_ms = source["velocity_window_ms"];
+	    }
+	}
+	export class BudgetRetryResult {
+	    retried: budget.Stopped[];
+	    held: budget.Stopped[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetRetryResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.retried = this.convertValues(source["retried"], budget.Stopped);
+	        this.held = this.convertValues(source["held"], budget.Stopped);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LimitView {
+	    usd?: number;
+	    tokens?: number;
+	    mode: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LimitView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.usd = source["usd"];
+	        this.tokens = source["tokens"];
+	        this.mode = source["mode"];
+	    }
+	}
+	export class BudgetsView {
+	    task?: LimitView;
+	    daily?: LimitView;
+	    monthly?: LimitView;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task = this.convertValues(source["task"], LimitView);
+	        this.daily = this.convertValues(source["daily"], LimitView);
+	        this.monthly = this.convertValues(source["monthly"], LimitView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Command {
 	    id: string;
 	    name: string;
@@ -341,6 +443,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class ListFilter {
 	    status: string;
 	    search: string;
@@ -712,6 +815,8 @@ export namespace app {
 	    worktree: WorktreeView;
 	    retries: RetriesView;
 	    stop: StopView;
+	    budgets: BudgetsView;
+	    breakers: BreakersView;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -731,6 +836,8 @@ export namespace app {
 	        this.worktree = this.convertValues(source["worktree"], WorktreeView);
 	        this.retries = this.convertValues(source["retries"], RetriesView);
 	        this.stop = this.convertValues(source["stop"], StopView);
+	        this.budgets = this.convertValues(source["budgets"], BudgetsView);
+	        this.breakers = this.convertValues(source["breakers"], BreakersView);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1107,6 +1214,127 @@ export namespace app {
 
 }
 
+export namespace budget {
+	
+	export class Line {
+	    scope: string;
+	    period: string;
+	    tool?: string;
+	    mode: string;
+	    limit_usd?: number;
+	    limit_tokens?: number;
+	    spent_usd: number;
+	    spent_tokens: number;
+	    task_id?: string;
+	    percent: number;
+	    reached: boolean;
+	    blocking: boolean;
+	    over?: number;
+	    // Go type: time
+	    resets?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Line(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.period = source["period"];
+	        this.tool = source["tool"];
+	        this.mode = source["mode"];
+	        this.limit_usd = source["limit_usd"];
+	        this.limit_tokens = source["limit_tokens"];
+	        this.spent_usd = source["spent_usd"];
+	        this.spent_tokens = source["spent_tokens"];
+	        this.task_id = source["task_id"];
+	        this.percent = source["percent"];
+	        this.reached = source["reached"];
+	        this.blocking = source["blocking"];
+	        this.over = source["over"];
+	        this.resets = this.convertValues(source["resets"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Stopped {
+	    id: string;
+	    title: string;
+	    reason: string;
+	    held_by?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Stopped(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.reason = source["reason"];
+	        this.held_by = source["held_by"];
+	    }
+	}
+	export class Report {
+	    // Go type: time
+	    now: any;
+	    location: string;
+	    lines: Line[];
+	    breakers: settings.Breakers;
+	    stopped: Stopped[];
+	    held: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.now = this.convertValues(source["now"], null);
+	        this.location = source["location"];
+	        this.lines = this.convertValues(source["lines"], Line);
+	        this.breakers = this.convertValues(source["breakers"], settings.Breakers);
+	        this.stopped = this.convertValues(source["stopped"], Stopped);
+	        this.held = source["held"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace procstat {
 	
 	export class Stats {
@@ -1366,6 +1594,31 @@ export namespace review {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace settings {
+	
+	export class Breakers {
+	    toolCalls: number;
+	    repeatFailures: number;
+	    noProgress: number;
+	    tokensPerMinute: number;
+	    velocityWindowMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Breakers(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.toolCalls = source["toolCalls"];
+	        this.repeatFailures = source["repeatFailures"];
+	        this.noProgress = source["noProgress"];
+	        this.tokensPerMinute = source["tokensPerMinute"];
+	        this.velocityWindowMs = source["velocityWindowMs"];
+	    }
 	}
 
 }

@@ -82,10 +82,47 @@ export interface AttachmentRemoved {
   name: string;
 }
 
+/** Go task.BudgetSpend */
+export interface BudgetSpend {
+  scope: string;
+  period: string;
+  tool?: string;
+  mode: string;
+  limit_usd?: number;
+  limit_tokens?: number;
+  spent_usd: number;
+  spent_tokens: number;
+}
+
+/** Go task.BudgetStopped */
+export interface BudgetStopped extends BudgetSpend {
+  step?: string;
+  reason: string;
+}
+
+/** Go task.BudgetWarning */
+export interface BudgetWarning extends BudgetSpend {
+  percent: number;
+}
+
 /** Go task.ChangesRequested */
 export interface ChangesRequested {
   comments: number;
   drops: number;
+}
+
+/** Go task.CircuitBroken */
+export interface CircuitBroken {
+  breaker: string;
+  step: string;
+  limit: number;
+  count: number;
+  tool?: string;
+  input?: string;
+  error?: string;
+  tokens?: number;
+  window_ms?: number;
+  reason: string;
 }
 
 /** Go task.Claimed */
@@ -320,7 +357,10 @@ export interface TaskEventPayloads {
   "answered": Answered;
   "attachment_added": AttachmentAdded;
   "attachment_removed": AttachmentRemoved;
+  "budget_stopped": BudgetStopped;
+  "budget_warning": BudgetWarning;
   "changes_requested": ChangesRequested;
+  "circuit_broken": CircuitBroken;
   "claimed": Claimed;
   "created": Created;
   "edited": Edited;

@@ -54,6 +54,21 @@ export interface StepEvent {
   attempt: number;
 }
 
+/** A budget and its spend when an event was recorded (Go: task.BudgetSpend). */
+export interface BudgetSpend {
+  /** Its settings key below "budgets": "daily", "tools.codex.task". */
+  scope: string;
+  period: 'task' | 'daily' | 'monthly';
+  tool?: string;
+  mode: 'warn' | 'cap';
+  limit_usd?: number;
+  limit_tokens?: number;
+  spent_usd: number;
+  spent_tokens: number;
+}
+
+export type BreakerName = 'tool_calls' | 'repeat_failure' | 'no_progress' | 'token_velocity';
+
 /** The payload of every event kind (Go: backend/task event*.go). */
 export interface EventPayloads {
   created: { status: Status; command?: string };
@@ -86,6 +101,20 @@ export interface EventPayloads {
   stray_reverted: StepEvent & { files: string[]; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
   outcome_decided: { status: Status; cleanup?: string };
   verification: VerifyRun;
+  budget_warning: BudgetSpend & { percent: number };
+  budget_stopped: BudgetSpend & { step?: string; reason: string };
+  circuit_broken: {
+    breaker: BreakerName;
+    step: string;
+    limit: number;
+    count: number;
+    tool?: string;
+    input?: string;
+    error?: string;
+    tokens?: number;
+    window_ms?: number;
+    reason: string;
+  };
 
   note: { level: LogLevel; text: string };
   text: { text: string };

@@ -145,6 +145,8 @@ export function defaultSettings(): Settings {
     worktree: { root: '', on_done: 'keep-branch', on_failure: 'keep' },
     retries: { transient: 2, backoff_ms: [30000, 120000], idle_timeout_ms: 1200000 },
     stop: { grace_ms: 5000 },
+    budgets: { task: null, daily: null, monthly: null },
+    breakers: { tool_calls: 200, repeat_failures: 3, no_progress: 12, tokens_per_minute: 400000, velocity_window_ms: 30000 },
   };
 }
 

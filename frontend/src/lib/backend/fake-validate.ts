@@ -8,6 +8,9 @@ const MAX_DELAY_MS = 24 * 3600 * 1000;
 const MIN_IDLE_TIMEOUT_MS = 100;
 const MAX_GRACE_MS = 10 * 60 * 1000;
 const MAX_INLINE_DIFF_BYTES = 64 << 20;
+// Limits of backend/settings/budgets.go.
+const MAX_BUDGET_USD = 1_000_000;
+const MAX_BUDGET_TOKENS = 1_000_000_000_000;
 
 /**
  * The validation the Go side does (settings.Validate, reported per field by
@@ -43,5 +46,24 @@ export function validateSettings(s: Settings, tools: string[]): FieldError[] {
   if (i >= 0) bad('retries.backoff_ms', `must hold delays between 0 and ${MAX_DELAY_MS} (got ${s.retries.backoff_ms[i]} at position ${i + 1})`);
   between('retries.idle_timeout_ms', s.retries.idle_timeout_ms, MIN_IDLE_TIMEOUT_MS, MAX_DELAY_MS);
   between('stop.grace_ms', s.stop.grace_ms, 0, MAX_GRACE_MS);
+  for (const scope of ['task', 'daily', 'monthly'] as const) {
+    const l = s.budgets?.[scope];
+    if (!l || (l.usd === null && l.tokens === null)) continue; // no budget
+    const p = `budgets.${scope}`;
+    if (l.usd !== null && (!Number.isFinite(l.usd) || l.usd <= 0 || l.usd > MAX_BUDGET_USD)) bad(`${p}.usd`, `must be an amount of US dollars above 0 and at most ${MAX_BUDGET_USD} (got ${l.usd})`);
+    if (l.tokens !== null && (!Number.isInteger(l.tokens) || l.tokens <= 0 || l.tokens > MAX_BUDGET_TOKENS)) bad(`${p}.tokens`, `must be a number of tokens between 1 and ${MAX_BUDGET_TOKENS} (got ${l.tokens})`);
+    if (l.mode !== 'warn' && l.mode !== 'cap') bad(`${p}.mode`, `must be warn or cap (got ${q(l.mode)})`);
+  }
+  const k = s.breakers;
+  const breaker = (path: string, n: number, lo: number, hi: number) => {
+    if (n !== 0 && (!Number.isInteger(n) || n < lo || n > hi)) bad(path, `must be between ${lo} and ${hi}, 0 turns it off (got ${n})`);
+  };
+  if (k) {
+    breaker('breakers.tool_calls', k.tool_calls, 1, 100_000);
+    breaker('breakers.repeat_failures', k.repeat_failures, 2, 1_000);
+    breaker('breakers.no_progress', k.no_progress, 1, 10_000);
+    breaker('breakers.tokens_per_minute', k.tokens_per_minute, 1, MAX_BUDGET_TOKENS);
+    between('breakers.velocity_window_ms', k.velocity_window_ms, 1_000, 3_600_000);
+  }
   return e;
 }

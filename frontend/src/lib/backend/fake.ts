@@ -1,6 +1,7 @@
 import type { Backend } from './backend';
 import type { Api, FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
+import { budgetReport } from './fake-budget';
 import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
@@ -400,6 +401,17 @@ export class FakeBackend implements Backend {
       if (Number.isNaN(from) || Number.isNaN(to) || to < from) throw new Error('The usage range needs two dates, from before to (YYYY-MM-DD).');
       if (to - from > 366 * 86_400_000) throw new Error('The usage range is limited to one year.');
       return usageFor(r, [...this.tasks.keys()]);
+    },
+    'SettingsService.Budget': () => budgetReport(this.settings, [...this.tasks.values()], this.now()),
+    'SettingsService.RetryBudgetStopped': () => {
+      const rep = budgetReport(this.settings, [...this.tasks.values()], this.now());
+      const retried = rep.stopped.filter((x) => !x.held_by);
+      for (const x of retried) {
+        const t = this.get(x.id);
+        delete t.error;
+        this.change(t, 'pending');
+      }
+      return { retried, held: rep.stopped.filter((x) => x.held_by) };
     },
 
     'DiagService.ReportError': (e) => {

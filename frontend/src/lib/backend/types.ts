@@ -259,6 +259,70 @@ export interface Settings {
   worktree: { root: string; on_done: 'keep-branch' | 'keep' | 'delete'; on_failure: 'keep' | 'delete' };
   retries: { transient: number; backoff_ms: number[]; idle_timeout_ms: number };
   stop: { grace_ms: number };
+  /** Budgets of all tools (null: none); per-tool budgets stay in the file. */
+  budgets: { task: BudgetLimit | null; daily: BudgetLimit | null; monthly: BudgetLimit | null };
+  /** Per-step circuit breakers; 0 turns one off. */
+  breakers: Breakers;
+}
+
+/** One budget: a limit in US dollars and/or tokens (null: none of that kind). */
+export interface BudgetLimit {
+  usd: number | null;
+  tokens: number | null;
+  mode: 'warn' | 'cap';
+}
+
+export interface Breakers {
+  tool_calls: number;
+  repeat_failures: number;
+  no_progress: number;
+  tokens_per_minute: number;
+  velocity_window_ms: number;
+}
+
+/** One budget and its spend now (Go: budget.Line). */
+export interface BudgetLine {
+  /** Settings key below "budgets": "daily", "tools.codex.task". */
+  scope: string;
+  period: 'task' | 'daily' | 'monthly';
+  tool?: string;
+  mode: 'warn' | 'cap';
+  limit_usd?: number;
+  limit_tokens?: number;
+  spent_usd: number;
+  spent_tokens: number;
+  /** For a task budget: the task nearest to (or over) it. */
+  task_id?: string;
+  percent: number;
+  reached: boolean;
+  /** Reached in cap mode: the queue starts nothing it covers. */
+  blocking: boolean;
+  over?: number;
+  resets?: string;
+}
+
+/** A task a budget stopped; held_by is set while a cap still holds it. */
+export interface BudgetStoppedTask {
+  id: string;
+  title: string;
+  reason: string;
+  held_by?: string;
+}
+
+/** Spend against every budget (Go: budget.Report). */
+export interface BudgetReport {
+  now: string;
+  location: string;
+  lines: BudgetLine[];
+  breakers: { toolCalls: number; repeatFailures: number; noProgress: number; tokensPerMinute: number; velocityWindowMs: number };
+  stopped: BudgetStoppedTask[];
+  /** Pending tasks a cap holds back. */
+  held: number;
+}
+
+export interface BudgetRetryResult {
+  retried: BudgetStoppedTask[];
+  held: BudgetStoppedTask[];
 }
 
 export interface FieldError {
@@ -404,6 +468,8 @@ export interface Api {
   'SettingsService.TestTool': (tool: string) => Promise<ToolHealth>;
   'SettingsService.Models': (tool: string) => Promise<string[]>;
   'SettingsService.Usage': (range: UsageRange) => Promise<UsageSummary>;
+  'SettingsService.Budget': () => Promise<BudgetReport>;
+  'SettingsService.RetryBudgetStopped': () => Promise<BudgetRetryResult>;
 
   'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
   'ReviewService.FilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;

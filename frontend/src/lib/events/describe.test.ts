@@ -50,6 +50,18 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
   rejected: [{ deleted: [{ name: 'boof-runner/t', sha: 'a', unique: 1 }], at: '2026-11-30T00:41:00Z' }, 'Rejected; deleted boof-runner/t'],
   changes_requested: [{ comments: 1, drops: 2 }, 'Changes requested (1 comment, 2 hunks to revert)'],
   outcome_decided: [{ status: 'done', cleanup: 'done' }, 'Outcome decided: done; worktree clean-up (done) follows'],
+  budget_warning: [
+    { scope: 'daily', period: 'daily', mode: 'cap', limit_usd: 1, spent_usd: 0.8, spent_tokens: 800000, percent: 80 },
+    'Budget warning: the daily budget is at 80 % ($0.80 of $1.00)',
+  ],
+  budget_stopped: [
+    { scope: 'tools.codex.task', period: 'task', tool: 'codex', mode: 'cap', limit_tokens: 2000000, spent_usd: 0, spent_tokens: 2000001, step: 'developer', reason: 'budget: codex task cap 2,000,000 tokens reached' },
+    'Budget: codex task cap 2,000,000 tokens reached: stopping developer (work kept)',
+  ],
+  circuit_broken: [
+    { breaker: 'repeat_failure', step: 'developer', limit: 3, count: 3, tool: 'bash', input: 'npm test', error: 'E', reason: 'circuit_broken:repeat_failure: bash "npm test" failed 3 times in a row with the same error' },
+    'Circuit breaker: repeat_failure: bash "npm test" failed 3 times in a row with the same error; stopping developer (work kept)',
+  ],
   accept_reconciled: [
     { op: 'accept', ref: 'refs/heads/main', old: 'a1', new: 'b2', completed: true, detail: 'the checkout was brought along' },
     'Interrupted accept into main completed: the checkout was brought along',

@@ -8,6 +8,29 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))}s`;
 const branch = (ref: string): string => ref.replace(/^refs\/heads\//, '');
 
+/** Dollars as the budgets print them: "$5.00", "$0.0042" below a cent. */
+export function usd(v: number): string {
+  return v !== 0 && Math.abs(v) < 0.01 ? `$${v.toFixed(4)}` : `$${v.toFixed(2)}`;
+}
+
+/** A token count with thousands separators: "2,000,000". */
+export function thousands(n: number): string {
+  return Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A budget's name in sentences: "daily", "codex monthly". */
+export function budgetLabel(d: { period: string; tool?: string }): string {
+  return d.tool ? `${d.tool} ${d.period}` : d.period;
+}
+
+/** Spend against a budget's limits: "$0.80 of $1.00", "1,000 of 2,000 tokens". */
+export function spendText(d: { limit_usd?: number; limit_tokens?: number; spent_usd: number; spent_tokens: number }): string {
+  const parts: string[] = [];
+  if (d.limit_usd) parts.push(`${usd(d.spent_usd)} of ${usd(d.limit_usd)}`);
+  if (d.limit_tokens) parts.push(`${thousands(d.spent_tokens)} of ${thousands(d.limit_tokens)} tokens`);
+  return parts.join(', ');
+}
+
 /** The step's name: "developer", "reviewer-2" (rebuilt from role and round for old history). */
 export function stepName(d: { step?: string; role?: string; round?: number }): string {
   if (d.step) return d.step;
@@ -140,6 +163,14 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `Outcome decided: ${ev.data.status}${ev.data.cleanup ? `; worktree clean-up (${ev.data.cleanup}) follows` : ''}`;
     case 'verification':
       return `Verification${ev.data.where === 'queue' ? ' on the merge queue' : ev.data.where === 'manual' ? ' (on demand)' : ''}: ${verifySummary(ev.data)}`;
+    case 'budget_warning':
+      return ev.data.percent >= 100
+        ? `Budget warning: the ${budgetLabel(ev.data)} budget is reached (${spendText(ev.data)}); it only warns, nothing is stopped`
+        : `Budget warning: the ${budgetLabel(ev.data)} budget is at ${ev.data.percent} % (${spendText(ev.data)})`;
+    case 'budget_stopped':
+      return `${cap(ev.data.reason)}: stopping ${ev.data.step || 'the task'} (work kept)`;
+    case 'circuit_broken':
+      return `Circuit breaker: ${ev.data.reason.replace(/^circuit_broken:/, '')}; stopping ${ev.data.step} (work kept)`;
     case 'note':
     case 'text':
       return ev.data.text;

@@ -1,7 +1,18 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
+import { EVENTS, type BudgetReport, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
+
+/** The budget scopes the Settings screen edits. */
+export const BUDGET_SCOPES = ['task', 'daily', 'monthly'] as const;
+
+/** Settings with every budget scope present (unset: no usd, no tokens), so the form can bind to it. */
+export function withBlankBudgets(s: Settings): Settings {
+  const out = structuredClone(s);
+  out.budgets ??= { task: null, daily: null, monthly: null };
+  for (const k of BUDGET_SCOPES) out.budgets[k] ??= { usd: null, tokens: null, mode: 'warn' };
+  return out;
+}
 
 /** "30000, 120000" → [30000, 120000]; null when a part is not a whole number. */
 export function parseList(s: string): number[] | null {
@@ -30,6 +41,9 @@ export class SettingsStore {
   usage = $state<UsageSummary | null>(null);
   usageError = $state('');
   range = $state({ from: '', to: '' });
+  budget = $state<BudgetReport | null>(null);
+  budgetError = $state('');
+  budgetNotice = $state('');
   dirty = $derived(!!this.draft && (JSON.stringify(this.draft) !== JSON.stringify(this.saved) || this.backoff !== (this.saved?.retries.backoff_ms ?? []).join(', ')));
   tools = $derived(this.health.map((h) => h.tool));
 
@@ -61,6 +75,7 @@ export class SettingsStore {
   }
 
   private apply(s: Settings): void {
+    s = withBlankBudgets(s);
     this.saved = structuredClone(s);
     this.draft = structuredClone(s);
     this.backoff = s.retries.backoff_ms.join(', ');
@@ -124,12 +139,29 @@ export class SettingsStore {
     this.apply(r.value.settings);
     this.loadError = '';
     this.notice = 'Settings saved.';
+    void this.loadBudget();
     return true;
   }
 
   revert(): void {
     if (this.saved) this.apply(this.saved);
     this.errors = [];
+  }
+
+  /** Spend against each budget now, for the progress bars. */
+  async loadBudget(): Promise<void> {
+    const r = await run(this, () => this.backend.invoke('SettingsService.Budget'), { into: 'budgetError' });
+    if (r.ok) this.budget = r.value;
+  }
+
+  /** Re-queues the tasks a budget stopped that no cap holds any more. */
+  async retryBudget(): Promise<void> {
+    const r = await run(this, () => this.backend.invoke('SettingsService.RetryBudgetStopped'), { into: 'budgetError' });
+    if (!r.ok) return;
+    const n = r.value.retried.length;
+    const held = r.value.held.length;
+    this.budgetNotice = `${n === 1 ? '1 task' : `${n} tasks`} re-queued${held ? `; ${held} still held by a cap` : ''}.`;
+    await this.loadBudget();
   }
 
   async loadUsage(): Promise<void> {
