@@ -71,6 +71,16 @@ const (
 	// EventOutcomeDecided (OutcomeDecided, stored, pipeline): the run's outcome
 	// was made durable before its clean-up; a restart finishes from it.
 	EventOutcomeDecided EventKind = "outcome_decided"
+	// EventLimitReached (LimitReached, stored, pipeline): a step's tool hit
+	// its usage limit; the tool is paused until the reset and the task waits
+	// at the front of the queue, or the step goes on with another tool.
+	EventLimitReached EventKind = "limit_reached"
+	// EventSessionRotated (SessionRotated, stored, pipeline): the tool ran out
+	// of turns or context; the step goes on in a fresh session with the handoff.
+	EventSessionRotated EventKind = "session_rotated"
+	// EventScheduled (ScheduleFired, stored, schedule): a schedule's fire
+	// queued the task.
+	EventScheduled EventKind = "scheduled"
 
 	// EventNote (Note, live, pipeline): a line of the run's log that is no
 	// other event (run started, worktree notes, the run's end).
@@ -170,6 +180,9 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
+	EventLimitReached:      stored[LimitReached](),
+	EventSessionRotated:    stored[SessionRotated](),
+	EventScheduled:         stored[ScheduleFired](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),
