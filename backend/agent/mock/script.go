@@ -56,6 +56,10 @@ type Script struct {
 	// directory litter/ (which a test repository ignores), so removing the
 	// worktree takes a while.
 	Litter map[task.Role]int
+	// Limit makes the first N runs of a role end on a usage limit that
+	// resets LimitReset after the run (the developer writes a partial line
+	// to its file first, as an agent cut off mid-work would).
+	Limit map[task.Role]int
 }
 
 // Tokens of the [[mock-hostile ...]] marker: what the role's process tree
@@ -93,7 +97,7 @@ var knownTokens = map[string]bool{
 }
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
-	"apiretry": true, "hostile": true, "flood": true, "litter": true}
+	"apiretry": true, "hostile": true, "flood": true, "litter": true, "limit": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -115,7 +119,7 @@ func ParseScript(prompt string) (Script, error) {
 	}
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
-		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{}}
+		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{}, Limit: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -149,7 +153,7 @@ func ParseScript(prompt string) (Script, error) {
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
-				"flood": s.FloodMiB, "litter": s.Litter}[kind][role] = n
+				"flood": s.FloodMiB, "litter": s.Litter, "limit": s.Limit}[kind][role] = n
 		}
 	}
 	return s, nil
