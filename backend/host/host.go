@@ -44,6 +44,9 @@ type Options struct {
 	// GitTimeout bounds each git command the runner runs (a hook that
 	// hangs); zero means DefaultGitTimeout.
 	GitTimeout time.Duration
+	// Now is the clock of the queue (usage-limit pauses, not-before times,
+	// schedules); default time.Now. Tests inject one to pass a reset time.
+	Now func() time.Time
 }
 
 // DefaultGitTimeout bounds each git command of the runner: long enough for
@@ -114,10 +117,11 @@ func Open(o Options) (*Host, error) {
 		Logger:        o.Logger,
 		Scope:         h.Scope,
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
+		Now:           o.Now,
 	})
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Now: o.Now})
 	return h, nil
 }
 

@@ -36,6 +36,15 @@ type run struct {
 	revRound  int
 	devRound  int
 	finalPlan string
+	// resume is where a run released by a usage limit goes on (nil: from
+	// the start); afterSection the last section before the first run of
+	// this iteration began; replay the reports of the steps done before the
+	// limit, taken instead of running those steps again; skipSection the
+	// replayed reports, not stored twice.
+	resume       *task.ResumePoint
+	afterSection int64
+	replay       map[string]task.Section
+	skipSection  map[string]bool
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -51,8 +60,27 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 		r.first = &first
 	}
 	r.obsBudget = r.set.Review.MaxFixRounds
+	r.skipSection = map[string]bool{}
+	if err := r.loadResume(ctx); err != nil {
+		return r.finish(ctx, err)
+	}
 	err := r.execute(r.gitCtx(ctx, "git"))
 	return r.finish(ctx, err)
+}
+
+// loadResume reads where the run goes on after a usage limit, and the
+// first section of the iteration's first run.
+func (r *run) loadResume(ctx context.Context) error {
+	rp, ok, err := r.st.ResumePoint(ctx, r.t.ID)
+	if err != nil {
+		return err
+	}
+	if ok && rp.Iteration == r.iter {
+		r.resume, r.afterSection = &rp, rp.AfterSection
+		return nil
+	}
+	r.afterSection, err = r.st.LastSectionID(ctx, r.t.ID)
+	return err
 }
 
 // execute runs the iteration and returns nil when the task passed.
@@ -66,6 +94,10 @@ func (r *run) execute(ctx context.Context) error {
 		if s.Kind == task.SectionInjectedPrompt {
 			r.injected = append(r.injected, s.Body)
 		}
+	}
+	if r.resume != nil {
+		r.loadReplay(secs)
+		r.logf(task.LevelInfo, "Going on after the usage limit of %s: from step %s", r.resume.Tool, r.resume.Step)
 	}
 	repo := r.t.Repo
 	if repo == "" {
@@ -106,8 +138,12 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	}
 	if r.first != nil { // the claimed execution never ran a step
 		o := task.OutcomeFailed
-		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) {
+		var lim *limited
+		switch {
+		case errors.Is(err, errStopped) || errors.Is(err, errInterrupted):
 			o = task.OutcomeStopped
+		case errors.As(err, &lim):
+			o = task.OutcomeLimited
 		}
 		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{}, false)
 		r.first = nil
@@ -117,6 +153,13 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	d := store.Decided{TaskID: r.t.ID}
 	var fe *failure
 	var pk *parked
+	var lim *limited
+	if errors.As(err, &lim) && ctx.Err() == nil {
+		return r.release(wctx, lim)
+	}
+	if derr := r.st.DropResume(wctx, r.t.ID); derr != nil {
+		r.p.o.Logger.Warn("pipeline: cannot drop the resume point", "task", r.t.ID, "err", derr)
+	}
 	switch {
 	case err == nil && r.iter < r.t.Runs:
 		d.CountRun = true

@@ -21,7 +21,9 @@ import (
 
 // Store is the part of the store the runner uses.
 type Store interface {
-	NextPending(ctx context.Context) (task.Task, error)
+	NextClaimable(ctx context.Context, p store.Pick) (task.Task, error)
+	ToolPauses(ctx context.Context, now time.Time) ([]task.ToolPause, error)
+	ResumePoint(ctx context.Context, taskID string) (task.ResumePoint, bool, error)
 	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (task.Execution, error)
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
@@ -247,20 +249,22 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		if len(r.Running()) >= max(set.Runner.Concurrency, 1) || r.fatalErr() != nil {
 			return n, nil
 		}
-		t, err := r.o.Store.NextPending(ctx)
+		pick, err := r.pick(ctx, set)
+		if err != nil {
+			return n, &QueueError{Op: "tool pauses", Err: err}
+		}
+		t, err := r.o.Store.NextClaimable(ctx, pick)
 		if errors.Is(err, store.ErrNotFound) {
 			return n, nil
 		}
 		if err != nil {
 			return n, &QueueError{Op: "next pending task", Err: err}
 		}
-		ref, _ := set.Role(task.RolePlanner)
-		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
-			ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
+		info, err := r.claimInfo(ctx, set, t)
+		if err != nil {
+			return n, &QueueError{Op: "resume point", TaskID: t.ID, Err: err}
 		}
-		iter := t.CompletedRuns + 1
-		ex, err := r.o.Store.Claim(ctx, t.ID, store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: task.RolePlanner,
-			Attempt: 1, Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, "planner", 1)})
+		ex, err := r.o.Store.Claim(ctx, t.ID, info)
 		if errors.Is(err, store.ErrClaimConflict) {
 			continue // lost to another runner or changed meanwhile: never retried, take the next one
 		}
@@ -302,6 +306,47 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		}()
 	}
 	return n, nil
+}
+
+// pick is what the claim filter needs: the time, the tools paused by a
+// usage limit now, and the tool settings give each role.
+func (r *Runner) pick(ctx context.Context, set settings.Settings) (store.Pick, error) {
+	now := r.o.Now()
+	p := store.Pick{Now: now, RoleTools: map[task.Role]string{}}
+	pauses, err := r.o.Store.ToolPauses(ctx, now)
+	if err != nil {
+		return p, err
+	}
+	for _, tp := range pauses {
+		p.Paused = append(p.Paused, tp.Tool)
+	}
+	for _, role := range task.Roles {
+		if ref, ok := set.Role(role); ok {
+			p.RoleTools[role] = ref.Tool
+		}
+	}
+	return p, nil
+}
+
+// claimInfo names the execution a claim opens: the planner's first
+// attempt, or, for a task a usage limit released, the next attempt of the
+// step it goes on from.
+func (r *Runner) claimInfo(ctx context.Context, set settings.Settings, t task.Task) (store.ClaimInfo, error) {
+	iter := t.CompletedRuns + 1
+	role, round, attempt, step := task.RolePlanner, 0, 1, "planner"
+	rp, ok, err := r.o.Store.ResumePoint(ctx, t.ID)
+	if err != nil {
+		return store.ClaimInfo{}, err
+	}
+	if ok && rp.Iteration == iter {
+		role, round, attempt, step = rp.Role, rp.Round, rp.Attempt+1, rp.Step
+	}
+	ref, _ := set.Role(role)
+	if c, ok := t.Tools[role]; ok && c.Tool != "" {
+		ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
+	}
+	return store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: role, Round: round, Attempt: attempt,
+		Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, step, attempt)}, nil
 }
 
 // unrecorded handles a task whose outcome the store could not record: it

@@ -45,9 +45,9 @@ func (s *Store) Release(ctx context.Context, taskID string, rp *task.ResumePoint
 			return fmt.Errorf("release %s: %w", taskID, err)
 		}
 		if rp != nil {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO task_resume (task_id, iteration, step, role, round, tool, model,
-				session_id, reason, after_section, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				taskID, rp.Iteration, rp.Step, string(rp.Role), rp.Round, rp.Tool, rp.Model, rp.SessionID, rp.Reason,
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO task_resume (task_id, iteration, step, role, round, attempt, tool, model,
+				session_id, reason, after_section, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				taskID, rp.Iteration, rp.Step, string(rp.Role), rp.Round, rp.Attempt, rp.Tool, rp.Model, rp.SessionID, rp.Reason,
 				rp.AfterSection, at); err != nil {
 				return fmt.Errorf("release %s: %w", taskID, err)
 			}
@@ -64,8 +64,8 @@ func (s *Store) ResumePoint(ctx context.Context, taskID string) (task.ResumePoin
 	var rp task.ResumePoint
 	var role string
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT task_id, iteration, step, role, round, tool, model, session_id, reason, after_section, created_at
-		FROM task_resume WHERE task_id = ?`, taskID).Scan(&rp.TaskID, &rp.Iteration, &rp.Step, &role, &rp.Round, &rp.Tool, &rp.Model,
+	err := s.db.QueryRowContext(ctx, `SELECT task_id, iteration, step, role, round, attempt, tool, model, session_id, reason, after_section, created_at
+		FROM task_resume WHERE task_id = ?`, taskID).Scan(&rp.TaskID, &rp.Iteration, &rp.Step, &role, &rp.Round, &rp.Attempt, &rp.Tool, &rp.Model,
 		&rp.SessionID, &rp.Reason, &rp.AfterSection, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return task.ResumePoint{}, false, nil

@@ -81,6 +81,8 @@ type ResumePoint struct {
 	Step  string `json:"step"`
 	Role  Role   `json:"role"`
 	Round int    `json:"round"`
+	// Attempt is the step's last attempt; the next run numbers on from it.
+	Attempt int `json:"attempt"`
 	// Tool, Model and SessionID are what the step ran with; the next run
 	// continues SessionID when it runs the step with the same tool.
 	Tool      string `json:"tool"`

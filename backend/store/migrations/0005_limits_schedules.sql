@@ -28,6 +28,7 @@ CREATE TABLE task_resume (
     step          TEXT    NOT NULL,
     role          TEXT    NOT NULL,
     round         INTEGER NOT NULL DEFAULT 0,
+    attempt       INTEGER NOT NULL DEFAULT 0,
     tool          TEXT    NOT NULL DEFAULT '',
     model         TEXT    NOT NULL DEFAULT '',
     session_id    TEXT    NOT NULL DEFAULT '',
