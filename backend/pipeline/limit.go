@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -52,7 +53,7 @@ func (r *run) release(ctx context.Context, l *limited) (Result, error) {
 	until, warning := l.until, ""
 	if !l.before {
 		until, warning = task.ClampReset(l.limit.ResetsAt, now)
-		msg := Scrub(l.limit.Message)
+		msg := secrets.Scrub(l.limit.Message)
 		p, err := r.st.PauseTool(ctx, task.ToolPause{Tool: l.tool, Until: until, PausedAt: now, Reason: "usage limit",
 			Message: msg, TaskID: r.t.ID, Warning: warning})
 		if err != nil {
@@ -67,7 +68,7 @@ func (r *run) release(ctx context.Context, l *limited) (Result, error) {
 		Attempt: l.attempt, Tool: l.tool, Model: l.model, SessionID: l.session, Reason: task.ResumeLimit, AfterSection: r.afterSection}
 	ev := task.LimitReached{Step: l.step.name(), Role: l.step.execRole(), Tool: l.tool, ResetsAt: until.UTC(), Limit: l.limit.Kind,
 		Message: l.limit.Message, Warning: warning, Action: task.LimitActionWait, Before: l.before}
-	ev = task.MapText(ev, Scrub).(task.LimitReached)
+	ev = task.MapText(ev, secrets.Scrub).(task.LimitReached)
 	desc := task.ToolPause{Tool: l.tool, Until: until}.Describe(now, time.Local)
 	text := fmt.Sprintf("%s: %s reached its usage limit; the task waits at the front of the queue and goes on from %s",
 		desc, l.tool, l.step.name())

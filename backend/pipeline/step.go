@@ -158,6 +158,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		}
 		in.Diff = d
 	}
+	snap, err := r.guardBefore(ctx, s)
+	if err != nil {
+		return agent.Result{}, err
+	}
 	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
 	if err != nil {
 		return agent.Result{}, err
@@ -174,7 +178,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, ResumeSession: session, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadOnly: r.readOnly(s.role), ResumeSession: session, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
@@ -182,6 +186,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	live, err := tool.Start(ctx, req)
 	if err != nil {
+		_, _ = r.guardAfter(s, exec, attempt, snap)
 		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
@@ -202,6 +207,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 			r.p.o.Logger.Warn("pipeline: cannot record the session id", "task", r.t.ID, "exec", exec.ID, "err", err)
 		}
 	}
+	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
+	res.Report = strayNote + res.Report
 
 	outcome := task.OutcomeSucceeded
 	switch {
@@ -228,6 +235,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		return res, errInterrupted
 	case werr != nil:
 		return res, &failure{fmt.Sprintf("%s: %v", s.name(), werr)}
+	case strayErr != nil:
+		return res, strayErr
 	}
 	return res, nil
 }
