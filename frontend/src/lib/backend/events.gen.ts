@@ -131,6 +131,20 @@ export interface InjectionApplied {
   error?: string;
 }
 
+/** Go task.LimitReached */
+export interface LimitReached {
+  step: string;
+  role?: string;
+  tool: string;
+  resets_at: string;
+  limit?: string;
+  message?: string;
+  warning?: string;
+  action: string;
+  switch_to?: string;
+  before?: boolean;
+}
+
 /** Go task.Note */
 export interface Note {
   level: string;
@@ -241,6 +255,25 @@ export interface RunningInfo {
   resources: Stats;
 }
 
+/** Go task.ScheduleFired */
+export interface ScheduleFired {
+  schedule: string;
+  name?: string;
+  due: string;
+  caught_up?: boolean;
+}
+
+/** Go task.SessionRotated */
+export interface SessionRotated {
+  step: string;
+  role?: string;
+  tool: string;
+  reason: string;
+  rotation: number;
+  max_rotations: number;
+  from_session?: string;
+}
+
 /** Go task.SkipChanged */
 export interface SkipChanged {
   skip: boolean;
@@ -282,6 +315,8 @@ export interface StepFinished extends StepAttempt {
 export interface StepStarted extends StepAttempt {
   tool: string;
   model: string;
+  resumed_session?: string;
+  handoff_from?: string;
 }
 
 /** Go task.StopRequested */
@@ -313,6 +348,7 @@ export interface TaskEventPayloads {
   "exported": Exported;
   "imported": Imported;
   "injection_applied": InjectionApplied;
+  "limit_reached": LimitReached;
   "note": Note;
   "outcome_decided": OutcomeDecided;
   "planner_answered": PlannerAnswered;
@@ -325,6 +361,8 @@ export interface TaskEventPayloads {
   "rejected": Rejected;
   "reordered": Reordered;
   "retry_scheduled": RetryScheduled;
+  "scheduled": ScheduleFired;
+  "session_rotated": SessionRotated;
   "skip_changed": SkipChanged;
   "status_changed": StatusChanged;
   "step_finished": StepFinished;

@@ -50,6 +50,15 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
   rejected: [{ deleted: [{ name: 'boof-runner/t', sha: 'a', unique: 1 }], at: '2026-11-30T00:41:00Z' }, 'Rejected; deleted boof-runner/t'],
   changes_requested: [{ comments: 1, drops: 2 }, 'Changes requested (1 comment, 2 hunks to revert)'],
   outcome_decided: [{ status: 'done', cleanup: 'done' }, 'Outcome decided: done; worktree clean-up (done) follows'],
+  limit_reached: [
+    { step: 'developer', role: 'developer', tool: 'claude-code', resets_at: new Date(2030, 0, 1, 14, 5).toISOString(), action: 'wait' },
+    'claude-code paused until Jan 1 14:05 (usage limit): claude-code reached its usage limit; the task waits at the front of the queue and goes on from developer',
+  ],
+  session_rotated: [
+    { step: 'developer', tool: 'claude-code', reason: 'turns', rotation: 1, max_rotations: 3 },
+    'claude-code ran out of turns in developer: a fresh session with the handoff (rotation 1 of 3)',
+  ],
+  scheduled: [{ schedule: 's1', name: 'nightly deps', due: '2026-12-02T02:00:00Z', caught_up: true }, 'Queued by schedule nightly deps (a fire missed while the app was closed)'],
   accept_reconciled: [
     { op: 'accept', ref: 'refs/heads/main', old: 'a1', new: 'b2', completed: true, detail: 'the checkout was brought along' },
     'Interrupted accept into main completed: the checkout was brought along',
