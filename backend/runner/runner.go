@@ -24,6 +24,7 @@ type Store interface {
 	NextClaimable(ctx context.Context, p store.Pick) (task.Task, error)
 	ToolPauses(ctx context.Context, now time.Time) ([]task.ToolPause, error)
 	ResumePoint(ctx context.Context, taskID string) (task.ResumePoint, bool, error)
+	ScheduleStore
 	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (task.Execution, error)
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
@@ -101,6 +102,10 @@ type Runner struct {
 	// warned is the text of the last queue or readiness problem logged, so
 	// a problem that persists is logged once.
 	warned string
+	// armed is true once the schedules were looked at after start; lastNow
+	// is the clock at that look (a clock that goes back re-arms them).
+	armed   bool
+	lastNow time.Time
 }
 
 // New returns a Runner; Store, Pipeline and Settings are required.
@@ -185,6 +190,8 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 			var err error
 			if err = r.ready(); err != nil {
 				err = &NotReadyError{Err: err}
+			} else if err = r.fireSchedules(ctx, set); err != nil {
+				err = &QueueError{Op: "fire schedules", Err: err}
 			} else {
 				claimed, err = r.fill(ctx, set, &wg, freed)
 				started += claimed
