@@ -71,7 +71,7 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":         {"add a task to the queue", runAdd},
+	"add":         {"add a task to the queue: add PROMPT [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] [--on-limit wait|switch]", runAdd},
 	"list":        {"list tasks", runList},
 	"show":        {"show one task", runShow},
 	"runner":      {"run the queue headless: runner [--once | --until-idle]", runRunner},
@@ -90,6 +90,8 @@ var commands = map[string]command{
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
 	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
 	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
+	"schedules":   {"recurring tasks: schedules [list] | schedules pause|resume|delete|log ID [--json]", runSchedules},
+	"limits":      {"tools paused by a usage limit: limits [--json] | limits resume TOOL", runLimits},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -53,6 +54,11 @@ func runAdd(ctx context.Context, c *call) error {
 	fs.Var(&labels, "label", "label (repeatable)")
 	fs.StringVar(&n.Repo, "repo", "", "working directory (default: settings.workingDirectory)")
 	fs.BoolVar(&n.Draft, "draft", false, "store as a draft instead of queueing it")
+	at := fs.String("at", "", "not before this time (\"2026-12-02 02:00\", local or --tz)")
+	every := fs.String("every", "", "recurring: a cron expression (\"0 2 * * 1-5\"); queues a fresh task at each fire")
+	tz := fs.String("tz", "", "time zone of --at and --every (IANA name; --every defaults to UTC)")
+	name := fs.String("name", "", "name of the schedule (--every)")
+	onLimit := fs.String("on-limit", "", "on a usage limit: wait (default) or switch")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
@@ -86,8 +92,27 @@ func runAdd(ctx context.Context, c *call) error {
 			return err
 		}
 	}
+	if n.OnLimit, err = task.ParseOnLimit(*onLimit); err != nil {
+		return err
+	}
+	if *at != "" && *every != "" {
+		return usagef("--at and --every do not go together (a schedule fires at its cron times)")
+	}
+	if *name != "" && *every == "" {
+		return usagef("--name names a schedule: use it with --every")
+	}
+	var nb time.Time
+	if *at != "" {
+		if nb, err = parseAt(*at, *tz); err != nil {
+			return err
+		}
+		n.NotBefore = &nb
+	}
 	if _, err := n.Normalize(); err != nil {
 		return err // validate before touching the data root
+	}
+	if *every != "" {
+		return addSchedule(ctx, c, n, *every, *tz, *name)
 	}
 	s, _, err := c.openStore(ctx)
 	if err != nil {
@@ -99,6 +124,13 @@ func runAdd(ctx context.Context, c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.io.Stdout, t.ID)
+	if t.NotBefore != nil {
+		if now := time.Now(); !t.NotBefore.After(now) {
+			fmt.Fprintf(c.io.Stderr, "the start time %s is in the past: the task runs now\n", t.NotBefore.Local().Format("2006-01-02 15:04"))
+		} else {
+			fmt.Fprintf(c.io.Stderr, "queued; not started before %s\n", t.NotBefore.Local().Format("2006-01-02 15:04 MST"))
+		}
+	}
 	return nil
 }
 
