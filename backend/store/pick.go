@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,24 +33,7 @@ type Pick struct {
 // in p.Paused. It returns an error wrapping ErrNotFound when no task can
 // be claimed now.
 func (s *Store) NextClaimable(ctx context.Context, p Pick) (task.Task, error) {
-	q := `SELECT ` + taskColumns + ` FROM tasks
-		WHERE status = 'pending' AND skip = 0 AND (not_before IS NULL OR not_before <= ?)`
-	args := []any{p.Now.UnixMilli()}
-	if len(p.Paused) > 0 {
-		// The role of the task's next step, and the tool it runs with.
-		role := `COALESCE((SELECT CASE role WHEN 'planner_answer' THEN 'planner' ELSE role END FROM task_resume WHERE task_id = tasks.id), 'planner')`
-		q += ` AND COALESCE(NULLIF(json_extract(tools, '$.' || ` + role + ` || '.tool'), ''), CASE ` + role
-		for _, r := range task.Roles {
-			q += ` WHEN ? THEN ?`
-			args = append(args, string(r), p.RoleTools[r])
-		}
-		q += ` ELSE ? END) NOT IN (` + strings.TrimSuffix(strings.Repeat("?,", len(p.Paused)), ",") + `)`
-		args = append(args, p.RoleTools[task.RolePlanner])
-		for _, t := range p.Paused {
-			args = append(args, t)
-		}
-	}
-	q += ` ORDER BY priority DESC, position, created_at, id LIMIT 1`
+	q, args := claimQuery(p)
 	t, err := scanTask(s.db.QueryRowContext(ctx, q, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return task.Task{}, fmt.Errorf("next claimable task: %w", ErrNotFound)
@@ -58,6 +42,43 @@ func (s *Store) NextClaimable(ctx context.Context, p Pick) (task.Task, error) {
 		return task.Task{}, fmt.Errorf("next claimable task: %w", err)
 	}
 	return t, nil
+}
+
+// claimQuery builds NextClaimable's query.
+func claimQuery(p Pick) (string, []any) {
+	q := `SELECT ` + taskColumns + ` FROM tasks
+		WHERE status = 'pending' AND skip = 0 AND (not_before IS NULL OR not_before <= ?)`
+	args := []any{p.Now.UnixMilli()}
+	if len(p.Paused) > 0 {
+		// The role of the task's next step (its resume point's, else the
+		// planner's) and the tool it runs with: the task's own override,
+		// else the role's tool in settings (pausedRoles lists the roles
+		// whose settings tool is paused).
+		var pausedRoles []any
+		for _, r := range task.Roles {
+			if slices.Contains(p.Paused, p.RoleTools[r]) {
+				pausedRoles = append(pausedRoles, string(r))
+			}
+		}
+		in := func(n int) string { return "(" + strings.TrimSuffix(strings.Repeat("?,", n), ",") + ")" }
+		q = `SELECT ` + taskColumns + ` FROM tasks LEFT JOIN (SELECT task_id AS rp_task, role AS rp_role FROM task_resume) ON rp_task = tasks.id
+		WHERE status = 'pending' AND skip = 0 AND (not_before IS NULL OR not_before <= ?)
+		AND NOT (IFNULL(CASE WHEN tools = '{}' THEN NULL ELSE NULLIF(json_extract(tools, '$.' || COALESCE(rp_role, 'planner') || '.tool'), '') END`
+		q += ` IN ` + in(len(p.Paused)) + `, 0)`
+		for _, t := range p.Paused {
+			args = append(args, t)
+		}
+		q += ` OR (CASE WHEN tools = '{}' THEN NULL ELSE NULLIF(json_extract(tools, '$.' || COALESCE(rp_role, 'planner') || '.tool'), '') END IS NULL`
+		if len(pausedRoles) > 0 {
+			q += ` AND COALESCE(rp_role, 'planner') IN ` + in(len(pausedRoles)) + `)`
+			args = append(args, pausedRoles...)
+		} else {
+			q += ` AND 0)`
+		}
+		q += `)`
+	}
+	q += ` ORDER BY priority DESC, position, created_at, id LIMIT 1`
+	return q, args
 }
 
 // NextNotBefore returns the earliest not-before time of a pending task

@@ -65,3 +65,4 @@ CREATE TABLE schedule_runs (
     note        TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX schedule_runs_schedule ON schedule_runs (schedule_id, id);
+
