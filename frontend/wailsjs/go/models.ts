@@ -801,6 +801,10 @@ export namespace app {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    // Go type: time
+	    not_before?: any;
+	    on_limit?: string;
+	    schedule_id?: string;
 	    attachments: store.Attachment[];
 	    answers: string;
 	    reports: Report[];
@@ -840,6 +844,9 @@ export namespace app {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.on_limit = source["on_limit"];
+	        this.schedule_id = source["schedule_id"];
 	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
 	        this.answers = source["answers"];
 	        this.reports = this.convertValues(source["reports"], Report);
@@ -1441,6 +1448,10 @@ export namespace task {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    // Go type: time
+	    not_before?: any;
+	    on_limit?: string;
+	    schedule_id?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -1474,6 +1485,9 @@ export namespace task {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.on_limit = source["on_limit"];
+	        this.schedule_id = source["schedule_id"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
