@@ -399,6 +399,43 @@ export namespace app {
 	        this.leftovers = source["leftovers"];
 	    }
 	}
+	export class PausedTool {
+	    tool: string;
+	    // Go type: time
+	    until: any;
+	    text: string;
+	    warning?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PausedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.until = this.convertValues(source["until"], null);
+	        this.text = source["text"];
+	        this.warning = source["warning"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Report {
 	    role: string;
 	    round: number;
@@ -585,6 +622,7 @@ export namespace app {
 	    lock_held: boolean;
 	    lock_message?: string;
 	    running: RunningInfo[];
+	    paused?: PausedTool[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunnerStatus(source);
@@ -596,6 +634,7 @@ export namespace app {
 	        this.lock_held = source["lock_held"];
 	        this.lock_message = source["lock_message"];
 	        this.running = this.convertValues(source["running"], RunningInfo);
+	        this.paused = this.convertValues(source["paused"], PausedTool);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -164,6 +164,14 @@ export interface OutputBatch {
   terminal: string;
 }
 
+/** Go app.PausedTool */
+export interface PausedTool {
+  tool: string;
+  until: string;
+  text: string;
+  warning?: string;
+}
+
 /** Go task.PlannerAnswered */
 export interface PlannerAnswered {
   role: string;
@@ -237,6 +245,7 @@ export interface RunnerStatus {
   lock_held: boolean;
   lock_message?: string;
   running: RunningInfo[];
+  paused?: PausedTool[];
 }
 
 /** Go app.RunningInfo */
