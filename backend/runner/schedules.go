@@ -41,7 +41,7 @@ func (r *Runner) fireSchedules(ctx context.Context, set settings.Settings) error
 	first, last := !r.armed, r.lastNow
 	r.armed, r.lastNow = true, now
 	r.mu.Unlock()
-	if !last.IsZero() && now.Before(last.Add(-missedAfter)) {
+	if first || now.Before(last.Add(-missedAfter)) {
 		r.rearm(ctx, ss, now, last)
 	}
 	due, err := ss.DueSchedules(ctx, now, 0)
@@ -106,8 +106,10 @@ func noteSuffix(n string) string {
 }
 
 // rearm moves every armed schedule's next fire to its first fire after now
-// when the clock went back from last to now: a fire armed for a time the
-// clock will now reach much later is brought forward, never lost.
+// when that comes sooner: the clock went back (from last to now, or while
+// the app was closed, last zero), so a fire armed for a time the clock
+// reaches much later is brought forward, never lost. In a clock that only
+// goes forward, no schedule's next fire is ever later than that.
 func (r *Runner) rearm(ctx context.Context, ss ScheduleStore, now, last time.Time) {
 	all, err := ss.ListSchedules(ctx)
 	if err != nil {
@@ -124,8 +126,8 @@ func (r *Runner) rearm(ctx context.Context, ss ScheduleStore, now, last time.Tim
 		}
 		if n := spec.Next(now); !n.IsZero() && n.Before(*sc.NextFire) {
 			if err := ss.SetNextFire(ctx, sc.ID, &n); err == nil {
-				r.log(ctx, "", 0, task.LevelWarn, fmt.Sprintf("The clock went back from %s to %s: schedule %s re-armed for %s",
-					last.Format(time.RFC3339), now.Format(time.RFC3339), sc.ID, n.Format(time.RFC3339)))
+				r.log(ctx, "", 0, task.LevelWarn, fmt.Sprintf("The clock went back (now %s): schedule %s was armed for %s, re-armed for %s",
+					now.Format(time.RFC3339), sc.ID, sc.NextFire.Format(time.RFC3339), n.Format(time.RFC3339)))
 			}
 		}
 	}

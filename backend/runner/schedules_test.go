@@ -122,3 +122,25 @@ func TestScheduleFiresOnTimeSkipsAndCatchesUp(t *testing.T) {
 		t.Fatalf("after the missed fires, next fire %v", got.NextFire)
 	}
 }
+
+// A clock that went back (here while the app was closed) re-arms a
+// schedule for its first fire after the new time instead of leaving it
+// asleep until the old one.
+func TestScheduleRearmedWhenTheClockGoesBack(t *testing.T) {
+	r := newRoot(t, nil)
+	ctx := context.Background()
+	clk := &clock{t: time.Date(2026, 12, 10, 12, 0, 0, 0, time.UTC)}
+	sc, err := schedule.Create(ctx, r.st, task.Schedule{Cron: "0 2 * * *", Template: task.NewTask{Prompt: "Daily.", Runs: 1}}, clk.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC))
+	r.runUntilIdle(clk)
+	got, _ := r.st.GetSchedule(ctx, sc.ID)
+	if want := time.Date(2026, 12, 8, 2, 0, 0, 0, time.UTC); got.NextFire == nil || !got.NextFire.Equal(want) {
+		t.Fatalf("after the clock went back: next fire %v, want %v (was %v)", got.NextFire, want, sc.NextFire)
+	}
+	if n := len(r.scheduled(sc.ID)); n != 0 {
+		t.Fatalf("the re-arm fired %d tasks", n)
+	}
+}
