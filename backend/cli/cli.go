@@ -71,7 +71,7 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":         {"add a task to the queue: add PROMPT [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] [--on-limit wait|switch]", runAdd},
+	"add":         {"add a task to the queue: add PROMPT [--at TIME] [--every CRON [--tz ZONE] [--name NAME]]", runAdd},
 	"list":        {"list tasks", runList},
 	"show":        {"show one task", runShow},
 	"runner":      {"run the queue headless: runner [--once | --until-idle]", runRunner},

@@ -122,3 +122,19 @@ func TestLimitsListsAndResumes(t *testing.T) {
 		t.Fatalf("limits resume: %+v", r)
 	}
 }
+
+func TestAddOnLimit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if r := runCLI(t, dir, "", "add", "--on-limit", "switch", "x"); r.code != 1 || !strings.Contains(r.stderr, "not available yet") {
+		t.Fatalf("switch: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "add", "--on-limit", "later", "x"); r.code != 1 || !strings.Contains(r.stderr, "wait or switch") {
+		t.Fatalf("bad value: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "add", "--on-limit", "wait", "x"); r.code != 0 {
+		t.Fatalf("wait: %+v", r)
+	}
+	if n := len(listJSON(t, dir)); n != 1 {
+		t.Fatalf("%d tasks", n)
+	}
+}
