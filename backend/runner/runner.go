@@ -353,7 +353,8 @@ func (r *Runner) claimInfo(ctx context.Context, set settings.Settings, t task.Ta
 		ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
 	}
 	return store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: role, Round: round, Attempt: attempt,
-		Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, step, attempt)}, nil
+		Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, step, attempt),
+		Repo: set.WorkDir()}, nil
 }
 
 // unrecorded handles a task whose outcome the store could not record: it

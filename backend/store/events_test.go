@@ -37,10 +37,7 @@ func TestLegacyEventsMigrateAndDecode(t *testing.T) {
 	}
 	// Back to a version-2 database: drop what the later migrations add, so
 	// that reopening applies them again.
-	if _, err := s.db.Exec(`DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts;
-		DROP TABLE schedule_runs; DROP TABLE schedules; DROP TABLE task_resume; DROP TABLE tool_pauses;
-		ALTER TABLE executions DROP COLUMN session_id; ALTER TABLE tasks DROP COLUMN not_before;
-		ALTER TABLE tasks DROP COLUMN on_limit; ALTER TABLE tasks DROP COLUMN schedule_id`); err != nil {
+	if _, err := s.db.Exec(`DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts; ` + undoLimits + undoTaskContent); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.db.Exec(`PRAGMA user_version = 2`); err != nil {

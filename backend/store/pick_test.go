@@ -191,3 +191,9 @@ func BenchmarkPickNextWithLimits(b *testing.B) {
 		}
 	})
 }
+
+// undoLimits drops what the limits and schedules migration adds, so that a
+// test can reopen an older schema.
+const undoLimits = `DROP TABLE schedule_runs; DROP TABLE schedules; DROP TABLE task_resume; DROP TABLE tool_pauses;
+	ALTER TABLE executions DROP COLUMN session_id; ALTER TABLE tasks DROP COLUMN not_before;
+	ALTER TABLE tasks DROP COLUMN on_limit; ALTER TABLE tasks DROP COLUMN schedule_id; `
