@@ -42,6 +42,18 @@ type RunnerStatus struct {
 	LockHeld    bool          `json:"lock_held"`
 	LockMessage string        `json:"lock_message,omitempty"`
 	Running     []RunningInfo `json:"running"`
+	// Paused lists the tools paused by a usage limit until their reset.
+	Paused []PausedTool `json:"paused,omitempty"`
+}
+
+// PausedTool is a tool paused by a usage limit, as the window and the tray
+// show it: Text is "claude-code paused until 14:05 (usage limit)".
+type PausedTool struct {
+	Tool  string    `json:"tool"`
+	Until time.Time `json:"until"`
+	Text  string    `json:"text"`
+	// Warning says how the reported reset time was corrected, "" when it was not.
+	Warning string `json:"warning,omitempty"`
 }
 
 // InjectResult says where an injected prompt went.
@@ -105,7 +117,28 @@ func (r *RunService) Status() (RunnerStatus, error) {
 		}
 		st.Running = append(st.Running, info)
 	}
+	now := time.Now()
+	if ps, err := r.store.ToolPauses(ctx, now); err == nil {
+		for _, p := range ps {
+			st.Paused = append(st.Paused, PausedTool{Tool: p.Tool, Until: p.Until, Text: p.Describe(now, time.Local), Warning: p.Warning})
+		}
+	}
 	return st, nil
+}
+
+// ResumeTool ends a tool's usage-limit pause now (the user resumes it
+// early); the queue takes its tasks up at once. It returns an error when
+// the tool is not paused.
+func (r *RunService) ResumeTool(tool string) (RunnerStatus, error) {
+	if _, err := r.store.ResumeTool(r.ctx(), tool, time.Now()); err != nil {
+		return RunnerStatus{}, userError(err)
+	}
+	r.control.Wake()
+	st, err := r.Status()
+	if err == nil {
+		r.emit.Emit(EventRunnerStatus, st)
+	}
+	return st, err
 }
 
 // SetEnabled pauses or resumes the queue (between tasks).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
@@ -197,7 +198,9 @@ func StopFlags(reason proc.Reason) (stopped, timedOut, stalled bool) {
 // ProcResult builds the Result fields every adapter shares from the
 // process outcome and the tool's own error text ("" when it reported none).
 // ErrorText falls back to the process error (exit status, stall, stop) when
-// the step failed without tool text; Transient follows IsTransientToolError.
+// the step failed without tool text; Transient follows IsTransientToolError,
+// except for a usage limit in the tool's text (DetectLimitText), which sets
+// Limit and is never transient.
 func ProcResult(pr proc.Result, toolError string) Result {
 	res := Result{ExitCode: pr.ExitCode, Signal: pr.Signal, StopReason: pr.Reason, ErrorText: toolError}
 	if err := pr.Err(); err != nil && res.ErrorText == "" {
@@ -206,6 +209,11 @@ func ProcResult(pr proc.Result, toolError string) Result {
 	if res.Failed() {
 		stopped, timedOut, stalled := StopFlags(pr.Reason)
 		res.Transient = IsTransientToolError(toolError, stopped, timedOut, stalled)
+		if !stopped && !timedOut && !stalled {
+			if l, ok := DetectLimitText(toolError, time.Now(), time.Local); ok {
+				res.Limit, res.Transient = &l, false
+			}
+		}
 	}
 	return res
 }

@@ -151,6 +151,9 @@ type Result struct {
 	Transient bool
 	// ErrorText is the tool's error text, "" on success.
 	ErrorText string
+	// Limit is set when the step ended on the tool's usage limit (the step
+	// failed, and is not transient: it waits for the reset).
+	Limit *Limit
 }
 
 // Failed reports whether the step did not succeed: it was stopped, exited

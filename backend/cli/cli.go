@@ -72,7 +72,7 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":         {"add a task to the queue: add [--command NAME] [--attach FILE]... PROMPT", runAdd},
+	"add":         {"add a task to the queue: add [--command NAME] [--attach FILE]... [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] PROMPT", runAdd},
 	"list":        {"list tasks", runList},
 	"show":        {"show one task", runShow},
 	"runner":      {"run the queue headless: runner [--once | --until-idle]", runRunner},
@@ -97,6 +97,8 @@ var commands = map[string]command{
 	"queue":       {"the merge queue: " + queueUsage, runQueue},
 	"verify":      {"the verification gate: " + verifyUsage, runVerify},
 	"budget":      {"print spend against each budget: budget [--json] | budget retry (re-queue the tasks a cap no longer holds)", runBudget},
+	"schedules":   {"recurring tasks: schedules [list] | schedules pause|resume|delete|log ID [--json]", runSchedules},
+	"limits":      {"tools paused by a usage limit: limits [--json] | limits resume TOOL", runLimits},
 }
 
 // Commands returns the subcommand names, sorted.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
@@ -60,6 +61,11 @@ func runAdd(ctx context.Context, c *call) error {
 	fs.BoolVar(&n.Draft, "draft", false, "store as a draft instead of queueing it")
 	fs.StringVar(&n.Verify, "verify", "", "this task's verify command (wins over the repository's and settings.verify.command)")
 	fs.BoolVar(&n.NoVerify, "no-verify", false, "run no verify command for this task")
+	at := fs.String("at", "", "not before this time (\"2026-12-02 02:00\", local or --tz)")
+	every := fs.String("every", "", "recurring: a cron expression (\"0 2 * * 1-5\"); queues a fresh task at each fire")
+	tz := fs.String("tz", "", "time zone of --at and --every (IANA name; --every defaults to UTC)")
+	name := fs.String("name", "", "name of the schedule (--every)")
+	onLimit := fs.String("on-limit", "", "on a usage limit: wait (the default; switch is not available yet)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
@@ -93,8 +99,34 @@ func runAdd(ctx context.Context, c *call) error {
 			return err
 		}
 	}
+	if n.OnLimit, err = task.ParseOnLimit(*onLimit); err != nil {
+		return err
+	}
+	if n.OnLimit == task.OnLimitSwitch {
+		// Moving the remaining steps to another tool with a handoff is not built yet.
+		return &task.InvalidError{Reason: "--on-limit switch is not available yet: a task waits for its tool's reset"}
+	}
+	if *at != "" && *every != "" {
+		return usagef("--at and --every do not go together (a schedule fires at its cron times)")
+	}
+	if *name != "" && *every == "" {
+		return usagef("--name names a schedule: use it with --every")
+	}
+	var nb time.Time
+	if *at != "" {
+		if nb, err = parseAt(*at, *tz); err != nil {
+			return err
+		}
+		n.NotBefore = &nb
+	}
 	if _, err := n.Normalize(); err != nil {
 		return err // validate before touching the data root
+	}
+	if *every != "" {
+		if len(attach) > 0 {
+			return usagef("--attach does not go with --every (a schedule's template holds no files)")
+		}
+		return addSchedule(ctx, c, n, *every, *tz, *name)
 	}
 	files, closeFiles, err := openAttachments(attach)
 	if err != nil {
@@ -117,6 +149,13 @@ func runAdd(ctx context.Context, c *call) error {
 		return err
 	}
 	fmt.Fprintln(c.io.Stdout, t.ID)
+	if t.NotBefore != nil {
+		if now := time.Now(); !t.NotBefore.After(now) {
+			fmt.Fprintf(c.io.Stderr, "the start time %s is in the past: the task runs now\n", t.NotBefore.Local().Format("2006-01-02 15:04"))
+		} else {
+			fmt.Fprintf(c.io.Stderr, "queued; not started before %s\n", t.NotBefore.Local().Format("2006-01-02 15:04 MST"))
+		}
+	}
 	return nil
 }
 

@@ -48,8 +48,10 @@ type Options struct {
 	// GitTimeout bounds each git command the runner runs (a hook that
 	// hangs); zero means DefaultGitTimeout.
 	GitTimeout time.Duration
-	// Now is the budget clock (days and months in the machine's local
-	// time); default time.Now. Tests inject one to roll a period over.
+	// Now is the clock of the budgets (days and months in the machine's
+	// local time) and of the queue (usage-limit pauses, not-before times,
+	// schedules); default time.Now. Tests inject one to roll a period over
+	// or pass a reset time.
 	Now func() time.Time
 }
 
@@ -132,13 +134,14 @@ func Open(o Options) (*Host, error) {
 		Scope:         h.Scope,
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
+		Now:           o.Now,
 	})
 	h.Queue = MergeQueue(o.Paths, o.Store, h.Review, g, h.current)
 	h.Queue.Verify = &verify.Runner{Procs: h.Procs, Git: g}
 	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now})
 	return h, nil
 }
 

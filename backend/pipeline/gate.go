@@ -152,6 +152,10 @@ func (r *run) review(ctx context.Context, role task.Role, base PromptInput) (tas
 		return "", "", err
 	}
 	v := task.ParseVerdict(res.Report)
+	if r.skipSection[replayKey(kind, *round)] {
+		_ = r.section(ctx, kind, role, *round, string(v), res.Report)
+		return v, res.Report, nil // its verdict was recorded before the usage limit
+	}
 	if err := r.section(ctx, kind, role, *round, string(v), res.Report); err != nil {
 		return "", "", err
 	}
@@ -167,6 +171,9 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		res, err := r.step(ctx, s)
 		if err != nil {
 			return res, err
+		}
+		if kind, ok := sectionOf(s); ok && r.skipSection[replayKey(kind, s.round)] {
+			return res, nil // done before the usage limit, questions and all
 		}
 		qs := questionsOf(res)
 		if len(qs) == 0 || q >= maxQuestionRounds {
@@ -201,6 +208,10 @@ func questionsOf(res agent.Result) []string {
 
 // section stores a report section (scrubbed).
 func (r *run) section(ctx context.Context, kind task.SectionKind, role task.Role, round int, verdict, body string) error {
+	if r.skipSection[replayKey(kind, round)] {
+		delete(r.skipSection, replayKey(kind, round))
+		return nil // stored by the run before the usage limit
+	}
 	_, err := r.st.AddSection(ctx, task.Section{TaskID: r.t.ID, Kind: kind, Role: role, Iteration: r.iter,
 		Round: round, Verdict: verdict, Body: secrets.Scrub(body)})
 	if err != nil {

@@ -37,6 +37,14 @@ type Store interface {
 	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	VerifyStore
+	// Usage limits: tool pauses, the release of a limited task and where it goes on.
+	ToolPauses(ctx context.Context, now time.Time) ([]task.ToolPause, error)
+	PauseTool(ctx context.Context, p task.ToolPause) (task.ToolPause, error)
+	Release(ctx context.Context, taskID string, rp *task.ResumePoint, reason string, d task.EventData) (task.Task, error)
+	ResumePoint(ctx context.Context, taskID string) (task.ResumePoint, bool, error)
+	DropResume(ctx context.Context, taskID string) error
+	LastSectionID(ctx context.Context, taskID string) (int64, error)
+	SetExecutionSession(ctx context.Context, execID int64, sessionID string) error
 }
 
 // Tools finds an agent tool by its settings name and prices the steps the

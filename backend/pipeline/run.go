@@ -47,6 +47,15 @@ type run struct {
 	revRound    int
 	devRound    int
 	finalPlan   string
+	// resume is where a run released by a usage limit goes on (nil: from
+	// the start); afterSection the last section before the first run of
+	// this iteration began; replay the reports of the steps done before the
+	// limit, taken instead of running those steps again; skipSection the
+	// replayed reports, not stored twice.
+	resume       *task.ResumePoint
+	afterSection int64
+	replay       map[string]task.Section
+	skipSection  map[string]bool
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -63,8 +72,27 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 	}
 	r.obsBudget = r.set.Review.MaxFixRounds
 	r.fixBudget = r.set.Review.MaxFixRounds
+	r.skipSection = map[string]bool{}
+	if err := r.loadResume(ctx); err != nil {
+		return r.finish(ctx, err)
+	}
 	err := r.execute(r.gitCtx(ctx, "git"))
 	return r.finish(ctx, err)
+}
+
+// loadResume reads where the run goes on after a usage limit, and the
+// first section of the iteration's first run.
+func (r *run) loadResume(ctx context.Context) error {
+	rp, ok, err := r.st.ResumePoint(ctx, r.t.ID)
+	if err != nil {
+		return err
+	}
+	if ok && rp.Iteration == r.iter {
+		r.resume, r.afterSection = &rp, rp.AfterSection
+		return nil
+	}
+	r.afterSection, err = r.st.LastSectionID(ctx, r.t.ID)
+	return err
 }
 
 // execute runs the iteration and returns nil when the task passed.
@@ -84,6 +112,10 @@ func (r *run) execute(ctx context.Context) error {
 	}
 	if err := r.loadAttachments(ctx); err != nil {
 		return err
+	}
+	if r.resume != nil {
+		r.loadReplay(secs)
+		r.logf(task.LevelInfo, "Going on after the usage limit of %s: from step %s", r.resume.Tool, r.resume.Step)
 	}
 	repo := r.t.Repo
 	if repo == "" {
@@ -129,8 +161,12 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	}
 	if r.first != nil { // the claimed execution never ran a step
 		o := task.OutcomeFailed
-		if errors.Is(err, errStopped) || errors.Is(err, errInterrupted) || errors.As(err, new(*budgetStop)) || errors.As(err, new(*breakerStop)) {
+		var lim *limited
+		switch {
+		case errors.Is(err, errStopped) || errors.Is(err, errInterrupted) || errors.As(err, new(*budgetStop)) || errors.As(err, new(*breakerStop)):
 			o = task.OutcomeStopped
+		case errors.As(err, &lim):
+			o = task.OutcomeLimited
 		}
 		_ = r.st.FinishExecution(wctx, r.first.ID, o, -1, task.Usage{}, false)
 		r.first = nil
@@ -142,6 +178,13 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	var pk *parked
 	var bs *budgetStop
 	var ks *breakerStop
+	var lim *limited
+	if errors.As(err, &lim) && ctx.Err() == nil {
+		return r.release(wctx, lim)
+	}
+	if derr := r.st.DropResume(wctx, r.t.ID); derr != nil {
+		r.p.o.Logger.Warn("pipeline: cannot drop the resume point", "task", r.t.ID, "err", derr)
+	}
 	switch {
 	case errors.As(err, &bs):
 		res.Status, res.Message, d.Cleanup = task.StatusStopped, bs.r.Reason(), cleanupStopped

@@ -47,22 +47,42 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 	if !ok {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: no tool configured", s.role)}
 	}
+	if res, ok := r.replayed(s); ok {
+		return res, nil
+	}
 	tool, err := r.p.o.Tools.Get(ref.Tool)
 	if err != nil {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: %v", s.role, err)}
 	}
+	// The step the usage limit cut short goes on: in its native session
+	// when it runs with the same tool, with attempts numbered on.
+	first, session, interrupted := 1, "", false
+	if rp := r.resume; rp != nil && rp.Step == s.name() {
+		r.resume = nil
+		first, interrupted = rp.Attempt+1, true
+		if rp.Tool == tool.Name() && tool.Capabilities().NativeResume {
+			session = rp.SessionID
+		}
+	}
+	if until, paused := r.pausedUntil(ctx, tool.Name()); paused {
+		return agent.Result{}, &limited{step: s, tool: tool.Name(), model: ref.Model, session: session, attempt: first - 1,
+			before: true, until: until}
+	}
 	budget := r.set.Retries.Transient
-	interrupted := false
-	for attempt := 1; ; attempt++ {
-		res, err := r.attempt(ctx, tool, ref.Model, s, attempt, interrupted)
+	for attempt := first; ; attempt++ {
+		res, err := r.attempt(ctx, tool, ref.Model, s, attempt, interrupted, session)
 		if err != nil {
 			return res, err
 		}
 		if !res.Failed() {
 			return res, nil
 		}
+		if res.Limit != nil {
+			return res, &limited{step: s, tool: tool.Name(), model: ref.Model, session: res.SessionID, attempt: attempt, limit: *res.Limit}
+		}
+		session = "" // a retry after a transient failure starts a fresh session
 		transient := res.Transient || res.StopReason == proc.ReasonStalled
-		if transient && attempt <= budget {
+		if transient && attempt-first+1 <= budget {
 			delay := time.Duration(r.set.Retries.Backoff(attempt)) * time.Millisecond
 			reason := describe(res, r.set.Retries.IdleTimeoutMs)
 			r.emit(0, task.RetryScheduled{Step: s.name(), Role: s.execRole(), Attempt: attempt, MaxAttempts: budget + 1,
@@ -114,7 +134,7 @@ func (r *run) backoff(ctx context.Context, d time.Duration) error {
 }
 
 // attempt runs one attempt of a step as one execution.
-func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s stepSpec, attempt int, interrupted bool) (agent.Result, error) {
+func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s stepSpec, attempt int, interrupted bool, session string) (agent.Result, error) {
 	if ctx.Err() != nil {
 		return agent.Result{}, errInterrupted
 	}
@@ -153,8 +173,12 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		return agent.Result{}, err
 	}
 	defer endGuard()
-	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model},
-		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d)", s.name(), tool.Name(), modelSuffix(model), attempt))
+	resumed := ""
+	if session != "" {
+		resumed = ", resuming session " + session
+	}
+	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model, ResumedSession: session},
+		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d%s)", s.name(), tool.Name(), modelSuffix(model), attempt, resumed))
 	h := r.p.o.Hooks.OnOutput
 	onOutput := func(b []byte) {
 		g.output(b)
@@ -164,7 +188,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), ResumeSession: session, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e); g.feed(e) },
@@ -189,6 +213,11 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	res, werr := live.Wait()
 	close(done)
 	wg.Wait()
+	if res.SessionID != "" {
+		if err := r.st.SetExecutionSession(context.WithoutCancel(ctx), exec.ID, res.SessionID); err != nil {
+			r.p.o.Logger.Warn("pipeline: cannot record the session id", "task", r.t.ID, "exec", exec.ID, "err", err)
+		}
+	}
 	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
 	res.Report = strayNote + res.Report
 
@@ -204,6 +233,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		outcome = task.OutcomeFailed
 	case res.StopReason == proc.ReasonStalled || res.StopReason == proc.ReasonTimeout:
 		outcome = task.OutcomeStalled
+	case res.Failed() && res.Limit != nil:
+		outcome = task.OutcomeLimited
 	case res.Failed() && res.Transient:
 		outcome = task.OutcomeTransient
 	case res.Failed():
@@ -232,11 +263,12 @@ func modelSuffix(m string) string {
 	return ", model " + m
 }
 
-// openExecution uses the execution the claim opened for the first planner
-// attempt, or opens a new one.
+// openExecution uses the execution the claim opened for the run's first
+// step attempt (the planner's, or the step a usage limit cut short), or
+// opens a new one.
 func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec, attempt int) (task.Execution, error) {
 	path := r.transcriptPath(s.name(), attempt)
-	if r.first != nil && s.role == task.RolePlanner && attempt == 1 {
+	if r.first != nil && s.execRole() == r.first.Role && s.round == r.first.Round && attempt == r.first.Attempt {
 		e := *r.first
 		r.first = nil
 		if e.TranscriptPath == "" {

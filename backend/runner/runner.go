@@ -22,7 +22,10 @@ import (
 
 // Store is the part of the store the runner uses.
 type Store interface {
-	NextPending(ctx context.Context, except ...string) (task.Task, error)
+	NextClaimable(ctx context.Context, p store.Pick) (task.Task, error)
+	ToolPauses(ctx context.Context, now time.Time) ([]task.ToolPause, error)
+	ResumePoint(ctx context.Context, taskID string) (task.ResumePoint, bool, error)
+	ScheduleStore
 	Claim(ctx context.Context, taskID string, c store.ClaimInfo) (task.Execution, error)
 	GetTask(ctx context.Context, id string) (task.Task, error)
 	ListTasks(ctx context.Context, f store.Filter) ([]task.Task, error)
@@ -114,6 +117,10 @@ type Runner struct {
 	// warned is the text of the last queue or readiness problem logged, so
 	// a problem that persists is logged once.
 	warned string
+	// armed is true once the schedules were looked at after start; lastNow
+	// is the clock at that look (a clock that goes back re-arms them).
+	armed   bool
+	lastNow time.Time
 }
 
 // New returns a Runner; Store, Pipeline and Settings are required.
@@ -198,6 +205,8 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 			var err error
 			if err = r.ready(); err != nil {
 				err = &NotReadyError{Err: err}
+			} else if err = r.fireSchedules(ctx, set); err != nil {
+				err = &QueueError{Op: "fire schedules", Err: err}
 			} else {
 				claimed, err = r.fill(ctx, set, &wg, freed)
 				started += claimed
@@ -268,7 +277,12 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		if len(r.Running()) >= max(set.Runner.Concurrency, 1) || r.fatalErr() != nil {
 			return n, nil
 		}
-		t, err := r.o.Store.NextPending(ctx, held...)
+		pick, err := r.pick(ctx, set)
+		if err != nil {
+			return n, &QueueError{Op: "tool pauses", Err: err}
+		}
+		pick.Except = held
+		t, err := r.o.Store.NextClaimable(ctx, pick)
 		if errors.Is(err, store.ErrNotFound) {
 			return n, nil
 		}
@@ -282,14 +296,11 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			tries--
 			continue
 		}
-		ref, _ := set.Role(task.RolePlanner)
-		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
-			ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
+		info, err := r.claimInfo(ctx, set, t)
+		if err != nil {
+			return n, &QueueError{Op: "resume point", TaskID: t.ID, Err: err}
 		}
-		iter := t.CompletedRuns + 1
-		ex, err := r.o.Store.Claim(ctx, t.ID, store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: task.RolePlanner,
-			Attempt: 1, Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, "planner", 1),
-			Repo: set.WorkDir()})
+		ex, err := r.o.Store.Claim(ctx, t.ID, info)
 		if errors.Is(err, store.ErrClaimConflict) {
 			continue // lost to another runner or changed meanwhile: never retried, take the next one
 		}
@@ -331,6 +342,48 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		}()
 	}
 	return n, nil
+}
+
+// pick is what the claim filter needs: the time, the tools paused by a
+// usage limit now, and the tool settings give each role.
+func (r *Runner) pick(ctx context.Context, set settings.Settings) (store.Pick, error) {
+	now := r.o.Now()
+	p := store.Pick{Now: now, RoleTools: map[task.Role]string{}}
+	pauses, err := r.o.Store.ToolPauses(ctx, now)
+	if err != nil {
+		return p, err
+	}
+	for _, tp := range pauses {
+		p.Paused = append(p.Paused, tp.Tool)
+	}
+	for _, role := range task.Roles {
+		if ref, ok := set.Role(role); ok {
+			p.RoleTools[role] = ref.Tool
+		}
+	}
+	return p, nil
+}
+
+// claimInfo names the execution a claim opens: the planner's first
+// attempt, or, for a task a usage limit released, the next attempt of the
+// step it goes on from.
+func (r *Runner) claimInfo(ctx context.Context, set settings.Settings, t task.Task) (store.ClaimInfo, error) {
+	iter := t.CompletedRuns + 1
+	role, round, attempt, step := task.RolePlanner, 0, 1, "planner"
+	rp, ok, err := r.o.Store.ResumePoint(ctx, t.ID)
+	if err != nil {
+		return store.ClaimInfo{}, err
+	}
+	if ok && rp.Iteration == iter {
+		role, round, attempt, step = rp.Role, rp.Round, rp.Attempt+1, rp.Step
+	}
+	ref, _ := set.Role(role)
+	if c, ok := t.Tools[role]; ok && c.Tool != "" {
+		ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
+	}
+	return store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: role, Round: round, Attempt: attempt,
+		Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, step, attempt),
+		Repo: set.WorkDir()}, nil
 }
 
 // unrecorded handles a task whose outcome the store could not record: it

@@ -102,6 +102,9 @@ type Runner struct {
 	Enabled bool `json:"enabled"`
 	// Concurrency is how many tasks run at once.
 	Concurrency int `json:"concurrency"`
+	// RunMissedSchedules runs a schedule once at start when fires were
+	// missed while the app was closed; off, the missed fires are only logged.
+	RunMissedSchedules bool `json:"runMissedSchedules"`
 }
 
 // Roles holds settings.roles; Observer nil means no observer step.
@@ -181,7 +184,7 @@ type Settings struct {
 func Defaults(cat Catalog) Settings {
 	def := ToolRef{Tool: cat.Default()}
 	return Settings{
-		Runner:   Runner{Enabled: true, Concurrency: DefaultConcurrency},
+		Runner:   Runner{Enabled: true, Concurrency: DefaultConcurrency, RunMissedSchedules: true},
 		Roles:    Roles{Planner: def, Refinement: def, Developer: def, Reviewer: def},
 		Review:   Review{Gate: true, MaxFixRounds: DefaultMaxFixRounds, MaxInlineDiffBytes: DefaultMaxInlineDiffBytes},
 		Worktree: Worktree{OnDone: DefaultOnDone, OnFailure: DefaultOnFailure},

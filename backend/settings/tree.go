@@ -63,7 +63,7 @@ func splitKey(key string) ([]string, error) {
 // the configurable tools there.
 var schema = map[string]any{
 	"workingDirectory": nil,
-	"runner":           map[string]any{"enabled": nil, "concurrency": nil},
+	"runner":           map[string]any{"enabled": nil, "concurrency": nil, "runMissedSchedules": nil},
 	"roles": map[string]any{
 		string(task.RolePlanner): roleKeys, string(task.RoleRefinement): roleKeys, string(task.RoleDeveloper): roleKeys,
 		string(task.RoleObserver): roleKeys, string(task.RoleReviewer): roleKeys,

@@ -100,6 +100,7 @@ const (
 	WhatCommand    = "command"
 	WhatAttachment = "attachment"
 	WhatExecution  = "execution"
+	WhatSchedule   = "schedule"
 )
 
 // NotFoundError names what does not exist: a task, a command template, an

@@ -17,7 +17,7 @@ var ErrExecutionClosed = errors.New("execution already finished")
 
 const execColumns = `id, task_id, iteration, role, round, attempt, tool, model, transcript_path,
 	pid, pgid, pids, pid_starts, started_at, ended_at, outcome, exit_code,
-	tokens_in, tokens_out, cache_read, cache_write, cost_usd, cost_estimated`
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd, cost_estimated, session_id`
 
 func insertExecutionTx(ctx context.Context, tx *sql.Tx, e task.Execution, at int64) (task.Execution, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO executions (task_id, iteration, role, round, attempt, tool, model,
@@ -152,7 +152,7 @@ func scanExecution(r scanner) (task.Execution, error) {
 	var ended, exit sql.NullInt64
 	err := r.Scan(&e.ID, &e.TaskID, &e.Iteration, &role, &e.Round, &e.Attempt, &e.Tool, &e.Model, &e.TranscriptPath,
 		&e.PID, &e.PGID, &pids, &starts, &started, &ended, &outcome, &exit,
-		&e.Usage.TokensIn, &e.Usage.TokensOut, &e.Usage.CacheRead, &e.Usage.CacheWrite, &e.Usage.CostUSD, &e.CostEstimated)
+		&e.Usage.TokensIn, &e.Usage.TokensOut, &e.Usage.CacheRead, &e.Usage.CacheWrite, &e.Usage.CostUSD, &e.CostEstimated, &e.SessionID)
 	if err != nil {
 		return e, err
 	}

@@ -83,22 +83,7 @@ func (s *Store) CreateTaskWithFiles(ctx context.Context, n task.NewTask, files [
 	var out task.Task
 	var atts []Attachment
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms)
-		if err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		if err := copyCommandTx(ctx, tx, id, n.Command, ms); err != nil {
-			return err
-		}
-		if err := insertTaskVerifyTx(ctx, tx, id, n); err != nil {
-			return err
-		}
-		if err := appendEventTx(ctx, tx, id, ms, task.Created{Status: status, Command: n.Command}); err != nil {
+		if err := insertTaskTx(ctx, tx, id, n, status, "", ms); err != nil {
 			return err
 		}
 		for _, f := range staged {
@@ -131,6 +116,51 @@ func (s *Store) CreateTaskWithFiles(ctx context.Context, n task.NewTask, files [
 		atts = []Attachment{}
 	}
 	return out, atts, nil
+}
+
+// insertTaskTx inserts a normalized new task with its prompt section, its
+// copy of the command template and its created event; scheduleID links it
+// to the schedule whose fire queued it ("" for none).
+func insertTaskTx(ctx context.Context, tx *sql.Tx, id string, n task.NewTask, status task.Status, scheduleID string, ms int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools,
+		created_at, updated_at, not_before, on_limit, schedule_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms,
+		timeMs(n.NotBefore), string(n.OnLimit), scheduleID)
+	if err != nil {
+		return fmt.Errorf("create task: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
+		return fmt.Errorf("create task: %w", err)
+	}
+	if err := copyCommandTx(ctx, tx, id, n.Command, ms); err != nil {
+		return err
+	}
+	if err := insertTaskVerifyTx(ctx, tx, id, n); err != nil {
+		return err
+	}
+	return appendEventTx(ctx, tx, id, ms, task.Created{Status: status, Command: n.Command})
+}
+
+// createTaskTx stores a normalized new task (pending) queued by a
+// schedule inside tx, with extra (an event of the same change), and reads
+// it back.
+func (s *Store) createTaskTx(ctx context.Context, tx *sql.Tx, n task.NewTask, scheduleID string, extra task.EventData) (task.Task, error) {
+	now := s.now()
+	id, err := task.NewID(now, rand.Reader)
+	if err != nil {
+		return task.Task{}, err
+	}
+	ms := now.UnixMilli()
+	if err := insertTaskTx(ctx, tx, id, n, task.StatusPending, scheduleID, ms); err != nil {
+		return task.Task{}, err
+	}
+	if extra != nil {
+		if err := appendEventTx(ctx, tx, id, ms, extra); err != nil {
+			return task.Task{}, err
+		}
+	}
+	return getTaskTx(ctx, tx, id)
 }
 
 // stagedFile is an attachment written to a temporary file next to its

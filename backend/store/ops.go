@@ -64,6 +64,10 @@ func (s *Store) UpdateTask(ctx context.Context, id string, e TaskEdit) (task.Tas
 		if err := appendEventTx(ctx, tx, id, at, task.Edited{}); err != nil {
 			return err
 		}
+		// An edited task starts its run over: the steps done before are not its steps.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM task_resume WHERE task_id = ?`, id); err != nil {
+			return fmt.Errorf("edit task %s: %w", id, err)
+		}
 		out, err = getTaskTx(ctx, tx, id)
 		return err
 	})

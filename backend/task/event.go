@@ -84,6 +84,16 @@ const (
 	// EventVerification (VerifyRun, stored, pipeline and merge queue): the
 	// verify command ran (or was skipped) and passed or failed.
 	EventVerification EventKind = "verification"
+	// EventLimitReached (LimitReached, stored, pipeline): a step's tool hit
+	// its usage limit; the tool is paused until the reset and the task waits
+	// at the front of the queue, or the step goes on with another tool.
+	EventLimitReached EventKind = "limit_reached"
+	// EventSessionRotated (SessionRotated, stored, pipeline): the tool ran out
+	// of turns or context; the step goes on in a fresh session with the handoff.
+	EventSessionRotated EventKind = "session_rotated"
+	// EventScheduled (ScheduleFired, stored, schedule): a schedule's fire
+	// queued the task.
+	EventScheduled EventKind = "scheduled"
 
 	// EventNote (Note, live, pipeline): a line of the run's log that is no
 	// other event (run started, worktree notes, the run's end).
@@ -192,6 +202,9 @@ var kinds = map[EventKind]kindSpec{
 	EventBudgetWarning:     stored[BudgetWarning](),
 	EventBudgetStopped:     stored[BudgetStopped](),
 	EventCircuitBroken:     stored[CircuitBroken](),
+	EventLimitReached:      stored[LimitReached](),
+	EventSessionRotated:    stored[SessionRotated](),
+	EventScheduled:         stored[ScheduleFired](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),

@@ -21,6 +21,11 @@ type StepStarted struct {
 	StepAttempt
 	Tool  string `json:"tool"`
 	Model string `json:"model"`
+	// ResumedSession is the native session the attempt continues ("" for a
+	// fresh session).
+	ResumedSession string `json:"resumed_session,omitempty"`
+	// HandoffFrom names the tool whose handoff the prompt carries ("" for none).
+	HandoffFrom string `json:"handoff_from,omitempty"`
 }
 
 // StepFinished is the payload of EventStepFinished.

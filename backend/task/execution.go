@@ -16,12 +16,17 @@ const (
 	OutcomeStalled ExecOutcome = "stalled"
 	// OutcomeTransient is a step that failed with a transient error and may be retried.
 	OutcomeTransient ExecOutcome = "transient"
+	// OutcomeLimited is a step whose tool reached its usage limit.
+	OutcomeLimited ExecOutcome = "limited"
+	// OutcomeRotated is a step that ran out of turns or context; it goes on
+	// in a fresh session.
+	OutcomeRotated ExecOutcome = "rotated"
 )
 
 // Valid reports whether o is one of the outcomes above.
 func (o ExecOutcome) Valid() bool {
 	switch o {
-	case OutcomeSucceeded, OutcomeFailed, OutcomeStopped, OutcomeStalled, OutcomeTransient:
+	case OutcomeSucceeded, OutcomeFailed, OutcomeStopped, OutcomeStalled, OutcomeTransient, OutcomeLimited, OutcomeRotated:
 		return true
 	}
 	return false
@@ -29,14 +34,16 @@ func (o ExecOutcome) Valid() bool {
 
 // Execution is one role step attempt. EndedAt is nil while it is open.
 type Execution struct {
-	ID             int64  `json:"id"`
-	TaskID         string `json:"task_id"`
-	Iteration      int    `json:"iteration"`
-	Role           Role   `json:"role"`
-	Round          int    `json:"round"`
-	Attempt        int    `json:"attempt"`
-	Tool           string `json:"tool"`
-	Model          string `json:"model"`
+	ID        int64  `json:"id"`
+	TaskID    string `json:"task_id"`
+	Iteration int    `json:"iteration"`
+	Role      Role   `json:"role"`
+	Round     int    `json:"round"`
+	Attempt   int    `json:"attempt"`
+	Tool      string `json:"tool"`
+	Model     string `json:"model"`
+	// SessionID is the tool's native session id, "" until the tool named it.
+	SessionID      string `json:"session_id,omitempty"`
 	TranscriptPath string `json:"transcript_path"`
 	PID            int    `json:"pid"`
 	PGID           int    `json:"pgid"`

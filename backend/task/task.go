@@ -45,6 +45,12 @@ type Task struct {
 	BaseSHA      string `json:"base_sha,omitempty"`
 	HeadSHA      string `json:"head_sha,omitempty"`
 	WorktreePath string `json:"worktree_path,omitempty"`
+	// NotBefore is the earliest time the queue may start the task (nil: any time).
+	NotBefore *time.Time `json:"not_before,omitempty"`
+	// OnLimit is what the task does when a tool hits its usage limit ("" = settings).
+	OnLimit OnLimit `json:"on_limit,omitempty"`
+	// ScheduleID is the schedule whose fire queued the task, "" for none.
+	ScheduleID string `json:"schedule_id,omitempty"`
 	// OriginID is the id the task had where it came from (an imported
 	// file's id); "" for a task made here.
 	OriginID string `json:"origin_id,omitempty"`
@@ -83,6 +89,11 @@ type NewTask struct {
 	// for this task. See TaskVerify.
 	Verify   string `json:"verify,omitempty"`
 	NoVerify bool   `json:"no_verify,omitempty"`
+	// NotBefore is the earliest time the queue may start it (nil: any time).
+	// A time in the past is allowed: the task then runs now.
+	NotBefore *time.Time `json:"not_before,omitempty"`
+	// OnLimit is "", "wait" or "switch".
+	OnLimit OnLimit `json:"on_limit,omitempty"`
 }
 
 func invalid(format string, args ...any) error {
@@ -146,6 +157,16 @@ func (n NewTask) Normalize() (NewTask, error) {
 			return n, err
 		}
 		n.Verify = tv.Command
+	}
+	if _, err := ParseOnLimit(string(n.OnLimit)); err != nil {
+		return n, err
+	}
+	if n.NotBefore != nil {
+		if y := n.NotBefore.Year(); y < 2000 || y > 9999 {
+			return n, invalid("the start time %s is not a plausible date", n.NotBefore.Format(time.RFC3339))
+		}
+		nb := n.NotBefore.UTC().Truncate(time.Millisecond)
+		n.NotBefore = &nb
 	}
 	return n, nil
 }

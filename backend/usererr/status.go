@@ -30,6 +30,10 @@ func describeStatus(err error) (string, Code, bool) {
 	if errors.As(err, &se) {
 		return statusMessage(se), WrongStatus, true
 	}
+	var np *store.NotPausedError
+	if errors.As(err, &np) {
+		return fmt.Sprintf("The tool %s is not paused", np.Tool), WrongStatus, true
+	}
 	var ce *store.ClaimConflictError
 	if errors.As(err, &ce) {
 		if ce.Skipped {

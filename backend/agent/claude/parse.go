@@ -40,6 +40,9 @@ type Outcome struct {
 	Retries int
 	// Raw holds the last few lines that were not stream-json (CLI error text).
 	Raw []string
+	// Limit is the usage limit a rate_limit_event reported as reached
+	// (status "rejected"), nil when none did.
+	Limit *agent.Limit
 }
 
 // Parser turns the lines of `claude --output-format stream-json --verbose`
@@ -84,6 +87,17 @@ type line struct {
 	Usage          *apiUsage `json:"usage"`
 	APIErrorStatus *int      `json:"api_error_status"`
 	Errors         []string  `json:"errors"`
+	// rate_limit_event (Claude Code 2.1: the fields in rate_limit_info;
+	// older builds put them at the top level)
+	RateLimitInfo *rateLimitInfo `json:"rate_limit_info"`
+	rateLimitInfo
+}
+
+// rateLimitInfo is the body of a rate_limit_event.
+type rateLimitInfo struct {
+	Status        string  `json:"status"`
+	ResetsAt      float64 `json:"resetsAt"`
+	RateLimitType string  `json:"rateLimitType"`
 }
 
 type apiUsage struct {
@@ -131,9 +145,11 @@ func (p *Parser) Line(raw []byte) {
 		p.user(l)
 	case "result":
 		p.result(l)
+	case "rate_limit_event":
+		p.rateLimit(l)
 	}
-	// Other types (stream_event, rate_limit_event, ...) carry nothing the
-	// pipeline needs; the transcript keeps them.
+	// Other types (stream_event, ...) carry nothing the pipeline needs; the
+	// transcript keeps them.
 }
 
 // Outcome returns what the stream said so far.
@@ -174,6 +190,19 @@ func (p *Parser) system(l line) {
 		}
 		p.emit(ev)
 	}
+}
+
+// rateLimit records a rate_limit_event whose status says the limit is
+// reached ("rejected"); "allowed" and "allowed_warning" are no limit.
+func (p *Parser) rateLimit(l line) {
+	info := l.rateLimitInfo
+	if l.RateLimitInfo != nil {
+		info = *l.RateLimitInfo
+	}
+	if info.Status != "rejected" {
+		return
+	}
+	p.out.Limit = &agent.Limit{ResetsAt: agent.EpochTime(info.ResetsAt), Kind: info.RateLimitType}
 }
 
 func (p *Parser) session(id string) {

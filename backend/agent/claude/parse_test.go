@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -214,5 +215,34 @@ func TestParsePTYTranscript(t *testing.T) {
 		if got := kinds(evs); got != "session,usage,text,tool_call,tool_result,usage,text,usage" {
 			t.Fatalf("chunk %d: events %s", chunk, got)
 		}
+	}
+}
+
+// Claude Code 2.1 reports a reached usage limit as a rate_limit_event with
+// status "rejected" and resetsAt, then a failed result with its message.
+func TestParseUsageLimit(t *testing.T) {
+	p := NewParser(nil)
+	for _, l := range []string{
+		`{"type":"system","subtype":"init","session_id":"s-1","model":"claude-sonnet-4-5"}`,
+		`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1764601200,"rateLimitType":"five_hour"},"session_id":"s-1"}`,
+		`{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1764601200,"rateLimitType":"five_hour"},"session_id":"s-1"}`,
+		`{"type":"result","subtype":"success","is_error":true,"result":"5-hour limit reached ∙ resets 3pm","session_id":"s-1"}`,
+	} {
+		p.Line([]byte(l))
+	}
+	o := p.Outcome()
+	if o.Limit == nil || !o.Limit.ResetsAt.Equal(time.Unix(1764601200, 0)) || o.Limit.Kind != "five_hour" {
+		t.Fatalf("limit %+v", o.Limit)
+	}
+	res := finish(o, proc.Result{ExitCode: 1}, func(agent.Event) {})
+	if res.Limit == nil || res.Transient || !res.Limit.ResetsAt.Equal(time.Unix(1764601200, 0)) ||
+		!strings.Contains(res.Limit.Message, "limit reached") {
+		t.Fatalf("result %+v limit %+v", res, res.Limit)
+	}
+	// A warning alone is no limit.
+	q := NewParser(nil)
+	q.Line([]byte(`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1764601200}}`))
+	if q.Outcome().Limit != nil {
+		t.Fatal("allowed_warning taken as a limit")
 	}
 }

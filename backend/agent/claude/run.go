@@ -106,6 +106,18 @@ func finish(o Outcome, pr proc.Result, emit func(agent.Event)) agent.Result {
 	}
 	res := agent.ProcResult(pr, toolErr)
 	res.SessionID, res.Usage = o.SessionID, o.Usage
+	if o.Limit != nil && res.Failed() && pr.Reason == proc.ReasonNone {
+		l := *o.Limit
+		if res.Limit != nil {
+			l.Message = res.Limit.Message
+			if l.ResetsAt.IsZero() {
+				l.ResetsAt = res.Limit.ResetsAt
+			}
+		} else {
+			l.Message = toolErr
+		}
+		res.Limit, res.Transient = &l, false
+	}
 	if !o.IsError && o.GotResult {
 		res.Report = o.Report
 		res.Questions = agent.ExtractQuestions(o.Report)

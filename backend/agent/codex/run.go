@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -144,6 +145,11 @@ func (r *run) finish() {
 	if res.Failed() {
 		stopped, timedOut, stalled := agent.StopFlags(pr.Reason)
 		res.Transient = agent.IsTransientToolError(res.ErrorText, stopped, timedOut, stalled)
+		if pr.Reason == proc.ReasonNone {
+			if l, ok := agent.DetectLimitText(res.ErrorText, time.Now(), time.Local); ok {
+				res.Limit, res.Transient = &l, false
+			}
+		}
 	}
 	for _, q := range res.Questions {
 		r.emit(agent.Event{Kind: agent.EventQuestion, Text: q})

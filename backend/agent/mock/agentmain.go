@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,15 @@ const (
 	APIRetryStatus  = 529
 	APIRetryMax     = 10
 	APIRetryDelayMs = 500
+)
+
+// What a run of a [[mock-limit role=N]] marker reports: a usage limit
+// that resets LimitReset after the run.
+const (
+	LimitError = "You've hit your usage limit (mock)."
+	LimitReset = time.Hour
+	// LimitPartial is the line the developer writes before its limit.
+	LimitPartial = "Partial work before the usage limit"
 )
 
 // Main is the mock agent program, run as a real subprocess (the app's
@@ -137,6 +147,20 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		return w.fail(1, "mock: "+err.Error())
 	} else if n <= o.script.Transient[o.role] {
 		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TransientError, Report: TransientError})
+		return 1
+	}
+	if n, err := c.next("limit-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Limit[o.role] {
+		if o.role == task.RoleDeveloper {
+			step(agent.Event{Kind: agent.EventToolCall, Tool: "write", CallID: "call-0", Text: FileName(o.dir)})
+			if err := appendFile(filepath.Join(o.dir, FileName(o.dir)), fmt.Sprintf("%s (run %d).\n", LimitPartial, runs)); err != nil {
+				return w.fail(1, "mock: "+err.Error())
+			}
+		}
+		at := time.Now().Add(LimitReset)
+		msg := fmt.Sprintf("%s It resets at %s.", LimitError, at.UTC().Format(time.RFC3339))
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: msg, Report: msg, LimitResetsAt: at.Unix()})
 		return 1
 	}
 	if n, err := c.next("stall-" + string(o.role)); err != nil {

@@ -21,6 +21,8 @@ type resultLine struct {
 	IsError bool        `json:"is_error,omitempty"`
 	Error   string      `json:"error,omitempty"`
 	Usage   agent.Usage `json:"usage"`
+	// LimitResetsAt is set (Unix seconds) when the run ended on a usage limit.
+	LimitResetsAt int64 `json:"limit_resets_at,omitempty"`
 }
 
 // inputLine is one mid-run message on the mock's stdin.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -91,6 +92,10 @@ func finish(o outcome, pr proc.Result) agent.Result {
 		res.SessionID = o.session
 	}
 	res.Usage = o.result.Usage
+	if o.result.IsError && o.result.LimitResetsAt > 0 {
+		res.Limit = &agent.Limit{ResetsAt: time.Unix(o.result.LimitResetsAt, 0), Message: o.result.Error}
+		res.Transient = false
+	}
 	if o.gotResult && !o.result.IsError {
 		res.Report = o.result.Report
 		res.Questions = agent.ExtractQuestions(res.Report)

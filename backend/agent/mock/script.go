@@ -82,6 +82,10 @@ type Script struct {
 	Loops map[task.Role]int
 	// NoUsage (any count above 0) makes a role report no usage at all.
 	NoUsage map[task.Role]int
+	// Limit makes the first N runs of a role end on a usage limit that
+	// resets LimitReset after the run (the developer writes a partial line
+	// to its file first, as an agent cut off mid-work would).
+	Limit map[task.Role]int
 }
 
 // Tokens of the [[mock-hostile ...]] marker: what the role's process tree
@@ -120,7 +124,7 @@ var knownTokens = map[string]bool{
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
 	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true,
-	"usage": true, "failcall": true, "loop": true, "nousage": true}
+	"usage": true, "failcall": true, "loop": true, "nousage": true, "limit": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -144,7 +148,7 @@ func ParseScript(prompt string) (Script, error) {
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
 		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
 		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{},
-		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}}
+		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}, Limit: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -183,7 +187,7 @@ func ParseScript(prompt string) (Script, error) {
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
 				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak,
-				"usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage}[kind][role] = n
+				"usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage, "limit": s.Limit}[kind][role] = n
 		}
 	}
 	return s, nil

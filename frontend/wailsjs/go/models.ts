@@ -556,6 +556,43 @@ export namespace app {
 	        this.leftovers = source["leftovers"];
 	    }
 	}
+	export class PausedTool {
+	    tool: string;
+	    // Go type: time
+	    until: any;
+	    text: string;
+	    warning?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PausedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.until = this.convertValues(source["until"], null);
+	        this.text = source["text"];
+	        this.warning = source["warning"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Report {
 	    role: string;
 	    round: number;
@@ -742,6 +779,7 @@ export namespace app {
 	    lock_held: boolean;
 	    lock_message?: string;
 	    running: RunningInfo[];
+	    paused?: PausedTool[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunnerStatus(source);
@@ -753,6 +791,7 @@ export namespace app {
 	        this.lock_held = source["lock_held"];
 	        this.lock_message = source["lock_message"];
 	        this.running = this.convertValues(source["running"], RunningInfo);
+	        this.paused = this.convertValues(source["paused"], PausedTool);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -962,6 +1001,10 @@ export namespace app {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    // Go type: time
+	    not_before?: any;
+	    on_limit?: string;
+	    schedule_id?: string;
 	    origin_id?: string;
 	    extra?: number[];
 	    command_text: string;
@@ -1005,6 +1048,9 @@ export namespace app {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.on_limit = source["on_limit"];
+	        this.schedule_id = source["schedule_id"];
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
 	        this.command_text = source["command_text"];
@@ -1758,6 +1804,10 @@ export namespace task {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    // Go type: time
+	    not_before?: any;
+	    on_limit?: string;
+	    schedule_id?: string;
 	    origin_id?: string;
 	    extra?: number[];
 	
@@ -1793,6 +1843,9 @@ export namespace task {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.on_limit = source["on_limit"];
+	        this.schedule_id = source["schedule_id"];
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
 	    }

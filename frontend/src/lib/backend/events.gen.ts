@@ -82,47 +82,10 @@ export interface AttachmentRemoved {
   name: string;
 }
 
-/** Go task.BudgetSpend */
-export interface BudgetSpend {
-  scope: string;
-  period: string;
-  tool?: string;
-  mode: string;
-  limit_usd?: number;
-  limit_tokens?: number;
-  spent_usd: number;
-  spent_tokens: number;
-}
-
-/** Go task.BudgetStopped */
-export interface BudgetStopped extends BudgetSpend {
-  step?: string;
-  reason: string;
-}
-
-/** Go task.BudgetWarning */
-export interface BudgetWarning extends BudgetSpend {
-  percent: number;
-}
-
 /** Go task.ChangesRequested */
 export interface ChangesRequested {
   comments: number;
   drops: number;
-}
-
-/** Go task.CircuitBroken */
-export interface CircuitBroken {
-  breaker: string;
-  step: string;
-  limit: number;
-  count: number;
-  tool?: string;
-  input?: string;
-  error?: string;
-  tokens?: number;
-  window_ms?: number;
-  reason: string;
 }
 
 /** Go task.Claimed */
@@ -170,16 +133,18 @@ export interface InjectionApplied {
   error?: string;
 }
 
-/** Go task.MergeQueued */
-export interface MergeQueued {
+/** Go task.LimitReached */
+export interface LimitReached {
+  step: string;
+  role?: string;
+  tool: string;
+  resets_at: string;
+  limit?: string;
+  message?: string;
+  warning?: string;
   action: string;
-  entry: number;
-  target: string;
-  strategy?: string;
-  reason?: string;
-  files?: string[];
-  old?: string;
-  new?: string;
+  switch_to?: string;
+  before?: boolean;
 }
 
 /** Go task.Note */
@@ -199,6 +164,14 @@ export interface OutputBatch {
   task_id: string;
   feed: FeedItem[];
   terminal: string;
+}
+
+/** Go app.PausedTool */
+export interface PausedTool {
+  tool: string;
+  until: string;
+  text: string;
+  warning?: string;
 }
 
 /** Go task.PlannerAnswered */
@@ -274,6 +247,7 @@ export interface RunnerStatus {
   lock_held: boolean;
   lock_message?: string;
   running: RunningInfo[];
+  paused?: PausedTool[];
 }
 
 /** Go app.RunningInfo */
@@ -290,6 +264,25 @@ export interface RunningInfo {
   model: string;
   usage: Usage;
   resources: Stats;
+}
+
+/** Go task.ScheduleFired */
+export interface ScheduleFired {
+  schedule: string;
+  name?: string;
+  due: string;
+  caught_up?: boolean;
+}
+
+/** Go task.SessionRotated */
+export interface SessionRotated {
+  step: string;
+  role?: string;
+  tool: string;
+  reason: string;
+  rotation: number;
+  max_rotations: number;
+  from_session?: string;
 }
 
 /** Go task.SkipChanged */
@@ -333,6 +326,8 @@ export interface StepFinished extends StepAttempt {
 export interface StepStarted extends StepAttempt {
   tool: string;
   model: string;
+  resumed_session?: string;
+  handoff_from?: string;
 }
 
 /** Go task.StopRequested */
@@ -357,17 +352,14 @@ export interface TaskEventPayloads {
   "answered": Answered;
   "attachment_added": AttachmentAdded;
   "attachment_removed": AttachmentRemoved;
-  "budget_stopped": BudgetStopped;
-  "budget_warning": BudgetWarning;
   "changes_requested": ChangesRequested;
-  "circuit_broken": CircuitBroken;
   "claimed": Claimed;
   "created": Created;
   "edited": Edited;
   "exported": Exported;
   "imported": Imported;
   "injection_applied": InjectionApplied;
-  "merge_queue": MergeQueued;
+  "limit_reached": LimitReached;
   "note": Note;
   "outcome_decided": OutcomeDecided;
   "planner_answered": PlannerAnswered;
@@ -380,6 +372,8 @@ export interface TaskEventPayloads {
   "rejected": Rejected;
   "reordered": Reordered;
   "retry_scheduled": RetryScheduled;
+  "scheduled": ScheduleFired;
+  "session_rotated": SessionRotated;
   "skip_changed": SkipChanged;
   "status_changed": StatusChanged;
   "step_finished": StepFinished;
@@ -392,7 +386,6 @@ export interface TaskEventPayloads {
   "tool_retry": ToolRetry;
   "usage": UsageReport;
   "verdict": VerdictGiven;
-  "verification": VerifyRun;
 }
 
 /** Go task.ToolCall */
@@ -446,23 +439,4 @@ export interface VerdictGiven {
   iteration: number;
   round: number;
   verdict: string;
-}
-
-/** Go task.VerifyRun */
-export interface VerifyRun {
-  execution?: number;
-  step?: string;
-  iteration?: number;
-  round?: number;
-  command: string;
-  source?: string;
-  where?: string;
-  outcome: string;
-  exit_code: number;
-  signal?: string;
-  duration_ms: number;
-  tail?: string;
-  bytes?: number;
-  restored?: number;
-  error?: string;
 }

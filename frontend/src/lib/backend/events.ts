@@ -5,7 +5,7 @@ import type { Role, Status, Verdict } from './types';
 import type { AcceptRecord, TaskBranch } from './review-api';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type ExecOutcome = 'succeeded' | 'failed' | 'stopped' | 'stalled' | 'transient';
+export type ExecOutcome = 'succeeded' | 'failed' | 'stopped' | 'stalled' | 'transient' | 'limited' | 'rotated';
 export type Delivery = 'live' | 'next_step';
 
 export interface EventUsage {
@@ -90,7 +90,8 @@ export interface EventPayloads {
   recovered: { reason?: string; completed?: Status; at: string };
   exported: { via?: string; file?: string; bytes?: number };
 
-  step_started: StepEvent & { tool: string; model: string };
+  /** resumed_session: the native session the attempt continues; handoff_from: the tool whose handoff the prompt carries. */
+  step_started: StepEvent & { tool: string; model: string; resumed_session?: string; handoff_from?: string };
   step_finished: StepEvent & { outcome: ExecOutcome; exit_code: number; usage: EventUsage; cost_estimated?: boolean };
   verdict: { role: Role; iteration: number; round: number; verdict: Verdict };
   retry_scheduled: { step: string; role?: Role; attempt: number; max_attempts?: number; delay_ms: number; reason?: string };
@@ -115,6 +116,22 @@ export interface EventPayloads {
     window_ms?: number;
     reason: string;
   };
+  /** A step's tool reached its usage limit: paused until resets_at (wait), or the step went on with switch_to. */
+  limit_reached: {
+    step: string;
+    role?: Role;
+    tool: string;
+    resets_at: string;
+    limit?: string;
+    message?: string;
+    warning?: string;
+    action: 'wait' | 'switch';
+    switch_to?: string;
+    before?: boolean;
+  };
+  session_rotated: { step: string; role?: Role; tool: string; reason: 'turns' | 'context'; rotation: number; max_rotations: number; from_session?: string };
+  /** The task was queued by a schedule's fire (caught_up: a fire missed while the app was closed). */
+  scheduled: { schedule: string; name?: string; due: string; caught_up?: boolean };
 
   note: { level: LogLevel; text: string };
   text: { text: string };

@@ -37,6 +37,8 @@ export class FakeBackend implements Backend {
   settings: Settings = defaultSettings();
   commands: Command[] = [];
   enabled = true;
+  /** Tools paused by a usage limit (tool → until, ISO). */
+  pausedTools = new Map<string, string>();
   private listeners = new Map<string, Set<(p: unknown) => void>>();
   private failures = new Map<string, string>();
   private streams = new Map<string, { gen: FakeStream; feed: FeedItem[]; terminal: string; bytes: number }>();
@@ -184,7 +186,8 @@ export class FakeBackend implements Backend {
         model: 'sonnet',
         usage: { tokens_in: 48_200 + (this.streams.get(t.id)?.feed.length ?? 0) * 150, tokens_out: 6_100, cost_usd: 0.42 },
       }));
-    return { enabled: this.enabled, lock_held: true, running };
+    const paused = [...this.pausedTools].map(([tool, until]) => ({ tool, until, text: `${tool} paused until ${until.slice(11, 16)} (usage limit)` }));
+    return { enabled: this.enabled, lock_held: true, running, ...(paused.length ? { paused } : {}) };
   }
 
   private validateInput(prompt: string, runs: number, priority: number): void {
@@ -323,6 +326,12 @@ export class FakeBackend implements Backend {
     'RunService.Status': () => this.status(),
     'RunService.SetEnabled': (on) => {
       this.enabled = on;
+      const s = this.status();
+      this.emit('runner:status', s);
+      return s;
+    },
+    'RunService.ResumeTool': (tool) => {
+      if (!this.pausedTools.delete(tool)) throw new Error(`The tool ${tool} is not paused.`);
       const s = this.status();
       this.emit('runner:status', s);
       return s;

@@ -187,6 +187,16 @@ export interface RunnerStatus {
   /** Why the lock is not held (e.g. which process owns the runner). */
   lock_message?: string;
   running: RunningInfo[];
+  /** Tools paused by a usage limit until their reset. */
+  paused?: PausedTool[];
+}
+
+/** A tool paused by a usage limit; text is "claude-code paused until 14:05 (usage limit)". */
+export interface PausedTool {
+  tool: string;
+  until: string;
+  text: string;
+  warning?: string;
 }
 
 /**
@@ -452,6 +462,7 @@ export interface Api {
 
   'RunService.Status': () => Promise<RunnerStatus>;
   'RunService.SetEnabled': (enabled: boolean) => Promise<RunnerStatus>;
+  'RunService.ResumeTool': (tool: string) => Promise<RunnerStatus>;
   'RunService.Stop': (taskId: string) => Promise<void>;
   'RunService.Inject': (taskId: string, text: string) => Promise<InjectResult>;
   'RunService.Output': (taskId: string) => Promise<OutputSnapshot>;

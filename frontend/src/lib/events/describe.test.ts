@@ -62,6 +62,15 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
     { breaker: 'repeat_failure', step: 'developer', limit: 3, count: 3, tool: 'bash', input: 'npm test', error: 'E', reason: 'circuit_broken:repeat_failure: bash "npm test" failed 3 times in a row with the same error' },
     'Circuit breaker: repeat_failure: bash "npm test" failed 3 times in a row with the same error; stopping developer (work kept)',
   ],
+  limit_reached: [
+    { step: 'developer', role: 'developer', tool: 'claude-code', resets_at: new Date(2030, 0, 1, 14, 5).toISOString(), action: 'wait' },
+    'claude-code paused until Jan 1 14:05 (usage limit): claude-code reached its usage limit; the task waits at the front of the queue and goes on from developer',
+  ],
+  session_rotated: [
+    { step: 'developer', tool: 'claude-code', reason: 'turns', rotation: 1, max_rotations: 3 },
+    'claude-code ran out of turns in developer: a fresh session with the handoff (rotation 1 of 3)',
+  ],
+  scheduled: [{ schedule: 's1', name: 'nightly deps', due: '2026-12-02T02:00:00Z', caught_up: true }, 'Queued by schedule nightly deps (a fire missed while the app was closed)'],
   accept_reconciled: [
     { op: 'accept', ref: 'refs/heads/main', old: 'a1', new: 'b2', completed: true, detail: 'the checkout was brought along' },
     'Interrupted accept into main completed: the checkout was brought along',

@@ -132,7 +132,7 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     case 'exported':
       return ev.data.file ? `Exported to ${ev.data.file}` : 'Exported to markdown';
     case 'step_started':
-      return `Step ${stepName(ev.data)} started (${ev.data.tool}${ev.data.model ? `, model ${ev.data.model}` : ''}, attempt ${ev.data.attempt})`;
+      return `Step ${stepName(ev.data)} started (${ev.data.tool}${ev.data.model ? `, model ${ev.data.model}` : ''}, attempt ${ev.data.attempt}${ev.data.resumed_session ? `, resuming session ${ev.data.resumed_session}` : ''})`;
     case 'step_finished':
       return `Step ${stepName(ev.data)} finished: ${ev.data.outcome}`;
     case 'verdict':
@@ -171,6 +171,17 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `${cap(ev.data.reason)}: stopping ${ev.data.step || 'the task'} (work kept)`;
     case 'circuit_broken':
       return `Circuit breaker: ${ev.data.reason.replace(/^circuit_broken:/, '')}; stopping ${ev.data.step} (work kept)`;
+    case 'limit_reached': {
+      const d = ev.data;
+      const until = `${d.tool} paused until ${clock(d.resets_at)} (usage limit)`;
+      if (d.action === 'switch') return `${d.tool} reached its usage limit; ${d.step} goes on with ${d.switch_to ?? 'another tool'}`;
+      if (d.before) return `${until}: the task waits at the front of the queue and goes on from ${d.step}`;
+      return `${until}: ${d.tool} reached its usage limit; the task waits at the front of the queue and goes on from ${d.step}`;
+    }
+    case 'session_rotated':
+      return `${ev.data.tool} ran out of ${ev.data.reason} in ${ev.data.step}: a fresh session with the handoff (rotation ${ev.data.rotation} of ${ev.data.max_rotations})`;
+    case 'scheduled':
+      return `Queued by schedule ${ev.data.name || ev.data.schedule}${ev.data.caught_up ? ' (a fire missed while the app was closed)' : ''}`;
     case 'note':
     case 'text':
       return ev.data.text;
@@ -204,4 +215,14 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     }
   }
   return fallback(e.kind, e.data);
+}
+
+/** clock renders an instant as the user's local HH:MM (with the date when it is not today). */
+function clock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const now = new Date();
+  if (d.toDateString() === now.toDateString()) return hm;
+  return `${d.toLocaleString('en', { month: 'short' })} ${d.getDate()} ${hm}`;
 }

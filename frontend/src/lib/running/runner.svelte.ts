@@ -31,6 +31,12 @@ export class RunnerStore {
     if (r.ok) this.status = { ...r.value, running: r.value.running ?? [] };
   }
 
+  /** Ends a tool's usage-limit pause now (resume early). */
+  async resumeTool(tool: string): Promise<void> {
+    const r = await run(this, () => this.backend.invoke('RunService.ResumeTool', tool));
+    if (r.ok) this.status = { ...r.value, running: r.value.running ?? [] };
+  }
+
   /** Stops a running task; throws the readable message on failure. */
   async stop(taskId: string): Promise<void> {
     try {

@@ -29,6 +29,18 @@ describe('RunnerStore', () => {
     expect(b.tasks.get(id)!.injections.map((i) => i.text)).toEqual(['use sqlite']);
   });
 
+  it('shows a tool paused by a usage limit and resumes it early', async () => {
+    const b = new FakeBackend();
+    b.pausedTools.set('claude-code', '2030-01-01T14:05:00Z');
+    const s = new RunnerStore(b);
+    await s.load();
+    expect(s.status.paused).toEqual([{ tool: 'claude-code', until: '2030-01-01T14:05:00Z', text: 'claude-code paused until 14:05 (usage limit)' }]);
+    await s.resumeTool('claude-code');
+    expect(s.status.paused ?? []).toHaveLength(0);
+    await s.resumeTool('claude-code');
+    expect(s.error).toContain('The tool claude-code is not paused');
+  });
+
   it('formats time and counts', () => {
     expect(elapsed(65_000)).toBe('1:05');
     expect(elapsed(3_723_000)).toBe('1:02:03');

@@ -6,6 +6,8 @@ export function Inject(arg1:string,arg2:string):Promise<app.InjectResult>;
 
 export function Output(arg1:string):Promise<app.OutputSnapshot>;
 
+export function ResumeTool(arg1:string):Promise<app.RunnerStatus>;
+
 export function SetEnabled(arg1:boolean):Promise<app.RunnerStatus>;
 
 export function Status():Promise<app.RunnerStatus>;

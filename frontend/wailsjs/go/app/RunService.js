@@ -10,6 +10,10 @@ export function Output(arg1) {
   return window['go']['app']['RunService']['Output'](arg1);
 }
 
+export function ResumeTool(arg1) {
+  return window['go']['app']['RunService']['ResumeTool'](arg1);
+}
+
 export function SetEnabled(arg1) {
   return window['go']['app']['RunService']['SetEnabled'](arg1);
 }

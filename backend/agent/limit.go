@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limit is a usage limit a tool reported: the provider refuses more work
+// until ResetsAt. It is not a transient error: retrying before the reset
+// only hits the same wall, so the pipeline pauses the tool instead.
+type Limit struct {
+	// ResetsAt is when the tool may run again; zero when the tool did not say.
+	ResetsAt time.Time `json:"resets_at"`
+	// Kind is the limit the tool named ("five_hour", "seven_day"), "" when none.
+	Kind string `json:"kind,omitempty"`
+	// Message is the tool's own words about the limit.
+	Message string `json:"message,omitempty"`
+}
+
+var (
+	// limitTextRe matches the usage-limit messages of the CLIs: Claude
+	// Code's "5-hour limit reached · resets 2pm", "usage limit reached",
+	// Codex's "You've hit your usage limit" and the API's usage_limit_reached.
+	limitTextRe = regexp.MustCompile(`(?i)(limit reached|hit your usage limit|usage[ _]limit[ _](reached|exceeded)|out of (extra )?usage)`)
+	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05".
+	resetsClockRe = regexp.MustCompile(`(?i)resets (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+	// resetsInRe finds "try again in 3 hours 20 minutes", "resets in 45m", "retry after 120 seconds".
+	resetsInRe = regexp.MustCompile(`(?i)(?:try again in|resets in|retry after|retry-after:?)\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,and]*)+|\d+\b)`)
+	durPartRe  = regexp.MustCompile(`(?i)(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)?`)
+)
+
+// DetectLimitText reads a tool's error or report text for a usage-limit
+// message and the reset time it carries (relative to now, in loc for a
+// clock time such as "resets 2pm"). ok is false when the text is no limit;
+// a limit whose reset time is not in the text has a zero ResetsAt.
+func DetectLimitText(text string, now time.Time, loc *time.Location) (Limit, bool) {
+	if !limitTextRe.MatchString(text) {
+		return Limit{}, false
+	}
+	l := Limit{Message: strings.TrimSpace(text)}
+	if len(l.Message) > 500 {
+		l.Message = l.Message[:500]
+	}
+	l.ResetsAt = ResetFromText(text, now, loc)
+	return l, true
+}
+
+// ResetFromText finds a reset time in a limit message: a duration ("try
+// again in 2 hours", "retry after 120") or a clock time ("resets 2pm", the
+// next such time after now in loc). It returns the zero time when there is none.
+func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
+	if loc == nil {
+		loc = time.Local
+	}
+	if m := resetsInRe.FindStringSubmatch(text); m != nil {
+		var d time.Duration
+		for _, p := range durPartRe.FindAllStringSubmatch(m[1], -1) {
+			n, _ := strconv.Atoi(p[1])
+			switch u := strings.ToLower(p[2]); {
+			case strings.HasPrefix(u, "d"):
+				d += time.Duration(n) * 24 * time.Hour
+			case strings.HasPrefix(u, "h"):
+				d += time.Duration(n) * time.Hour
+			case strings.HasPrefix(u, "m"):
+				d += time.Duration(n) * time.Minute
+			default:
+				d += time.Duration(n) * time.Second
+			}
+		}
+		if d > 0 {
+			return now.Add(d)
+		}
+	}
+	if m := resetsClockRe.FindStringSubmatch(text); m != nil {
+		h, _ := strconv.Atoi(m[1])
+		mins, _ := strconv.Atoi(m[2])
+		switch strings.ToLower(m[3]) {
+		case "pm":
+			if h < 12 {
+				h += 12
+			}
+		case "am":
+			if h == 12 {
+				h = 0
+			}
+		}
+		if h > 23 || mins > 59 {
+			return time.Time{}
+		}
+		n := now.In(loc)
+		at := time.Date(n.Year(), n.Month(), n.Day(), h, mins, 0, 0, loc)
+		if !at.After(n) {
+			at = at.AddDate(0, 0, 1)
+		}
+		return at
+	}
+	return time.Time{}
+}
+
+// EpochTime reads a reset time given as Unix seconds or milliseconds (the
+// APIs use both); zero or negative gives the zero time.
+func EpochTime(v float64) time.Time {
+	switch {
+	case v <= 0:
+		return time.Time{}
+	case v > 1e12:
+		return time.UnixMilli(int64(v))
+	default:
+		return time.Unix(int64(v), 0)
+	}
+}
