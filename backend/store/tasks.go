@@ -16,7 +16,7 @@ import (
 const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
 	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
 	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
-	tokens_in, tokens_out, cache_read, cache_write, cost_usd`
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd, fix_runs, run_start`
 
 // CreateTask validates n and stores it as a pending task (a draft when
 // n.Draft). It returns an error wrapping task.ErrInvalid for bad input.
@@ -145,14 +145,15 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanTask(r scanner) (task.Task, error) {
 	var t task.Task
-	var status, labels, prev, questions, tools string
+	var status, labels, prev, questions, tools, runStart string
 	var skip int
 	var created, updated int64
 	var started, finished sql.NullInt64
 	err := r.Scan(&t.ID, &t.Title, &t.Prompt, &status, &t.Priority, &skip, &labels, &t.Command, &t.Runs,
 		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error,
 		&prev, &t.Position, &questions, &tools, &t.BaseSHA, &t.HeadSHA, &t.WorktreePath,
-		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD)
+		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD,
+		&t.FixRuns, &runStart)
 	if err != nil {
 		return t, err
 	}
@@ -168,6 +169,7 @@ func scanTask(r scanner) (task.Task, error) {
 	if err := json.Unmarshal([]byte(tools), &t.Tools); err != nil || t.Tools == nil {
 		t.Tools = task.Tools{}
 	}
+	_ = json.Unmarshal([]byte(runStart), &t.RunStart) // unreadable: a run from the planner
 	t.CreatedAt = time.UnixMilli(created).UTC()
 	t.UpdatedAt = time.UnixMilli(updated).UTC()
 	t.StartedAt = msPtr(started)

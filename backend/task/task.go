@@ -44,6 +44,11 @@ type Task struct {
 	BaseSHA      string `json:"base_sha,omitempty"`
 	HeadSHA      string `json:"head_sha,omitempty"`
 	WorktreePath string `json:"worktree_path,omitempty"`
+	// FixRuns counts the completed fix runs: runs that addressed a review
+	// of the user's once the planned runs were done.
+	FixRuns int `json:"fix_runs"`
+	// RunStart says where the next run begins (the planner when zero).
+	RunStart RunStart `json:"run_start"`
 }
 
 // Limits on user input.
