@@ -77,6 +77,8 @@ type Instance struct {
 	pending []Launch
 	closed  bool
 	wg      sync.WaitGroup
+	// temp is a temporary data root to remove on Close (bindingsBuild).
+	temp string
 }
 
 // ClaimInstance resolves the data root (dataDir "" means the default),
@@ -90,6 +92,20 @@ func ClaimInstance(ctx context.Context, dataDir string, l Launch, log *slog.Logg
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	temp := ""
+	if bindingsBuild {
+		if temp, err = os.MkdirTemp("", "boof-runner-bindings-*"); err != nil {
+			return nil, false, err
+		}
+		dataDir = temp
+	}
+	defer func() {
+		if inst != nil {
+			inst.temp = temp
+		} else if temp != "" {
+			os.RemoveAll(temp)
+		}
+	}()
 	root, err := dataroot.Default(dataDir)
 	if err != nil {
 		return nil, false, err
@@ -330,8 +346,12 @@ func (i *Instance) Close() error {
 	i.closed = true
 	i.mu.Unlock()
 	i.Retire()
+	var err error
 	if i.lock != nil {
-		return i.lock.Close() // closing the descriptor releases the flock
+		err = i.lock.Close() // closing the descriptor releases the flock
 	}
-	return nil
+	if i.temp != "" {
+		os.RemoveAll(i.temp)
+	}
+	return err
 }
