@@ -283,19 +283,24 @@ func (r *ReviewService) Reject(taskID string) error {
 	return nil
 }
 
-// RequestChanges sends the task back to the developer with the user's
-// comments and dropped hunks as a "## Human review" section.
-func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) error {
+// RequestChanges sends the task back to its developer with the user's
+// review: a fix run that starts at the developer with the general comment
+// and each hunk comment in its prompt (a "## Human review" section), after
+// the dropped hunks were reverted in "Drop hunk" commits. A hunk the
+// diff no longer has, or a drop that no longer reverse-applies, is
+// refused and nothing changes.
+func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) (review.Queued, error) {
 	ctx := r.ctx()
 	t, err := r.store.GetTask(ctx, taskID)
 	if err != nil {
-		return userError(err)
+		return review.Queued{}, userError(err)
 	}
-	if _, err := review.RequestChanges(ctx, taskID, t.Status, c, review.StoreRecorder{Store: r.store}); err != nil {
-		return userError(err)
+	q, err := r.rev.RequestChanges(ctx, t, c, review.StoreRecorder{Store: r.store})
+	if err != nil {
+		return review.Queued{}, userError(err)
 	}
 	r.emit.Emit(EventTasksChanged)
-	return nil
+	return q, nil
 }
 
 // TaskBranches lists the task's branches (task branch, leftovers) with the

@@ -97,10 +97,11 @@ func TestStoreRecorderRejectAndRequestChanges(t *testing.T) {
 	t.Parallel()
 	f, st, tk := storeFixture(t)
 	rec := StoreRecorder{Store: st}
-	body, err := RequestChanges(ctx(t), tk.ID, tk.Status, ChangeRequest{General: "rename the file"}, rec)
+	q, err := newService(t).RequestChanges(ctx(t), tk, ChangeRequest{General: "rename the file"}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
+	body := q.Body
 	secs, err := st.Sections(ctx(t), tk.ID)
 	if err != nil {
 		t.Fatal(err)
