@@ -27,6 +27,8 @@ type hostFixture struct {
 	rec   *RecordingEmitter
 	tasks *TaskService
 	run   *RunService
+	// repo is the git repository the tasks work in.
+	repo string
 }
 
 func startHost(t *testing.T) *hostFixture {
@@ -52,7 +54,7 @@ func startHost(t *testing.T) *hostFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
+	f := &hostFixture{st: st, rec: &RecordingEmitter{}, repo: repo}
 	f.live = NewLiveOutput(f.rec, pipeline.Scrub, time.Now, 0)
 	f.host, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0],
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})

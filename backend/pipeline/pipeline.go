@@ -34,6 +34,8 @@ type Store interface {
 	Decide(ctx context.Context, d store.Decided) (int, error)
 	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
+	ChangeRequestByID(ctx context.Context, id int64) (store.ChangeRequest, error)
+	RetargetExecution(ctx context.Context, e task.Execution) error
 }
 
 // Tools finds an agent tool by its settings name and prices the steps the
@@ -48,6 +50,7 @@ type Worktrees interface {
 	Provision(ctx context.Context, r worktree.Request, log worktree.Logf) (worktree.Worktree, error)
 	Finish(ctx context.Context, wt worktree.Worktree, o worktree.Outcome, p worktree.Policy, log worktree.Logf) (worktree.FinishReport, error)
 	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
+	DropHunk(ctx context.Context, wt worktree.Worktree, d task.HunkDrop, message string) (commit string, already bool, err error)
 }
 
 // Hooks receive live output for the UI or a console; every field may be

@@ -258,7 +258,7 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		if c, ok := t.Tools[task.RolePlanner]; ok && c.Tool != "" {
 			ref = settings.ToolRef{Tool: c.Tool, Model: c.Model}
 		}
-		iter := t.CompletedRuns + 1
+		iter := t.NextIteration()
 		ex, err := r.o.Store.Claim(ctx, t.ID, store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: task.RolePlanner,
 			Attempt: 1, Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, "planner", 1)})
 		if errors.Is(err, store.ErrClaimConflict) {

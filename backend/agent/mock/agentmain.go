@@ -71,6 +71,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		return w.fail(2, "mock: read prompt: "+err.Error())
 	}
 	o.prompt = string(b)
+	record(o)
 	o.script, err = ParseScript(o.prompt)
 	if err != nil {
 		return w.fail(2, "mock: "+err.Error())
