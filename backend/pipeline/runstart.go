@@ -68,12 +68,12 @@ func (r *run) begin(ctx context.Context, secs []task.Section) (startAt, error) {
 	switch {
 	case r.start.IsFix():
 		ev.Fix = r.start.Fix
-		msg = fmt.Sprintf("Fix run %d for your review started at the %s (no re-planning)", r.start.Fix, step)
+		msg = fmt.Sprintf("Fix run %d for your review started at the %s", r.start.Fix, step)
 	default:
 		ev.Run, ev.Runs = r.runNo, max(r.t.Runs, 1)
 		msg = fmt.Sprintf("Run %d of %d started", r.runNo, max(r.t.Runs, 1))
 		if step != string(task.RolePlanner) {
-			msg += " at the " + step + " (the plan is kept)"
+			msg += " at the " + step
 		}
 	}
 	if kind == task.RunResumed {

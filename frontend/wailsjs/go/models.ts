@@ -799,6 +799,8 @@ export namespace app {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    fix_runs: number;
+	    run_start: task.RunStart;
 	    attachments: store.Attachment[];
 	    answers: string;
 	    reports: Report[];
@@ -838,6 +840,8 @@ export namespace app {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.fix_runs = source["fix_runs"];
+	        this.run_start = this.convertValues(source["run_start"], task.RunStart);
 	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
 	        this.answers = source["answers"];
 	        this.reports = this.convertValues(source["reports"], Report);
@@ -1131,6 +1135,8 @@ export namespace review {
 	export class Drop {
 	    file: string;
 	    hunk: string;
+	    index?: number;
+	    header?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Drop(source);
@@ -1140,6 +1146,8 @@ export namespace review {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.file = source["file"];
 	        this.hunk = source["hunk"];
+	        this.index = source["index"];
+	        this.header = source["header"];
 	    }
 	}
 	export class Comment {
@@ -1147,6 +1155,8 @@ export namespace review {
 	    line: number;
 	    hunk: string;
 	    text: string;
+	    index?: number;
+	    header?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Comment(source);
@@ -1158,6 +1168,8 @@ export namespace review {
 	        this.line = source["line"];
 	        this.hunk = source["hunk"];
 	        this.text = source["text"];
+	        this.index = source["index"];
+	        this.header = source["header"];
 	    }
 	}
 	export class ChangeRequest {
@@ -1269,6 +1281,22 @@ export namespace review {
 	        this.conflicts = source["conflicts"];
 	    }
 	}
+	export class Queued {
+	    request: number;
+	    fix: number;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Queued(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.request = source["request"];
+	        this.fix = source["fix"];
+	        this.body = source["body"];
+	    }
+	}
 	export class RejectRecord {
 	    deleted: Branch[];
 	    // Go type: time
@@ -1375,6 +1403,24 @@ export namespace store {
 
 export namespace task {
 	
+	export class RunStart {
+	    from?: string;
+	    resume?: boolean;
+	    review?: number;
+	    fix?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunStart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.resume = source["resume"];
+	        this.review = source["review"];
+	        this.fix = source["fix"];
+	    }
+	}
 	export class Usage {
 	    tokens_in: number;
 	    tokens_out: number;
@@ -1440,6 +1486,8 @@ export namespace task {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    fix_runs: number;
+	    run_start: RunStart;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -1473,6 +1521,8 @@ export namespace task {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.fix_runs = source["fix_runs"];
+	        this.run_start = this.convertValues(source["run_start"], RunStart);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

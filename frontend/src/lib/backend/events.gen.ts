@@ -54,6 +54,14 @@ export interface Accepted {
   leftovers?: string;
   checkout?: string;
   at: string;
+  only?: AcceptedFile[];
+}
+
+/** Go task.AcceptedFile */
+export interface AcceptedFile {
+  file: string;
+  hunks?: number[];
+  headers?: string[];
 }
 
 /** Go task.AgentQuestion */
@@ -86,6 +94,10 @@ export interface AttachmentRemoved {
 export interface ChangesRequested {
   comments: number;
   drops: number;
+  request?: number;
+  fix?: number;
+  general?: boolean;
+  source?: string;
 }
 
 /** Go task.Claimed */
@@ -116,6 +128,14 @@ export interface FeedItem {
   role: string;
   kind: string;
   data: TaskEventPayloads[keyof TaskEventPayloads];
+}
+
+/** Go task.HunkDropped */
+export interface HunkDropped {
+  file: string;
+  index: number;
+  header: string;
+  commit?: string;
 }
 
 /** Go task.Imported */
@@ -217,6 +237,17 @@ export interface RetryScheduled {
   reason?: string;
 }
 
+/** Go task.RunStarted */
+export interface RunStarted {
+  iteration: number;
+  start: string;
+  step: string;
+  run?: number;
+  runs?: number;
+  fix?: number;
+  interrupted?: boolean;
+}
+
 /** Go app.RunnerStatus */
 export interface RunnerStatus {
   enabled: boolean;
@@ -301,6 +332,7 @@ export interface TaskEventPayloads {
   "created": Created;
   "edited": Edited;
   "exported": Exported;
+  "hunk_dropped": HunkDropped;
   "imported": Imported;
   "injection_applied": InjectionApplied;
   "note": Note;
@@ -315,6 +347,7 @@ export interface TaskEventPayloads {
   "rejected": Rejected;
   "reordered": Reordered;
   "retry_scheduled": RetryScheduled;
+  "run_started": RunStarted;
   "skip_changed": SkipChanged;
   "status_changed": StatusChanged;
   "step_finished": StepFinished;

@@ -56,6 +56,18 @@ export interface EventPayloads {
   planner_answered: { role: Role; answer?: string };
   injection_applied: { injection: number; step: string; delivery: Delivery; error?: string };
   outcome_decided: { status: Status; cleanup?: string };
+  /** How a run began: start is "run", "fix", "resume" or "developer"; step its first step. */
+  run_started: {
+    iteration: number;
+    start: 'run' | 'fix' | 'resume' | 'developer';
+    step: string;
+    run?: number;
+    runs?: number;
+    fix?: number;
+    interrupted?: boolean;
+  };
+  /** A hunk the user dropped was reverted in a "Drop hunk" commit (none when it already was). */
+  hunk_dropped: { file: string; index: number; header: string; commit?: string };
 
   note: { level: LogLevel; text: string };
   text: { text: string };
@@ -69,7 +81,16 @@ export interface EventPayloads {
   accepted: AcceptRecord;
   accept_undone: AcceptRecord;
   rejected: { deleted: TaskBranch[]; at: string };
-  changes_requested: { comments: number; drops: number };
+  changes_requested: {
+    comments: number;
+    drops: number;
+    /** The change request and its fix run's number; absent in older history. */
+    request?: number;
+    fix?: number;
+    general?: boolean;
+    /** "review", "conflicts" or another sender's name. */
+    source?: string;
+  };
   accept_reconciled: { op: 'accept' | 'undo'; ref: string; old: string; new: string; completed: boolean; detail: string };
 }
 

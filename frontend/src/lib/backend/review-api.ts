@@ -53,18 +53,30 @@ export interface ReviewComment {
   line: number;
   hunk: string;
   text: string;
+  /** The hunk's number among the file's hunks and its "@@" line, filled in by the backend. */
+  index?: number;
+  header?: string;
 }
 
-/** A hunk the developer is asked to revert exactly. */
+/** A hunk the user drops: reverted in a "Drop hunk" commit before the fix run's developer runs. */
 export interface ReviewDrop {
   file: string;
   hunk: string;
+  index?: number;
+  header?: string;
 }
 
 export interface ChangeRequest {
   general: string;
   comments: ReviewComment[];
   drops: ReviewDrop[];
+}
+
+/** A queued fix run (ReviewService.RequestChanges): its request id, its number on the task, and the review its agents read. */
+export interface QueuedFix {
+  request: number;
+  fix: number;
+  body: string;
 }
 
 /** A task branch that a reject may delete, with the commits only it holds. */
@@ -89,7 +101,7 @@ declare module './types' {
     'ReviewService.Accept': (taskId: string, input: AcceptInput) => Promise<AcceptRecord>;
     'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
     'ReviewService.Reject': (taskId: string) => Promise<void>;
-    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<void>;
+    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<QueuedFix>;
     'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
     'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
     'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;

@@ -79,6 +79,17 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `Injected prompt applied to ${ev.data.step}'s prompt`;
     case 'outcome_decided':
       return `Outcome decided: ${ev.data.status}${ev.data.cleanup ? `; worktree clean-up (${ev.data.cleanup}) follows` : ''}`;
+    case 'run_started': {
+      const d = ev.data;
+      const head = d.start === 'fix' ? `Fix run ${d.fix ?? 1} for your review started` : `Run ${d.run ?? d.iteration} of ${d.runs ?? 1} started`;
+      const at = d.step === 'planner' ? '' : ` at the ${d.step}`;
+      return `${head}${at}${d.start === 'resume' ? '; it continues the attempt that was cut short' : ''}`;
+    }
+    case 'hunk_dropped': {
+      const d = ev.data;
+      const what = `hunk ${d.index} of ${d.file} (${d.header})`;
+      return d.commit ? `Dropped ${what}: commit ${d.commit.slice(0, 12)}` : `The ${what} was already dropped`;
+    }
     case 'note':
     case 'text':
       return ev.data.text;
@@ -99,7 +110,8 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     case 'rejected':
       return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
     case 'changes_requested':
-      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to revert)`;
+      if (ev.data.source === 'conflicts') return `Sent back to the developer to resolve the accept's conflicts (fix run ${ev.data.fix ?? 1})`;
+      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to drop)${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
     case 'accept_reconciled': {
       const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
       return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;

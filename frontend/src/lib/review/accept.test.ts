@@ -142,8 +142,9 @@ describe('AcceptStore accept and undo', () => {
     expect(await s.resolveWithAgent()).toBe(true);
     const t = b.tasks.get(s.taskId)!;
     expect(t.status).toBe('pending');
-    expect(t.prompt).toContain('## Human review');
-    expect(t.prompt).toContain('Merge release/1.4');
-    expect(t.prompt).toContain('go.mod, internal/config/config.go');
+    const sent = b.calls.find((c) => c.method === 'ReviewService.RequestChanges')!;
+    const general = (sent.args[1] as { general: string }).general;
+    expect(general).toContain('Merge release/1.4');
+    expect(general).toContain('go.mod, internal/config/config.go');
   });
 });

@@ -160,16 +160,17 @@ export class ReviewStore {
       this.error = 'Write a comment or mark a hunk to drop first.';
       return false;
     }
-    return this.decide('ReviewService.RequestChanges', req, () => {
-      this.choices = {};
-      this.general = '';
-      return `Changes requested (${req.comments.length} comments, ${req.drops.length} hunks to drop): the task is back in the queue.`;
-    });
+    const r = await run(this, () => this.backend.invoke('ReviewService.RequestChanges', this.taskId, req), { flag: 'busy' });
+    if (!r.ok) return false;
+    this.choices = {};
+    this.general = '';
+    this.notice = `Fix run ${r.value.fix} queued: the developer gets your ${req.comments.length} comments${req.general ? ' and general comment' : ''}, after ${req.drops.length} dropped hunks are reverted.`;
+    return true;
   }
 
   /** Rejects the task; its branches are kept. */
   async reject(): Promise<boolean> {
-    return this.decide('ReviewService.Reject', undefined, () => 'Rejected. The task branch and its leftovers are kept.');
+    return this.decide('ReviewService.Reject', () => 'Rejected. The task branch and its leftovers are kept.');
   }
 
   /** Lists the task's branches for the reject dialog's "delete branches" choice. */
@@ -187,19 +188,14 @@ export class ReviewStore {
 
   /** Undoes the accept of an accepted task. */
   async undoAccept(): Promise<boolean> {
-    return this.decide('ReviewService.UndoAccept', undefined, () => 'Accept undone: the target branch is back where it was; the task is done again.');
+    return this.decide('ReviewService.UndoAccept', () => 'Accept undone: the target branch is back where it was; the task is done again.');
   }
 
   private async decide(
-    method: 'ReviewService.RequestChanges' | 'ReviewService.Reject' | 'ReviewService.UndoAccept',
-    req: ChangeRequest | undefined,
+    method: 'ReviewService.Reject' | 'ReviewService.UndoAccept',
     done: () => string,
   ): Promise<boolean> {
-    const r = await run(
-      this,
-      () => (method === 'ReviewService.RequestChanges' ? this.backend.invoke(method, this.taskId, req!) : this.backend.invoke(method, this.taskId)),
-      { flag: 'busy' },
-    );
+    const r = await run(this, () => this.backend.invoke(method, this.taskId), { flag: 'busy' });
     if (r.ok) this.notice = done();
     return r.ok;
   }

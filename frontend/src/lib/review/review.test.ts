@@ -138,9 +138,8 @@ describe('ReviewStore decisions', () => {
     const sent = b.calls.find((c) => c.method === 'ReviewService.RequestChanges')!;
     expect(sent.args).toEqual([id, want]);
     expect(b.tasks.get(id)!.status).toBe('pending');
-    expect(b.tasks.get(id)!.prompt).toContain('## Human review');
     expect(s.choices).toEqual({});
-    expect(s.notice).toMatch(/1 comments, 2 hunks to drop/);
+    expect(s.notice).toBe('Fix run 1 queued: the developer gets your 1 comments and general comment, after 2 dropped hunks are reverted.');
   });
 
   it('refuses an empty request without calling the backend', async () => {
