@@ -116,13 +116,13 @@ func (r StoreRecorder) LastAccept(ctx context.Context, taskID string) (AcceptRec
 // event is the history event of an accept.
 func (a AcceptRecord) event() task.Accepted {
 	return task.Accepted{Strategy: string(a.Strategy), Target: a.Target, OldSHA: a.OldSHA, NewSHA: a.NewSHA,
-		TaskHead: a.TaskHead, Leftovers: a.Leftovers, Checkout: a.Checkout, At: a.At}
+		TaskHead: a.TaskHead, Leftovers: a.Leftovers, Checkout: a.Checkout, At: a.At, Only: a.Only}
 }
 
 // acceptRecordOf reads an accept back from its history event.
 func acceptRecordOf(e task.Accepted) AcceptRecord {
 	return AcceptRecord{Strategy: Strategy(e.Strategy), Target: e.Target, OldSHA: e.OldSHA, NewSHA: e.NewSHA,
-		TaskHead: e.TaskHead, Leftovers: e.Leftovers, Checkout: e.Checkout, At: e.At}
+		TaskHead: e.TaskHead, Leftovers: e.Leftovers, Checkout: e.Checkout, At: e.At, Only: e.Only}
 }
 
 // event is the history event of a reject.

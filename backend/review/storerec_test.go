@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestStoreRecorderAcceptAndUndo(t *testing.T) {
 		t.Fatalf("status = %s", got.Status)
 	}
 	last, err := rec.LastAccept(ctx(t), tk.ID)
-	if err != nil || last != a {
+	if err != nil || !reflect.DeepEqual(last, a) {
 		t.Fatalf("last accept = %+v, %v; want %+v", last, err, a)
 	}
 	if err := s.Undo(ctx(t), UndoRequest{Repo: f.repo, TaskID: tk.ID, Status: task.StatusAccepted, Record: last}, rec); err != nil {
