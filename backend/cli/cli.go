@@ -79,7 +79,7 @@ var commands = map[string]command{
 	"inject":          {"inject a prompt into a task: inject ID TEXT", runInject},
 	"settings":        {"read or change settings: settings get [KEY] | settings set KEY VALUE", runSettings},
 	"diff":            {"show a task's diff: diff ID [--stat] [--file PATH] [--leftovers]", runDiff},
-	"accept":          {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--dry-run]", runAccept},
+	"accept":          {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--only FILE[:N]]... [--dry-run]", runAccept},
 	"undo-accept":     {"undo a task's accept: undo-accept ID", runUndoAccept},
 	"reject":          {"reject a task's work: reject ID [--delete-branches [--yes]]", runReject},
 	"answer":          {"answer a parked task's questions: answer ID TEXT (- reads stdin)", runAnswer},

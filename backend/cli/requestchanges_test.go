@@ -127,3 +127,37 @@ func TestRequestChangesCLIReachesTheDeveloper(t *testing.T) {
 		t.Fatalf("show does not list the review:\n%s", show)
 	}
 }
+
+// accept --only takes the chosen file into main as one squash commit; a
+// hunk the diff does not have and a merge with a subset are refused
+// changing nothing; the task branch keeps the rest.
+func TestAcceptOnlyCLI(t *testing.T) {
+	data, repo, id, mainHead := reviewSetup(t)
+	taskHead := git(t, repo, "rev-parse", "boof-runner/"+id)
+	for _, args := range [][]string{
+		{"accept", id, "--only", "a.txt:2"},
+		{"accept", id, "--only", "c d.txt", "--strategy", "merge"},
+		{"accept", id, "--only", "nope.txt:1"},
+	} {
+		r := runCLI(t, data, "", args...)
+		if r.code == 0 || !strings.HasPrefix(r.stderr, "boof-runner: Nothing changed: ") {
+			t.Fatalf("%v: %+v", args, r)
+		}
+		if git(t, repo, "rev-parse", "main") != mainHead || statusOf(t, data, id) != "done" {
+			t.Fatalf("%v changed something", args)
+		}
+	}
+	if r := runCLI(t, data, "", "accept", id, "--only", "a.txt:2"); !strings.Contains(r.stderr, `"a.txt" has 1 hunk(s) in the task's diff: no hunk 2`) {
+		t.Fatalf("hunk 2: %s", r.stderr)
+	}
+	r := runCLI(t, data, "", "accept", id, "--only", "c d.txt")
+	if r.code != 0 || !strings.Contains(r.stdout, "accepted "+id+" into main (squash)") || !strings.Contains(r.stdout, "took c d.txt (whole file)") {
+		t.Fatalf("accept --only: %+v", r)
+	}
+	if git(t, repo, "rev-parse", "main^") != mainHead || git(t, repo, "show", "main:a.txt") != "one" || git(t, repo, "show", "main:c d.txt") != "sea" {
+		t.Fatal("main does not hold exactly the chosen file in one commit")
+	}
+	if git(t, repo, "rev-parse", "boof-runner/"+id) != taskHead || statusOf(t, data, id) != "accepted" {
+		t.Fatal("the task branch moved or the accept was not recorded")
+	}
+}
