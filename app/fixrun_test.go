@@ -192,3 +192,46 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 		t.Fatalf("dropping a hunk twice: %v", err)
 	}
 }
+
+// A hunk-level accept through the bound service: one file of two goes
+// into main as one squash commit; a selection made on a diff the branch
+// has since moved past is refused, naming the branch, changing nothing.
+func TestReviewServiceAcceptOnly(t *testing.T) {
+	st := newTestStore(t)
+	tk, repo := doneTask(t, st)
+	g := gitx.New()
+	svc := NewReviewService(g, st, worktree.NewManager(g, time.Now), review.New(g, time.Now, review.WithJournal(review.NewJournal(t.TempDir(), ""))), &RecordingEmitter{}, context.Background)
+	sum, err := svc.Summary(tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mainBefore := git(t, repo, "rev-parse", "main")
+	in := AcceptInput{Target: "main", Strategy: "squash", Only: []review.Selection{{File: "README", Hunks: []int{1}}}, ExpectHead: sum.Base}
+	if _, err := svc.Accept(tk.ID, in); err == nil || !strings.Contains(err.Error(), "boof-runner/"+tk.ID+" moved meanwhile") {
+		t.Fatalf("stale diff: %v", err)
+	}
+	if git(t, repo, "rev-parse", "main") != mainBefore {
+		t.Fatal("a refused accept moved main")
+	}
+	in.ExpectHead = sum.Head
+	rec, err := svc.Accept(tk.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Only) != 1 || rec.Only[0].File != "README" || git(t, repo, "rev-parse", "main^") != mainBefore {
+		t.Fatalf("record %+v", rec)
+	}
+	if git(t, repo, "show", "main:README") != "hello\nworld" || strings.Contains(git(t, repo, "ls-tree", "--name-only", "main"), "new file.txt") {
+		t.Fatal("main does not hold exactly the chosen hunk")
+	}
+	evs, _ := st.Events(context.Background(), tk.ID, time.Time{})
+	var recorded bool
+	for _, e := range evs {
+		if a, ok := e.Data.(task.Accepted); ok {
+			recorded = len(a.Only) == 1 && a.Only[0].File == "README" // its every hunk: the whole file
+		}
+	}
+	if !recorded {
+		t.Fatal("the task's history does not say which hunks went in")
+	}
+}

@@ -188,6 +188,11 @@ type AcceptInput struct {
 	IncludeLeftovers bool   `json:"include_leftovers"`
 	// ExpectTarget is the target commit the dry run showed.
 	ExpectTarget string `json:"expect_target"`
+	// Only, when set, accepts just these files and hunks of the task's
+	// diff (numbered as the Review screen numbers them) as one squash
+	// commit; ExpectHead is the task branch commit that diff was of.
+	Only       []review.Selection `json:"only"`
+	ExpectHead string             `json:"expect_head"`
 }
 
 func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInput) (review.Request, error) {
@@ -205,8 +210,15 @@ func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInp
 			return review.Request{}, userError(err)
 		}
 	}
-	return review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
-		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget}, nil
+	req := review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
+		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget,
+		Only: in.Only, ExpectHead: in.ExpectHead}
+	if len(in.Only) > 0 {
+		if req.Base, _, err = r.rev.DiffRange(ctx, t, false); err != nil {
+			return review.Request{}, userError(err)
+		}
+	}
+	return req, nil
 }
 
 // PlanAccept is the dry run: what an accept would do, conflicts and dirty
