@@ -6,6 +6,8 @@ export namespace app {
 	    message: string;
 	    include_leftovers: boolean;
 	    expect_target: string;
+	    only: review.Selection[];
+	    expect_head: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AcceptInput(source);
@@ -18,7 +20,27 @@ export namespace app {
 	        this.message = source["message"];
 	        this.include_leftovers = source["include_leftovers"];
 	        this.expect_target = source["expect_target"];
+	        this.only = this.convertValues(source["only"], review.Selection);
+	        this.expect_head = source["expect_head"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class AttachmentInput {
 	    name: string;
@@ -1079,6 +1101,7 @@ export namespace review {
 	    checkout?: string;
 	    // Go type: time
 	    at: any;
+	    only?: task.AcceptedFile[];
 	
 	    static createFrom(source: any = {}) {
 	        return new AcceptRecord(source);
@@ -1094,6 +1117,7 @@ export namespace review {
 	        this.leftovers = source["leftovers"];
 	        this.checkout = source["checkout"];
 	        this.at = this.convertValues(source["at"], null);
+	        this.only = this.convertValues(source["only"], task.AcceptedFile);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1259,6 +1283,7 @@ export namespace review {
 	    checkout?: string;
 	    dirty?: string[];
 	    conflicts?: string[];
+	    only?: task.AcceptedFile[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Plan(source);
@@ -1279,7 +1304,26 @@ export namespace review {
 	        this.checkout = source["checkout"];
 	        this.dirty = source["dirty"];
 	        this.conflicts = source["conflicts"];
+	        this.only = this.convertValues(source["only"], task.AcceptedFile);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Queued {
 	    request: number;
@@ -1329,6 +1373,20 @@ export namespace review {
 		    }
 		    return a;
 		}
+	}
+	export class Selection {
+	    file: string;
+	    hunks?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Selection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunks = source["hunks"];
+	    }
 	}
 
 }
@@ -1403,6 +1461,22 @@ export namespace store {
 
 export namespace task {
 	
+	export class AcceptedFile {
+	    file: string;
+	    hunks?: number[];
+	    headers?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AcceptedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunks = source["hunks"];
+	        this.headers = source["headers"];
+	    }
+	}
 	export class RunStart {
 	    from?: string;
 	    resume?: boolean;

@@ -86,6 +86,8 @@ function plan(host: ReviewHost, id: string, input: AcceptInput): AcceptPlan {
   mustBecome(t, 'accepted');
   if (!t.branch) throw new Error('task branch does not exist');
   if (!['merge', 'squash', 'rebase'].includes(input.strategy)) throw new Error(`bad accept strategy: '${input.strategy}'`);
+  if (input.only?.length && (input.strategy !== 'squash' || input.include_leftovers))
+    throw new Error('Nothing changed: a hunk-level accept is one squash commit; choose squash, leave out the leftovers, or accept the whole branch.');
   const name = input.target.trim() || t.base || 'main';
   if (!/^[\w./-]+$/.test(name) || name.includes('..')) throw new Error(`bad branch name: '${name}'`);
   if (name === t.branch) throw new Error(`refs/heads/${name}: target is a task branch`);
@@ -130,6 +132,7 @@ function accept(host: ReviewHost, id: string, input: AcceptInput): AcceptRecord 
     ...(p.leftovers ? { leftovers: p.leftovers } : {}),
     ...(b.checkout ? { checkout: b.checkout } : {}),
     at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(input.only?.length ? { only: input.only.map((o) => ({ file: o.file, ...(o.hunks?.length ? { hunks: o.hunks } : {}) })) } : {}),
   };
   b.sha = rec.new_sha;
   s.accepts.set(id, rec);

@@ -14,6 +14,16 @@ export interface AcceptInput {
   include_leftovers: boolean;
   /** The target commit the dry run showed; Accept refuses when the target moved. */
   expect_target: string;
+  /** A hunk-level accept: only these files and hunks, as one squash commit. */
+  only?: AcceptSelection[];
+  /** The task branch commit the chosen hunks were numbered on; Accept refuses when it moved. */
+  expect_head?: string;
+}
+
+/** One file of a hunk-level accept: hunks are 1-based; none = the whole file. */
+export interface AcceptSelection {
+  file: string;
+  hunks?: number[];
 }
 
 /** The dry run of an accept. Conflicts and dirty files come back in the plan, not as errors. */
@@ -45,6 +55,8 @@ export interface AcceptRecord {
   leftovers?: string;
   checkout?: string;
   at: string;
+  /** What a hunk-level accept took (hunks 1-based, with their @@ lines); absent for the whole branch. */
+  only?: { file: string; hunks?: number[]; headers?: string[] }[];
 }
 
 /** A remark on a hunk (line = its first line in the new version, 0 = the whole file). */
