@@ -1,6 +1,7 @@
 // Review screen flows against the real backend: a task run to done by the mock
 // tool in a real repository; accept (conflict, dirty checkout, squash + undo),
 // request changes, reject (keeping or deleting branches), read-only, a 5,000-file diff.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
@@ -35,6 +36,18 @@ async function open(page, title, text = 'Developer run 1.') {
   await nav(page, 'Review').click();
   await page.getByRole('combobox', { name: 'Task to review' }).selectOption({ label: `${title} (done)` });
   await page.getByRole('list', { name: 'Patch' }).getByText(text).first().waitFor();
+}
+
+/** The prompts the mock agent received in a worktree, oldest first (mock.ReadReceived). */
+function received(world, worktree) {
+  const hash = crypto.createHash('sha256').update(worktree).digest('hex').slice(0, 16);
+  const dir = path.join(world.data, 'mock-state', hash, 'received');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')));
 }
 
 const selectedFile = (page) => page.getByRole('list', { name: 'Changed files' }).locator('button[aria-current="true"]');
@@ -137,13 +150,50 @@ export const reviewFlows = {
       await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(1).waitFor();
       await shot('review-request-changes');
       await cr.getByRole('button', { name: /Send back \(1 comments, 2 drops\)/ }).click();
-      await page.getByRole('status').filter({ hasText: 'Changes requested' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Fix run 1 queued' }).waitFor();
       assert(world.show(seeded.id).status === 'pending', 'task back in the queue');
       const sections = world.cli('show', seeded.id, '--sections');
       for (const want of ['Human review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', 'loader/alias.go', seeded.file]) {
         assert(sections.includes(want), `the stored review has ${want}`);
       }
       await page.getByText('Read-only: the task is pending.').waitFor();
+      // The fix run: the developer first, with the review in its prompt; both hunks reverted in Drop hunk commits.
+      const before = received(world, seeded.worktree).length;
+      world.runQueue();
+      assert(world.show(seeded.id).status === 'done', `the fix run finished (${world.show(seeded.id).status})`);
+      const got = received(world, seeded.worktree).slice(before);
+      assert(got.length > 0 && got[0].role === 'developer', `the fix run starts at the developer (${got.map((g) => g.role)})`);
+      assert(!got.some((g) => g.role === 'planner' || g.role === 'refinement'), 'no re-planning');
+      for (const want of ['Fix run 1 for your review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', '### Dropped hunks']) {
+        assert(got[0].prompt.includes(want), `the developer received ${want}`);
+      }
+      const log = world.git('log', '--format=%s', `${seeded.head}..${seeded.branch}`);
+      assert((log.match(/^Drop hunk /gm) ?? []).length === 2, `two Drop hunk commits (${log})`);
+    },
+  },
+  'review-accept-hunks': {
+    seed(world) {
+      const t = doneTask(world, 'Refactor settings loader');
+      commitOnTask(world, t, { 'loader/alias.go': 'package loader\n\nvar Load = LoadSettings\n' }, 'Add the alias');
+      return t;
+    },
+    async run(page, { world, shot, seeded }) {
+      const mainBefore = world.git('rev-parse', 'main').trim();
+      await open(page, 'Refactor settings loader', 'package loader');
+      await page.getByRole('checkbox', { name: 'Accept loader/alias.go' }).check();
+      await page.getByRole('button', { name: /Accept chosen \(1 file\)/ }).click();
+      const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
+      await dlg.getByRole('note').filter({ hasText: 'loader/alias.go' }).waitFor();
+      assert(await dlg.getByRole('radio', { name: /Merge/ }).isDisabled(), 'merge is off for a hunk-level accept');
+      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await shot('review-accept-hunks');
+      await dlg.getByRole('button', { name: 'Accept', exact: true }).click();
+      await dlg.getByRole('status').filter({ hasText: /Accepted into (refs\/heads\/)?main \(squash\)/ }).waitFor({ timeout: 30_000 });
+      assert(world.git('rev-list', '--count', `${mainBefore}..main`).trim() === '1', 'one squash commit');
+      const tree = world.git('ls-tree', '-r', '--name-only', 'main');
+      assert(tree.includes('loader/alias.go') && !tree.includes(seeded.file), `only the chosen file went in (${tree})`);
+      assert(world.git('rev-parse', seeded.branch).trim() !== mainBefore, 'the task branch keeps the rest');
+      assert(world.show(seeded.id).status === 'accepted', 'task accepted');
     },
   },
   'review-read-only': {
