@@ -1,9 +1,11 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -35,7 +37,7 @@ func roleList(rs []mock.Received) []task.Role {
 // run again.
 func TestRetryResumesAStoppedTask(t *testing.T) {
 	f := startHost(t)
-	a, err := f.tasks.Create(NewTaskInput{Prompt: "Resume me\n[[mock-stall developer=1]]"})
+	a, err := f.tasks.Create(NewTaskInput{Prompt: "Resume me\n[[mock-await developer=1]]"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,26 @@ func TestRetryResumesAStoppedTask(t *testing.T) {
 	if _, err := f.tasks.Retry(a.ID); err != nil {
 		t.Fatal(err)
 	}
-	done := f.waitStatus(t, a.ID, task.StatusDone)
+	// The developer waits for one message again: the user's live inject finishes it.
+	f.waitRole(t, a.ID, task.RoleDeveloper)
+	if _, err := f.run.Inject(a.ID, "go on"); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got, _ := f.st.GetTask(context.Background(), a.ID)
+		if got.Status != task.StatusPending && got.Status != task.StatusOngoing {
+			break
+		}
+		if time.Now().After(end) {
+			st, _ := f.run.Status()
+			t.Fatalf("the retried run hangs: %s, running %+v, prompts %v", got.Status, st.Running, roleList(f.received(t, stopped.WorktreePath)))
+		}
+	}
+	done, _ := f.st.GetTask(context.Background(), a.ID)
+	if done.Status != task.StatusDone {
+		secs, _ := f.st.Sections(context.Background(), a.ID)
+		t.Fatalf("the retried run ended %s: %s (%d sections; prompts %v)", done.Status, done.Error, len(secs), roleList(f.received(t, done.WorktreePath)))
+	}
 	got := f.received(t, done.WorktreePath)[before:]
 	if len(got) < 2 || got[0].Role != task.RoleDeveloper {
 		t.Fatalf("the retried run's steps: %v (want the developer first)", roleList(got))
@@ -98,6 +119,11 @@ func TestRetryFailedFromPlannerOrDeveloper(t *testing.T) {
 	n = len(all)
 
 	if _, err := f.tasks.Retry(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	// The developer waits for one message again: the user's live inject finishes it.
+	f.waitRole(t, a.ID, task.RoleDeveloper)
+	if _, err := f.run.Inject(a.ID, "go on"); err != nil {
 		t.Fatal(err)
 	}
 	failed = f.waitStatus(t, a.ID, task.StatusFailed)
