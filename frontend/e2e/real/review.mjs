@@ -156,11 +156,10 @@ export const reviewFlows = {
       for (const want of ['Human review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', 'loader/alias.go', seeded.file]) {
         assert(sections.includes(want), `the stored review has ${want}`);
       }
-      await page.getByText('Read-only: the task is pending.').waitFor();
-      // The fix run: the developer first, with the review in its prompt; both hunks reverted in Drop hunk commits.
-      const before = received(world, seeded.worktree).length;
-      world.runQueue();
-      assert(world.show(seeded.id).status === 'done', `the fix run finished (${world.show(seeded.id).status})`);
+      // The fix run (the app runs the queue): the developer first, with the review in its prompt; both hunks reverted in Drop hunk commits.
+      const before = received(world, seeded.worktree).filter((g) => !g.prompt.includes('## Human review')).length;
+      world.cli('settings', 'set', 'runner.enabled', 'true');
+      await until('the fix run to finish', () => world.show(seeded.id).status === 'done', 120_000);
       const got = received(world, seeded.worktree).slice(before);
       assert(got.length > 0 && got[0].role === 'developer', `the fix run starts at the developer (${got.map((g) => g.role)})`);
       assert(!got.some((g) => g.role === 'planner' || g.role === 'refinement'), 'no re-planning');
