@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -81,7 +80,7 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 	if len(hunks) != 2 {
 		t.Fatalf("lib.txt has %d hunks:\n%s", len(hunks), fp.Patch)
 	}
-	before, _ := mock.ReadReceived(stateBase, done.WorktreePath)
+	before := receivedIn(t, stateBase, done.WorktreePath)
 	headBefore := git(t, f.repo, "rev-parse", done.Branch)
 
 	// A hunk the diff does not have is refused, naming it, and nothing changes.
@@ -110,10 +109,7 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 	}
 
 	// What the agents received in the fix run.
-	all, err := mock.ReadReceived(stateBase, done.WorktreePath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := receivedIn(t, stateBase, done.WorktreePath)
 	got := all[len(before):]
 	roles := []task.Role{}
 	for _, r := range got {

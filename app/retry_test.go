@@ -16,11 +16,24 @@ import (
 // task's worktree after the first n, and all of them.
 func (f *hostFixture) received(t *testing.T, worktree string) []mock.Received {
 	t.Helper()
-	got, err := mock.ReadReceived(filepath.Join(filepath.Dir(f.repo), "data", "mock-state"), worktree)
+	return receivedIn(t, filepath.Join(filepath.Dir(f.repo), "data", "mock-state"), worktree)
+}
+
+// receivedIn returns the prompts the mock agent received in the working
+// directory dir, oldest first.
+func receivedIn(t *testing.T, stateBase, dir string) []mock.Received {
+	t.Helper()
+	all, err := mock.ReadReceived(stateBase)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return got
+	var out []mock.Received
+	for _, r := range all {
+		if r.Dir == dir {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func roleList(rs []mock.Received) []task.Role {

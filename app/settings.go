@@ -38,13 +38,21 @@ type SettingsView struct {
 	Stop             StopView     `json:"stop"`
 }
 
-// RolesView is the tool and model of each role; Observer nil = no observer step.
+// RoleChoice is a role's tool and model, and whether a role other than
+// the developer may change the worktree (roles.<role>.write).
+type RoleChoice struct {
+	ToolChoice
+	Write bool `json:"write"`
+}
+
+// RolesView is the tool, model and write access of each role; Observer
+// nil = no observer step.
 type RolesView struct {
-	Planner    ToolChoice  `json:"planner"`
-	Refinement ToolChoice  `json:"refinement"`
-	Developer  ToolChoice  `json:"developer"`
-	Observer   *ToolChoice `json:"observer"`
-	Reviewer   ToolChoice  `json:"reviewer"`
+	Planner    RoleChoice  `json:"planner"`
+	Refinement RoleChoice  `json:"refinement"`
+	Developer  RoleChoice  `json:"developer"`
+	Observer   *RoleChoice `json:"observer"`
+	Reviewer   RoleChoice  `json:"reviewer"`
 }
 
 // ReviewView is the review gate's settings.
@@ -102,12 +110,13 @@ type UsageRange struct {
 	To   string `json:"to"`
 }
 
-// UsageSummary is usage grouped four ways.
+// UsageSummary is usage grouped five ways.
 type UsageSummary struct {
 	ByDay   []store.UsageRow `json:"by_day"`
 	ByTool  []store.UsageRow `json:"by_tool"`
 	ByModel []store.UsageRow `json:"by_model"`
 	ByTask  []store.UsageRow `json:"by_task"`
+	ByRole  []store.UsageRow `json:"by_role"`
 }
 
 // DirectoryPicker asks the user for a directory with the native dialog; the
@@ -151,9 +160,12 @@ func toView(s settings.Settings) SettingsView {
 	v.WorkingDirectory, v.RunnerEnabled, v.Concurrency = s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency
 	v.Notifications, v.CloseToTray, v.DefaultTool = s.UI.Notifications, s.UI.CloseToTray, s.DefaultTool
 	v.StartAtLogin = s.UI.StartAtLogin
-	tc := func(r settings.ToolRef) ToolChoice { return ToolChoice{Tool: r.Tool, Model: r.Model} }
+	tc := func(r settings.ToolRef) RoleChoice {
+		return RoleChoice{ToolChoice: ToolChoice{Tool: r.Tool, Model: r.Model}, Write: r.Write != nil && *r.Write}
+	}
 	v.Roles.Planner, v.Roles.Refinement = tc(s.Roles.Planner), tc(s.Roles.Refinement)
 	v.Roles.Developer, v.Roles.Reviewer = tc(s.Roles.Developer), tc(s.Roles.Reviewer)
+	v.Roles.Developer.Write = true // always: the developer is the role that edits
 	if s.Roles.Observer != nil {
 		o := tc(*s.Roles.Observer)
 		v.Roles.Observer = &o
@@ -172,11 +184,17 @@ func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s := base
 	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
 	s.UI.Notifications, s.UI.CloseToTray, s.UI.StartAtLogin = v.Notifications, v.CloseToTray, v.StartAtLogin
-	tr := func(c ToolChoice) settings.ToolRef {
-		return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
+	tr := func(c RoleChoice) settings.ToolRef {
+		r := settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
+		if c.Write {
+			w := true
+			r.Write = &w
+		}
+		return r
 	}
 	s.Roles.Planner, s.Roles.Refinement = tr(v.Roles.Planner), tr(v.Roles.Refinement)
 	s.Roles.Developer, s.Roles.Reviewer = tr(v.Roles.Developer), tr(v.Roles.Reviewer)
+	s.Roles.Developer.Write = nil // the developer always writes; the key stays out of the file
 	s.Roles.Observer = nil
 	if v.Roles.Observer != nil && v.Roles.Observer.Tool != "" {
 		o := tr(*v.Roles.Observer)
@@ -330,7 +348,7 @@ func (s *SettingsService) Models(name string) ([]string, error) {
 	return nil, errors.New("Unknown tool " + name + ".")
 }
 
-// Usage sums tokens and cost per day, tool, model and task over a range of
+// Usage sums tokens and cost per day, tool, model, task and role over a range of
 // dates (inclusive); every day of the range is listed, zeros included.
 func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
 	from, err1 := time.Parse(time.DateOnly, r.From)
@@ -371,7 +389,10 @@ func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
 	if out.ByTask, err = s.store.UsageByTask(ctx, from, end); err != nil {
 		return out, userError(err)
 	}
-	for _, p := range []*[]store.UsageRow{&out.ByTool, &out.ByModel, &out.ByTask} {
+	if out.ByRole, err = s.store.UsageByRole(ctx, from, end); err != nil {
+		return out, userError(err)
+	}
+	for _, p := range []*[]store.UsageRow{&out.ByTool, &out.ByModel, &out.ByTask, &out.ByRole} {
 		if *p == nil {
 			*p = []store.UsageRow{}
 		}

@@ -96,9 +96,15 @@ func TestRequestChangesCLIReachesTheDeveloper(t *testing.T) {
 	if r := runCLI(t, data, "", "runner", "--once"); r.code != 0 || statusOf(t, data, id) != "done" {
 		t.Fatalf("fix run: %+v, status %s", r, statusOf(t, data, id))
 	}
-	got, err := mock.ReadReceived(filepath.Join(data, "mock-state"), tk.WorktreePath)
+	all, err := mock.ReadReceived(filepath.Join(data, "mock-state"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var got []mock.Received
+	for _, g := range all {
+		if g.Dir == tk.WorktreePath {
+			got = append(got, g)
+		}
 	}
 	var dev string
 	for _, g := range got {

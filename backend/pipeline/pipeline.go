@@ -26,6 +26,7 @@ type Store interface {
 	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
+	Attachments(ctx context.Context, taskID string) ([]store.Attachment, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
 	StopRequested(ctx context.Context, taskID string) (bool, error)
@@ -51,6 +52,9 @@ type Worktrees interface {
 	Finish(ctx context.Context, wt worktree.Worktree, o worktree.Outcome, p worktree.Policy, log worktree.Logf) (worktree.FinishReport, error)
 	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
 	DropHunk(ctx context.Context, wt worktree.Worktree, d task.HunkDrop, message string) (commit string, already bool, err error)
+	// Snapshot and Restore guard read-only steps (readonly.go).
+	Snapshot(ctx context.Context, wt worktree.Worktree) (worktree.Snapshot, error)
+	Restore(ctx context.Context, wt worktree.Worktree, snap worktree.Snapshot, name string) (worktree.Stray, error)
 }
 
 // Hooks receive live output for the UI or a console; every field may be

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/failpoint"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -23,14 +24,18 @@ const finalWriteTimeout = 30 * time.Second
 
 // run is the state of one Run.
 type run struct {
-	p         *Pipeline
-	st        Store
-	t         task.Task
-	set       settings.Settings
-	iter      int
-	wt        worktree.Worktree
-	first     *task.Execution // opened by the claim, used by the first step
-	injected  []string
+	p        *Pipeline
+	st       Store
+	t        task.Task
+	set      settings.Settings
+	iter     int
+	wt       worktree.Worktree
+	first    *task.Execution // opened by the claim, used by the first step
+	injected []string
+	// atts are the task's attachments, listed in every prompt; readDirs
+	// the directories holding them, which the tools may read.
+	atts      []Attachment
+	readDirs  []string
 	obsBudget int // observer fix rounds left, shared across the run
 	obsRound  int
 	revRound  int
@@ -74,9 +79,15 @@ func (r *run) execute(ctx context.Context) error {
 			r.injected = append(r.injected, s.Body)
 		}
 	}
+	if r.t.Command != "" && commandText(secs) == "" {
+		r.logf(task.LevelWarn, "Command template %q has no copy in this task (it was deleted before tasks kept one); the prompts go without it", r.t.Command)
+	}
+	if err := r.loadAttachments(ctx); err != nil {
+		return err
+	}
 	repo := r.t.Repo
 	if repo == "" {
-		repo = r.set.WorkingDirectory
+		repo = r.set.WorkDir()
 	}
 	if repo == "" {
 		return &failure{"no working directory: set workingDirectory in settings or the task's repo"}
@@ -135,7 +146,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		r.logf(task.LevelInfo, "Task done")
 	case errors.As(err, &pk):
 		res.Status, note.Reason = task.StatusActions, "questions"
-		if qerr := r.st.SetQuestions(wctx, r.t.ID, pk.questions); qerr != nil {
+		if qerr := r.st.SetQuestions(wctx, r.t.ID, scrubAll(pk.questions)); qerr != nil {
 			return res, fmt.Errorf("record questions: %w", qerr)
 		}
 		r.logf(task.LevelInfo, "The planner needs answers (%d question(s)); the task waits in actions", len(pk.questions))
@@ -156,6 +167,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		note.Reason = "failed"
 		r.logf(task.LevelError, "Task failed: %s", err.Error())
 	}
+	res.Message = secrets.Scrub(res.Message) // a tool's error text is agent output
 	note.Error = res.Message
 	r.outcomeNote(&note, nil)
 	d.Status, d.Note = res.Status, note
@@ -211,6 +223,15 @@ func (p *Pipeline) TranscriptPath(taskID string, iteration int, step string, att
 		return ""
 	}
 	return filepath.Join(p.o.TranscriptDir, taskID, fmt.Sprintf("i%d-%s-a%d.log", iteration, step, attempt))
+}
+
+// scrubAll scrubs each of texts (agent output) into a new slice.
+func scrubAll(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = secrets.Scrub(t)
+	}
+	return out
 }
 
 // workDirProblem says why the working directory cannot be used before git

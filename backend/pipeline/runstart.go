@@ -151,10 +151,3 @@ func (r *run) dropHunks(ctx context.Context, drops []task.HunkDrop) error {
 	}
 	return nil
 }
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}

@@ -129,6 +129,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	in := s.in
 	in.Role = s.role
 	in.Injected = r.injected
+	in.Attachments = r.atts
 	in.Interrupted = interrupted
 	in.Resumed, r.resumeNote = r.resumeNote, false
 	in.Iteration, in.Runs, in.Fix = r.runNo, r.t.Runs, r.start.Fix
@@ -138,6 +139,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 			return agent.Result{}, &failure{fmt.Sprintf("%s: diff: %v", s.name(), err)}
 		}
 		in.Diff = d
+	}
+	snap, err := r.guardBefore(ctx, s)
+	if err != nil {
+		return agent.Result{}, err
 	}
 	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
 	if err != nil {
@@ -151,7 +156,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
@@ -159,6 +164,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	live, err := tool.Start(ctx, req)
 	if err != nil {
+		_, _ = r.guardAfter(s, exec, attempt, snap)
 		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
@@ -174,6 +180,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	res, werr := live.Wait()
 	close(done)
 	wg.Wait()
+	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
+	res.Report = strayNote + res.Report
 
 	outcome := task.OutcomeSucceeded
 	switch {
@@ -198,6 +206,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		return res, errInterrupted
 	case werr != nil:
 		return res, &failure{fmt.Sprintf("%s: %v", s.name(), werr)}
+	case strayErr != nil:
+		return res, strayErr
 	}
 	return res, nil
 }

@@ -175,6 +175,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAsked:      stored[PlannerAsked](),
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
+	EventStrayReverted:     stored[StrayReverted](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventRunStarted:        stored[RunStarted](),
 	EventHunkDropped:       stored[HunkDropped](),

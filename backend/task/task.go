@@ -1,6 +1,7 @@
 package task
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,6 +50,13 @@ type Task struct {
 	FixRuns int `json:"fix_runs"`
 	// RunStart says where the next run begins (the planner when zero).
 	RunStart RunStart `json:"run_start"`
+	// OriginID is the id the task had where it came from (an imported
+	// file's id); "" for a task made here.
+	OriginID string `json:"origin_id,omitempty"`
+	// Extra is what an imported file held that this version does not know:
+	// a JSON object of its unknown frontmatter keys and sections, kept so an
+	// export gives it back. Empty when there was nothing.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // Limits on user input.

@@ -1,77 +1,96 @@
 package mock
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
+	"syscall"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// receivedDir is the folder of a worktree's state directory where the
-// mock agent records every prompt it received, one file per run.
-const receivedDir = "received"
+// receivedFile is the file, in a worktree's state directory, where the mock
+// agent appends every prompt it got, one JSON line each.
+const receivedFile = "received.jsonl"
 
-// Received is one prompt the mock agent received, as ReadReceived returns it.
+// Received is one prompt the mock agent got: tests read what the agent
+// received with ReadReceived instead of trusting what the app meant to send.
 type Received struct {
+	At     time.Time `json:"at"`
 	Role   task.Role `json:"role"`
+	Dir    string    `json:"dir"`
+	Model  string    `json:"model,omitempty"`
 	Prompt string    `json:"prompt"`
 }
 
-// record keeps the prompt of this run in the state directory, so that a
-// test can assert on what the agent process itself read (not what the
-// pipeline meant to send). A failure to record is not the run's failure.
-func record(o runOpts) {
-	dir := filepath.Join(o.state, receivedDir)
-	if os.MkdirAll(dir, 0o700) != nil {
-		return
+// record appends r to the state directory's received file under the same
+// lock the counters use.
+func record(state string, r Received) error {
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return fmt.Errorf("record prompt: %w", err)
 	}
-	b, err := json.Marshal(Received{Role: o.role, Prompt: o.prompt})
+	lock, err := os.OpenFile(filepath.Join(state, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return
+		return fmt.Errorf("record prompt: %w", err)
 	}
-	name := fmt.Sprintf("%020d-%d.json", time.Now().UnixNano(), os.Getpid())
-	_ = os.WriteFile(filepath.Join(dir, name), b, 0o600)
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("record prompt: %w", err)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("record prompt: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(state, receivedFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("record prompt: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("record prompt: %w", err)
+	}
+	return f.Close()
 }
 
-// ReadReceived returns the prompts the mock agent received for the
-// working directory workDir, oldest first; stateBase is the tool's state
-// directory (Options.StateDir, the host's "<data root>/mock-state").
-func ReadReceived(stateBase, workDir string) ([]Received, error) {
-	state, err := stateDir(stateBase, workDir)
+// ReadReceived returns every prompt the mock agent received under a state
+// base directory (Options.StateDir; in a data root "<root>/mock-state"),
+// across all working directories, oldest first. A base that does not exist
+// yields none.
+func ReadReceived(base string) ([]Received, error) {
+	files, err := filepath.Glob(filepath.Join(base, "*", receivedFile))
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(state, receivedDir)
-	ents, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("received prompts: %w", err)
-	}
-	names := make([]string, 0, len(ents))
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".json") {
-			names = append(names, e.Name())
+	var out []Received
+	for _, name := range files {
+		f, err := os.Open(name)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
 		}
-	}
-	sort.Strings(names)
-	out := make([]Received, 0, len(names))
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
-			return nil, fmt.Errorf("received prompts: %w", err)
+			return nil, err
 		}
-		var r Received
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("received prompt %s: %w", n, err)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 256<<20)
+		for sc.Scan() {
+			var r Received
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			out = append(out, r)
 		}
-		out = append(out, r)
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	return out, nil
 }

@@ -1,7 +1,6 @@
 // Review screen flows against the real backend: a task run to done by the mock
 // tool in a real repository; accept (conflict, dirty checkout, squash + undo),
 // request changes, reject (keeping or deleting branches), read-only, a 5,000-file diff.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
@@ -40,14 +39,15 @@ async function open(page, title, text = 'Developer run 1.') {
 
 /** The prompts the mock agent received in a worktree, oldest first (mock.ReadReceived). */
 function received(world, worktree) {
-  const hash = crypto.createHash('sha256').update(worktree).digest('hex').slice(0, 16);
-  const dir = path.join(world.data, 'mock-state', hash, 'received');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
-    .sort()
-    .map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')));
+  const base = path.join(world.data, 'mock-state');
+  if (!fs.existsSync(base)) return [];
+  const out = [];
+  for (const d of fs.readdirSync(base)) {
+    const f = path.join(base, d, 'received.jsonl');
+    if (!fs.existsSync(f)) continue;
+    for (const line of fs.readFileSync(f, 'utf8').split('\n')) if (line) out.push(JSON.parse(line));
+  }
+  return out.filter((r) => r.dir === worktree).sort((a, b) => a.at.localeCompare(b.at));
 }
 
 const selectedFile = (page) => page.getByRole('list', { name: 'Changed files' }).locator('button[aria-current="true"]');

@@ -274,6 +274,38 @@ export namespace app {
 	        this.stack = source["stack"];
 	    }
 	}
+	export class ImportResult {
+	    task: task.Task;
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task = this.convertValues(source["task"], task.Task);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class InjectResult {
 	    injection_id: string;
 	    delivery: string;
@@ -354,6 +386,8 @@ export namespace app {
 	    base: string;
 	    labels: string[];
 	    runs: number;
+	    command: string;
+	    attachments: AttachmentInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTaskInput(source);
@@ -367,7 +401,27 @@ export namespace app {
 	        this.base = source["base"];
 	        this.labels = source["labels"];
 	        this.runs = source["runs"];
+	        this.command = source["command"];
+	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class OutputSnapshot {
 	    task_id: string;
@@ -494,26 +548,28 @@ export namespace app {
 	        this.max_inline_diff_bytes = source["max_inline_diff_bytes"];
 	    }
 	}
-	export class ToolChoice {
+	export class RoleChoice {
 	    tool: string;
 	    model: string;
+	    write: boolean;
 	
 	    static createFrom(source: any = {}) {
-	        return new ToolChoice(source);
+	        return new RoleChoice(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.tool = source["tool"];
 	        this.model = source["model"];
+	        this.write = source["write"];
 	    }
 	}
 	export class RolesView {
-	    planner: ToolChoice;
-	    refinement: ToolChoice;
-	    developer: ToolChoice;
-	    observer?: ToolChoice;
-	    reviewer: ToolChoice;
+	    planner: RoleChoice;
+	    refinement: RoleChoice;
+	    developer: RoleChoice;
+	    observer?: RoleChoice;
+	    reviewer: RoleChoice;
 	
 	    static createFrom(source: any = {}) {
 	        return new RolesView(source);
@@ -521,11 +577,11 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.planner = this.convertValues(source["planner"], ToolChoice);
-	        this.refinement = this.convertValues(source["refinement"], ToolChoice);
-	        this.developer = this.convertValues(source["developer"], ToolChoice);
-	        this.observer = this.convertValues(source["observer"], ToolChoice);
-	        this.reviewer = this.convertValues(source["reviewer"], ToolChoice);
+	        this.planner = this.convertValues(source["planner"], RoleChoice);
+	        this.refinement = this.convertValues(source["refinement"], RoleChoice);
+	        this.developer = this.convertValues(source["developer"], RoleChoice);
+	        this.observer = this.convertValues(source["observer"], RoleChoice);
+	        this.reviewer = this.convertValues(source["reviewer"], RoleChoice);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -823,7 +879,11 @@ export namespace app {
 	    worktree_path?: string;
 	    fix_runs: number;
 	    run_start: task.RunStart;
+	    origin_id?: string;
+	    extra?: number[];
+	    command_text: string;
 	    attachments: store.Attachment[];
+	    usage_by_role: store.UsageRow[];
 	    answers: string;
 	    reports: Report[];
 	    injections: Injection[];
@@ -864,7 +924,11 @@ export namespace app {
 	        this.worktree_path = source["worktree_path"];
 	        this.fix_runs = source["fix_runs"];
 	        this.run_start = this.convertValues(source["run_start"], task.RunStart);
+	        this.origin_id = source["origin_id"];
+	        this.extra = source["extra"];
+	        this.command_text = source["command_text"];
 	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
+	        this.usage_by_role = this.convertValues(source["usage_by_role"], store.UsageRow);
 	        this.answers = source["answers"];
 	        this.reports = this.convertValues(source["reports"], Report);
 	        this.injections = this.convertValues(source["injections"], Injection);
@@ -935,7 +999,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	
 	export class ToolHealthView {
 	    tool: string;
 	    installed: boolean;
@@ -1034,6 +1097,7 @@ export namespace app {
 	    by_tool: store.UsageRow[];
 	    by_model: store.UsageRow[];
 	    by_task: store.UsageRow[];
+	    by_role: store.UsageRow[];
 	
 	    static createFrom(source: any = {}) {
 	        return new UsageSummary(source);
@@ -1045,6 +1109,7 @@ export namespace app {
 	        this.by_tool = this.convertValues(source["by_tool"], store.UsageRow);
 	        this.by_model = this.convertValues(source["by_model"], store.UsageRow);
 	        this.by_task = this.convertValues(source["by_task"], store.UsageRow);
+	        this.by_role = this.convertValues(source["by_role"], store.UsageRow);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1562,6 +1627,8 @@ export namespace task {
 	    worktree_path?: string;
 	    fix_runs: number;
 	    run_start: RunStart;
+	    origin_id?: string;
+	    extra?: number[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -1597,6 +1664,8 @@ export namespace task {
 	        this.worktree_path = source["worktree_path"];
 	        this.fix_runs = source["fix_runs"];
 	        this.run_start = this.convertValues(source["run_start"], RunStart);
+	        this.origin_id = source["origin_id"];
+	        this.extra = source["extra"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -108,6 +108,7 @@ export interface Claimed {
 /** Go task.Created */
 export interface Created {
   status: string;
+  command?: string;
 }
 
 /** Go task.Edited */
@@ -141,6 +142,7 @@ export interface HunkDropped {
 /** Go task.Imported */
 export interface Imported {
   status: string;
+  origin_id?: string;
 }
 
 /** Go task.InjectionApplied */
@@ -319,6 +321,16 @@ export interface StepStarted extends StepAttempt {
 export interface StopRequested {
 }
 
+/** Go task.StrayReverted */
+export interface StrayReverted extends StepAttempt {
+  files: string[];
+  head_moved?: boolean;
+  ref: string;
+  sha: string;
+  unreverted?: string[];
+  error?: string;
+}
+
 /** Go task.EventData: the payload of each task event kind (backend/task). */
 export interface TaskEventPayloads {
   "accept_reconciled": AcceptReconciled;
@@ -353,6 +365,7 @@ export interface TaskEventPayloads {
   "step_finished": StepFinished;
   "step_started": StepStarted;
   "stop_requested": StopRequested;
+  "stray_reverted": StrayReverted;
   "text": AgentText;
   "tool_call": ToolCall;
   "tool_result": ToolResult;

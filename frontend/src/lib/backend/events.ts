@@ -29,8 +29,8 @@ export interface StepEvent {
 
 /** The payload of every event kind (Go: backend/task event*.go). */
 export interface EventPayloads {
-  created: { status: Status };
-  imported: { status: Status };
+  created: { status: Status; command?: string };
+  imported: { status: Status; origin_id?: string };
   edited: Record<string, never>;
   status_changed: { from: Status; to: Status; reason?: string };
   claimed: { runner: string };
@@ -55,6 +55,8 @@ export interface EventPayloads {
   planner_asked: { role: Role; questions: string[] };
   planner_answered: { role: Role; answer?: string };
   injection_applied: { injection: number; step: string; delivery: Delivery; error?: string };
+  /** A read-only role changed the worktree: saved on ref (commit sha) and reverted. */
+  stray_reverted: StepEvent & { files: string[]; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
   outcome_decided: { status: Status; cleanup?: string };
   /** How a run began: start is "run", "fix", "resume" or "developer"; step its first step. */
   run_started: {

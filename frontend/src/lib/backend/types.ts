@@ -59,6 +59,10 @@ export interface CreateTaskInput {
   base: string;
   labels: string[];
   runs: number;
+  /** Command template id (its name); its text is copied into the task. "" = none. */
+  command?: string;
+  /** Files the agents get the paths of, stored with the task at once. */
+  attachments?: AttachmentInput[];
 }
 
 export interface ToolChoice {
@@ -66,10 +70,17 @@ export interface ToolChoice {
   model: string;
 }
 
+/** A role's setting: its tool and model, and whether it may change the worktree (only the developer by default). */
+export interface RoleChoice extends ToolChoice {
+  write: boolean;
+}
+
 export interface Attachment {
   name: string;
   size: number;
   added_at: string;
+  /** Absolute path of the task's copy, outside the worktree: what every prompt lists. */
+  path: string;
 }
 
 export interface Report {
@@ -112,7 +123,11 @@ export interface Usage {
 
 export interface TaskDetail extends TaskView {
   command: string;
+  /** The task's copy of its command template's text (made when it was added): what the agents get. */
+  command_text: string;
   attachments: Attachment[];
+  /** Usage per role (key: the role), in pipeline order. */
+  usage_by_role: UsageRow[];
   tools: Partial<Record<Role, ToolChoice>>;
   answers: string;
   reports: Report[];
@@ -131,6 +146,12 @@ export interface TaskUpdate {
   base: string;
   command: string;
   tools: Partial<Record<Role, ToolChoice>>;
+}
+
+/** A task imported from a file, and what the import noted (unknown keys and sections kept, a status mapped). */
+export interface ImportResult {
+  task: TaskView;
+  notes: string[];
 }
 
 export interface DeleteOptions {
@@ -226,11 +247,11 @@ export interface Settings {
   /** Tool used for a role with no tool of its own. */
   default_tool: string;
   roles: {
-    planner: ToolChoice;
-    refinement: ToolChoice;
-    developer: ToolChoice;
-    observer: ToolChoice | null;
-    reviewer: ToolChoice;
+    planner: RoleChoice;
+    refinement: RoleChoice;
+    developer: RoleChoice;
+    observer: RoleChoice | null;
+    reviewer: RoleChoice;
   };
   review: { gate: boolean; max_fix_rounds: number; max_inline_diff_bytes: number };
   worktree: { root: string; on_done: 'keep-branch' | 'keep' | 'delete'; on_failure: 'keep' | 'delete' };
@@ -279,6 +300,7 @@ export interface UsageSummary {
   by_tool: UsageRow[];
   by_model: UsageRow[];
   by_task: UsageRow[];
+  by_role: UsageRow[];
 }
 
 // ---- review (issue 9 entry points) -------------------------------------
@@ -357,7 +379,7 @@ export interface Api {
   'TaskService.Unarchive': (id: string) => Promise<TaskView>;
   'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;
   'TaskService.Export': (id: string) => Promise<string>;
-  'TaskService.Import': (markdown: string) => Promise<TaskView>;
+  'TaskService.Import': (markdown: string, again: boolean) => Promise<ImportResult>;
   'TaskService.Answer': (id: string, answer: string) => Promise<TaskView>;
   'TaskService.Branches': () => Promise<string[]>;
   'TaskService.AddAttachment': (id: string, file: AttachmentInput) => Promise<Attachment[]>;

@@ -8,8 +8,8 @@ const accepted = { strategy: 'squash' as const, target: 'refs/heads/main', old_s
 
 /** One payload of every kind and the sentence it renders to. */
 const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
-  created: [{ status: 'pending' }, 'Task created'],
-  imported: [{ status: 'done' }, 'Imported as done'],
+  created: [{ status: 'pending', command: 'tests' }, 'Task created with the text of command template “tests”'],
+  imported: [{ status: 'done', origin_id: '2025-10-03-retry' }, 'Imported as done from task 2025-10-03-retry'],
   edited: [{}, 'Task edited'],
   status_changed: [{ from: 'ongoing', to: 'done', reason: 'approved' }, 'Status ongoing → done: approved'],
   claimed: [{ runner: 'host:42' }, 'Claimed by the runner'],
@@ -34,6 +34,10 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
   planner_asked: [{ role: 'developer', questions: ['Which file?', 'Keep it?'] }, 'Developer asked 2 questions; the planner answers them'],
   planner_answered: [{ role: 'developer', answer: 'README.md' }, 'Planner answered the developer: README.md'],
   injection_applied: [{ injection: 3, step: 'developer', delivery: 'live' }, "Injected prompt delivered live to developer; it is also included in every later step's prompt"],
+  stray_reverted: [
+    { ...step, files: ['README.md', 'fix.txt'], head_moved: true, ref: 'refs/boof-runner/t1/stray/7', sha: '0123456789abcdef' },
+    'reviewer-2 is read-only but changed "README.md", "fix.txt" and HEAD; saved on refs/boof-runner/t1/stray/7 (0123456789) and reverted',
+  ],
   note: [{ level: 'info', text: 'Run 1 of 1 started' }, 'Run 1 of 1 started'],
   text: [{ text: 'Reading the code.' }, 'Reading the code.'],
   tool_call: [{ tool: 'Bash', call_id: 'c1', input: 'go test ./...' }, 'Bash go test ./...'],
@@ -69,6 +73,12 @@ describe('describeEvent', () => {
   });
   it('renders the other forms of a kind', () => {
     expect(describeEvent({ kind: 'injection_applied', data: { injection: 3, step: 'reviewer-1', delivery: 'next_step' } })).toBe("Injected prompt applied to reviewer-1's prompt");
+    expect(
+      describeEvent({
+        kind: 'stray_reverted',
+        data: { ...step, files: ['locked.txt'], ref: 'refs/boof-runner/t1/stray/9', sha: 'abc', unreverted: ['locked.txt'], error: 'remove locked.txt: operation not permitted' },
+      }),
+    ).toBe('reviewer-2 is read-only but changed "locked.txt"; saved on refs/boof-runner/t1/stray/9, but locked.txt could not be put back (remove locked.txt: operation not permitted)');
     expect(describeEvent({ kind: 'injection_applied', data: { injection: 3, step: 'developer', delivery: 'next_step', error: 'run already finished' } })).toBe(
       "Injected prompt stored (not delivered live: run already finished); it is included in every later step's prompt",
     );
