@@ -188,6 +188,11 @@ type AcceptInput struct {
 	IncludeLeftovers bool   `json:"include_leftovers"`
 	// ExpectTarget is the target commit the dry run showed.
 	ExpectTarget string `json:"expect_target"`
+	// Only, when set, accepts just these files and hunks of the task's
+	// diff (numbered as the Review screen numbers them) as one squash
+	// commit; ExpectHead is the task branch commit that diff was of.
+	Only       []review.Selection `json:"only"`
+	ExpectHead string             `json:"expect_head"`
 }
 
 func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInput) (review.Request, error) {
@@ -209,8 +214,15 @@ func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInp
 	if err != nil {
 		return review.Request{}, userError(err)
 	}
-	return review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
-		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget, Unverified: unverified}, nil
+	req := review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
+		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget,
+		Only: in.Only, ExpectHead: in.ExpectHead, Unverified: unverified}
+	if len(in.Only) > 0 {
+		if req.Base, _, err = r.rev.DiffRange(ctx, t, false); err != nil {
+			return review.Request{}, userError(err)
+		}
+	}
+	return req, nil
 }
 
 // PlanAccept is the dry run: what an accept would do, conflicts and dirty
@@ -287,19 +299,24 @@ func (r *ReviewService) Reject(taskID string) error {
 	return nil
 }
 
-// RequestChanges sends the task back to the developer with the user's
-// comments and dropped hunks as a "## Human review" section.
-func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) error {
+// RequestChanges sends the task back to its developer with the user's
+// review: a fix run that starts at the developer with the general comment
+// and each hunk comment in its prompt (a "## Human review" section), after
+// the dropped hunks were reverted in "Drop hunk" commits. A hunk the
+// diff no longer has, or a drop that no longer reverse-applies, is
+// refused and nothing changes.
+func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) (review.Queued, error) {
 	ctx := r.ctx()
 	t, err := r.store.GetTask(ctx, taskID)
 	if err != nil {
-		return userError(err)
+		return review.Queued{}, userError(err)
 	}
-	if _, err := review.RequestChanges(ctx, taskID, t.Status, c, review.StoreRecorder{Store: r.store}); err != nil {
-		return userError(err)
+	q, err := r.rev.RequestChanges(ctx, t, c, review.StoreRecorder{Store: r.store})
+	if err != nil {
+		return review.Queued{}, userError(err)
 	}
 	r.emit.Emit(EventTasksChanged)
-	return nil
+	return q, nil
 }
 
 // TaskBranches lists the task's branches (task branch, leftovers) with the

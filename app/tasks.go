@@ -220,9 +220,18 @@ func (s *TaskService) Reorder(ids []string) error {
 	return nil
 }
 
-// Retry re-queues a failed or stopped task; its worktree and branch are kept.
+// Retry re-queues a failed or stopped task; its worktree and branch are
+// kept. A stopped task resumes at the step that was cut short (the plan and
+// the earlier reports are reused); a failed one restarts at the planner.
 func (s *TaskService) Retry(id string) (task.Task, error) {
 	return s.changed(s.store.Retry(s.ctx(), id))
+}
+
+// RetryFrom re-queues a failed or stopped task starting at from:
+// "planner" (start over) or "developer" (keep the last final plan; a task
+// whose planning never finished is refused).
+func (s *TaskService) RetryFrom(id, from string) (task.Task, error) {
+	return s.changed(s.store.RetryWith(s.ctx(), id, store.RetryOptions{From: task.Role(from)}))
 }
 
 // Archive puts a finished task away.

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -66,9 +67,14 @@ func runAccept(ctx context.Context, c *call) error {
 	message := fs.String("message", "", "commit message for merge or squash (default: the task title and the reviewer's summary)")
 	dryRun := fs.Bool("dry-run", false, "only check: show what would be done and what stands in the way")
 	asJSON := fs.Bool("json", false, "print the plan or the accept record as JSON")
+	var only stringList
+	fs.Var(&only, "only", "accept only this file, or hunk N of it: FILE[:N] (repeatable; one squash commit)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
+	}
+	if len(only) > 0 && !flagSet(fs, "strategy") {
+		*strategy = string(review.StrategySquash)
 	}
 	st, err := review.ParseStrategy(*strategy)
 	if err != nil {
@@ -95,6 +101,18 @@ func runAccept(ctx context.Context, c *call) error {
 	}
 	r := review.Request{Repo: t.Repo, TaskID: t.ID, Status: t.Status, Target: *target, Strategy: st,
 		Message: msg, IncludeLeftovers: *leftovers, Unverified: unverified}
+	if len(only) > 0 {
+		if r.Base, _, err = rc.svc.DiffRange(ctx, t, false); err != nil {
+			return err
+		}
+		changed, err := rc.svc.ChangedFiles(ctx, t)
+		if err != nil {
+			return err
+		}
+		if r.Only, err = selections(only, changed); err != nil {
+			return err
+		}
+	}
 	if *dryRun {
 		p, err := rc.svc.Plan(ctx, r)
 		if *asJSON && (err == nil || errors.Is(err, review.ErrConflict) || errors.Is(err, review.ErrDirty)) {
@@ -118,6 +136,13 @@ func runAccept(ctx context.Context, c *call) error {
 		return writeJSON(c.io.Stdout, a)
 	}
 	fmt.Fprintf(c.io.Stdout, "accepted %s into %s (%s): %s -> %s\n", t.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.Strategy, a.OldSHA, a.NewSHA)
+	for _, f := range a.Only {
+		if len(f.Hunks) == 0 {
+			fmt.Fprintf(c.io.Stdout, "took %s (whole file)\n", safeLine(f.File))
+		} else {
+			fmt.Fprintf(c.io.Stdout, "took %s hunk(s) %s\n", safeLine(f.File), strings.Trim(fmt.Sprint(f.Hunks), "[]"))
+		}
+	}
 	if a.Checkout != "" {
 		fmt.Fprintf(c.io.Stdout, "checkout %s is now at %s\n", a.Checkout, a.NewSHA)
 	}
@@ -179,4 +204,44 @@ func runUndoAccept(ctx context.Context, c *call) error {
 	}
 	fmt.Fprintf(c.io.Stdout, "undid the accept of %s: %s is back at %s\n", rc.task.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.OldSHA)
 	return nil
+}
+
+// selections reads --only FILE[:N] arguments: an argument that is a
+// changed file's name takes that whole file; otherwise it is split at its
+// last colon into FILE and the hunk number N. Hunks of one file merge.
+func selections(args, changed []string) ([]review.Selection, error) {
+	isChanged := map[string]bool{}
+	for _, p := range changed {
+		isChanged[p] = true
+	}
+	var out []review.Selection
+	at, whole := map[string]int{}, map[string]bool{}
+	for _, a := range args {
+		file, n := a, 0
+		if !isChanged[a] {
+			var err error
+			if file, n, err = splitHunkID(a); err != nil {
+				return nil, usagef("--only %q: name a changed file, or FILE:N for its hunk N", a)
+			}
+		}
+		i, ok := at[file]
+		if !ok {
+			i = len(out)
+			at[file] = i
+			out = append(out, review.Selection{File: file})
+		}
+		if n == 0 {
+			whole[file], out[i].Hunks = true, nil
+		} else if !whole[file] {
+			out[i].Hunks = append(out[i].Hunks, n)
+		}
+	}
+	return out, nil
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -130,9 +130,7 @@ func (q *Queue) SendBack(ctx context.Context, taskID string) (task.QueueEntry, e
 	if len(e.Files) > 0 {
 		_, err = review.ResolveWithAgent(ctx, taskID, t.Status, e.Target, e.Files, rec)
 	} else {
-		if err = task.CheckTransition(t.Status, task.StatusPending); err == nil {
-			err = rec.RecordChangeRequest(ctx, taskID, RenderMakeGreen(e), review.ChangeRequest{})
-		}
+		_, err = review.SendBack(ctx, taskID, t.Status, RenderMakeGreen(e), review.SourceQueue, rec)
 	}
 	if err != nil {
 		return e, err

@@ -72,8 +72,8 @@ func (r *run) complete(ctx context.Context, d store.Decided) (Result, error) {
 // ongoing task with a decided outcome, after the dead run's processes are
 // gone. The error is only for failures to record the status.
 func (p *Pipeline) CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (Result, error) {
-	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.CompletedRuns}
-	if !d.CountRun {
+	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.CompletedRuns + t.FixRuns}
+	if !d.CountRun && !d.CountFix {
 		r.iter++
 	}
 	if len(d.Worktree) > 0 && string(d.Worktree) != "null" {

@@ -14,6 +14,8 @@ import (
 // eventLine renders a stored event's kind and payload for comparison.
 func eventLine(d task.EventData) string {
 	switch d := d.(type) {
+	case task.RunStarted:
+		return fmt.Sprintf("run_started %s i%d %s run %d/%d fix %d", d.Start, d.Iteration, d.Step, d.Run, d.Runs, d.Fix)
 	case task.StepStarted:
 		return fmt.Sprintf("step_started %s %s r%d a%d %s", d.Step, d.Role, d.Round, d.Attempt, d.Tool)
 	case task.StepFinished:
@@ -74,6 +76,7 @@ func TestRunRecordsTypedEvents(t *testing.T) {
 		"prompt_injected 21",
 		"status_changed pending→ongoing claimed",
 		"claimed",
+		"run_started run i1 planner run 1/1 fix 0",
 		`injection_applied planner next_step ""`,
 		"step_started planner planner r0 a1 mock",
 		"step_finished planner planner r0 a1 succeeded",

@@ -14,36 +14,54 @@ import (
 // its report is taken as it is.
 const maxQuestionRounds = 2
 
-// iteration runs planner, refinement, developer and the review gate.
+// iteration runs planner, refinement, developer and the review gate,
+// from where the run starts (begin): a fix run and a restart from the
+// developer reuse the last final plan, a resumed run every report its
+// cut-short attempt finished.
 func (r *run) iteration(ctx context.Context, secs []task.Section) error {
+	at, err := r.begin(ctx, secs)
+	if err != nil {
+		return err
+	}
 	base := PromptInput{
 		Task: r.t.Prompt, Command: commandText(secs), Answers: answers(secs),
-		PrevIteration: prevFindings(secs, r.iter-1),
+		PrevIteration: prevFindings(secs, r.iter-1), HumanReview: r.humanRev,
 	}
-	pin := base
-	res, err := r.step(ctx, stepSpec{role: task.RolePlanner, in: pin})
-	if err != nil {
-		return err
+	plan := at.plan
+	if plan == "" && at.finalPlan == "" {
+		res, err := r.step(ctx, stepSpec{role: task.RolePlanner, in: base})
+		if err != nil {
+			return err
+		}
+		if qs := questionsOf(res); len(qs) > 0 {
+			return &parked{questions: qs}
+		}
+		if err := r.section(ctx, task.SectionPlannerReport, task.RolePlanner, 0, "", res.Report); err != nil {
+			return err
+		}
+		plan = res.Report
 	}
-	if qs := questionsOf(res); len(qs) > 0 {
-		return &parked{questions: qs}
-	}
-	if err := r.section(ctx, task.SectionPlannerReport, task.RolePlanner, 0, "", res.Report); err != nil {
-		return err
-	}
-	rin := base
-	rin.Plan = res.Report
-	res, err = r.ask(ctx, stepSpec{role: task.RoleRefinement, in: rin})
-	if err != nil {
-		return err
-	}
-	r.finalPlan = res.Report
-	if err := r.section(ctx, task.SectionFinalPlan, task.RoleRefinement, 0, "", res.Report); err != nil {
-		return err
+	r.finalPlan = at.finalPlan
+	if r.finalPlan == "" {
+		rin := base
+		rin.Plan = plan
+		res, err := r.ask(ctx, stepSpec{role: task.RoleRefinement, in: rin})
+		if err != nil {
+			return err
+		}
+		r.finalPlan = res.Report
+		if err := r.section(ctx, task.SectionFinalPlan, task.RoleRefinement, 0, "", res.Report); err != nil {
+			return err
+		}
 	}
 	base.FinalPlan = r.finalPlan
-	if err := r.develop(ctx, base, "", ""); err != nil {
+	if err := r.dropHunks(ctx, at.drops); err != nil {
 		return err
+	}
+	if !at.developed {
+		if err := r.develop(ctx, base, "", ""); err != nil {
+			return err
+		}
 	}
 	if err := r.verifyGate(ctx, &base); err != nil {
 		return err
@@ -182,7 +200,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		r.emit(0, task.PlannerAsked{Role: s.role, Questions: qs},
 			task.LevelInfo, fmt.Sprintf("%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs)))
 		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
-			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, Questions: qs, Asker: s.role}
+			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, HumanReview: s.in.HumanReview, Questions: qs, Asker: s.role}
 		ans, err := r.step(ctx, stepSpec{role: task.RolePlannerAnswer, in: ain})
 		if err != nil {
 			return ans, err

@@ -45,6 +45,8 @@ type Store interface {
 	DropResume(ctx context.Context, taskID string) error
 	LastSectionID(ctx context.Context, taskID string) (int64, error)
 	SetExecutionSession(ctx context.Context, execID int64, sessionID string) error
+	ChangeRequestByID(ctx context.Context, id int64) (store.ChangeRequest, error)
+	RetargetExecution(ctx context.Context, e task.Execution) error
 }
 
 // Tools finds an agent tool by its settings name and prices the steps the
@@ -59,6 +61,7 @@ type Worktrees interface {
 	Provision(ctx context.Context, r worktree.Request, log worktree.Logf) (worktree.Worktree, error)
 	Finish(ctx context.Context, wt worktree.Worktree, o worktree.Outcome, p worktree.Policy, log worktree.Logf) (worktree.FinishReport, error)
 	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
+	DropHunk(ctx context.Context, wt worktree.Worktree, d task.HunkDrop, message string) (commit string, already bool, err error)
 	// Snapshot and Restore guard read-only steps (readonly.go).
 	Snapshot(ctx context.Context, wt worktree.Worktree) (worktree.Snapshot, error)
 	Restore(ctx context.Context, wt worktree.Worktree, snap worktree.Snapshot, name string) (worktree.Stray, error)

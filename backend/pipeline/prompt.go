@@ -24,6 +24,9 @@ const (
 	HeadingPlannerAnswer = "## Answers from the planner"
 	HeadingIteration     = "## Iteration"
 	HeadingVerification  = "## Verification"
+	HeadingFixRun        = "## Fix run"
+	HeadingHumanReview   = "## Human review"
+	HeadingResumed       = "## Previous attempt stopped"
 )
 
 // Attachment is a file the user attached to the task, as a prompt lists it.
@@ -58,8 +61,17 @@ type PromptInput struct {
 	// PrevIteration holds the final observer and reviewer reports of the
 	// previous iteration (runs > 1).
 	PrevIteration string
-	// Iteration and Runs frame later runs as a critical review.
+	// Iteration and Runs frame later runs as a critical review: this is
+	// planned run Iteration of Runs.
 	Iteration, Runs int
+	// Fix numbers a fix run (1 = the first fix run for the user's review);
+	// HumanReview is its "## Human review" section, which every role of
+	// the run reads verbatim.
+	Fix         int
+	HumanReview string
+	// Resumed is set on the first step of a resumed run: its previous
+	// attempt was cut short (stopped or interrupted) and the task retried.
+	Resumed bool
 	// Injected are the user's injected prompts, oldest first.
 	Injected []string
 	// Interrupted is set when this is a retry of a step that failed transiently.
@@ -125,7 +137,12 @@ func humanSize(n int64) string {
 // BuildPrompt assembles the user prompt of one step.
 func BuildPrompt(in PromptInput) string {
 	var b strings.Builder
-	if in.Iteration > 1 {
+	if in.Fix > 0 {
+		section(&b, HeadingFixRun, fmt.Sprintf(
+			"Fix run %d for your review: the user reviewed this task's finished work and asked for the changes under %q below. "+
+				"The work is already in the working directory (and the hunks the user dropped were already reverted): "+
+				"make what the review asks, keep the rest as it is, and do not start over.", in.Fix, HeadingHumanReview))
+	} else if in.Iteration > 1 {
 		section(&b, HeadingIteration, fmt.Sprintf(
 			"This is run %d of %d of this task. The previous run's work is already in the working directory. "+
 				"Review it critically and improve it: fix what is wrong or missing rather than starting over.", in.Iteration, in.Runs))
@@ -143,6 +160,9 @@ func BuildPrompt(in PromptInput) string {
 		section(&b, HeadingFinalPlan, in.FinalPlan)
 	}
 	section(&b, HeadingPrevIteration, in.PrevIteration)
+	if in.HumanReview != "" {
+		section(&b, HeadingHumanReview, strings.TrimPrefix(strings.TrimSpace(in.HumanReview), HeadingHumanReview))
+	}
 	switch {
 	case in.Findings != "" && in.FindingsRole == task.RoleVerify:
 		section(&b, HeadingFindings, strings.TrimSpace(in.Findings)+"\n\n"+
@@ -164,6 +184,11 @@ func BuildPrompt(in PromptInput) string {
 	section(&b, HeadingDiff, in.Diff)
 	if len(in.Injected) > 0 {
 		section(&b, HeadingInjected, "The user added these instructions while the task ran; follow them:\n\n"+bullets(in.Injected))
+	}
+	if in.Resumed {
+		section(&b, HeadingResumed, "The previous attempt at this task was interrupted at this step (it was stopped, or the app exited) and the user retried it. "+
+			"The plan and the reports of the steps before this one are kept. The working directory may hold partial changes from the cut-short attempt: "+
+			"inspect `git status` and `git diff` first, and continue from there rather than restart.")
 	}
 	if in.Interrupted {
 		section(&b, HeadingInterrupted, "Your previous attempt at this step was interrupted by a transient failure. "+

@@ -56,6 +56,14 @@ type run struct {
 	afterSection int64
 	replay       map[string]task.Section
 	skipSection  map[string]bool
+	// start is where this run begins (task.RunStart); runNo the planned
+	// run it is (completed runs + 1); humanRev the "## Human review"
+	// section of a fix run; resumeNote tells the first step it runs that
+	// the previous attempt was cut short.
+	start      task.RunStart
+	runNo      int
+	humanRev   string
+	resumeNote bool
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -66,7 +74,7 @@ type run struct {
 // outcome. The error is only for failures to record the outcome (the store
 // is unreachable); the task may then still be ongoing, for recovery.
 func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (Result, error) {
-	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.CompletedRuns + 1}
+	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.NextIteration(), start: t.RunStart, runNo: t.CompletedRuns + 1}
 	if first.ID != 0 {
 		r.first = &first
 	}
@@ -97,7 +105,6 @@ func (r *run) loadResume(ctx context.Context) error {
 
 // execute runs the iteration and returns nil when the task passed.
 func (r *run) execute(ctx context.Context) error {
-	r.logf(task.LevelInfo, "Run %d of %d started", r.iter, max(r.t.Runs, 1))
 	secs, err := r.st.Sections(ctx, r.t.ID)
 	if err != nil {
 		return err
@@ -194,12 +201,12 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		res.Status, res.Message, d.Cleanup = task.StatusStopped, ks.c.Reason, cleanupStopped
 		note.Reason = budget.BreakerPrefix + string(ks.c.Breaker)
 		r.logf(task.LevelWarn, "Stopped: %s; worktree and branch kept", ks.c.Reason)
-	case err == nil && r.iter < r.t.Runs:
+	case err == nil && !r.start.IsFix() && r.runNo < r.t.Runs:
 		d.CountRun = true
-		r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", r.iter, r.t.Runs, r.iter+1)
+		r.logf(task.LevelInfo, "Run %d of %d complete; the task is queued for run %d", r.runNo, r.t.Runs, r.runNo+1)
 		res.Status, note.Reason = task.StatusPending, "next run"
 	case err == nil:
-		d.CountRun = true
+		d.CountRun, d.CountFix = !r.start.IsFix(), r.start.IsFix()
 		res.Status, note.Reason, d.Cleanup = task.StatusDone, "approved", cleanupDone
 		r.logf(task.LevelInfo, "Task done")
 	case errors.As(err, &pk):

@@ -151,7 +151,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	in.Injected = r.injected
 	in.Attachments = r.atts
 	in.Interrupted = interrupted
-	in.Iteration, in.Runs = r.iter, r.t.Runs
+	in.Resumed, r.resumeNote = r.resumeNote, false
+	in.Iteration, in.Runs, in.Fix = r.runNo, r.t.Runs, r.start.Fix
 	if s.diff {
 		d, err := r.p.o.Worktrees.PromptDiff(ctx, r.wt, r.set.Review.MaxInlineDiffBytes, r.wlog)
 		if err != nil {
@@ -275,6 +276,16 @@ func (r *run) openExecution(ctx context.Context, tool, model string, s stepSpec,
 			e.TranscriptPath = path
 		}
 		return e, nil
+	}
+	if r.first != nil && attempt == 1 && s.role != task.RolePlannerAnswer {
+		// The run starts past the planner (a fix run, a resumed run): the
+		// execution the claim opened becomes this step's.
+		e := *r.first
+		e.Role, e.Round, e.Attempt, e.Tool, e.Model, e.TranscriptPath = s.execRole(), s.round, attempt, tool, model, path
+		if err := r.st.RetargetExecution(ctx, e); err == nil {
+			r.first = nil
+			return e, nil
+		}
 	}
 	e, err := r.st.StartExecution(ctx, task.Execution{TaskID: r.t.ID, Iteration: r.iter, Role: s.execRole(),
 		Round: s.round, Attempt: attempt, Tool: tool, Model: model, TranscriptPath: path})

@@ -27,6 +27,9 @@ type AcceptRecord struct {
 	Checkout string `json:"checkout,omitempty"`
 	// At is when the accept was made.
 	At time.Time `json:"at"`
+	// Only lists the files and hunks a hunk-level accept took; empty
+	// for the whole branch.
+	Only []task.AcceptedFile `json:"only,omitempty"`
 }
 
 // AcceptRecorder stores an accept on the task: status accepted, the
@@ -84,7 +87,7 @@ func (s *Service) Accept(ctx context.Context, r Request, rec AcceptRecorder) (Ac
 	failpoint.Hit(FailAcceptBuilt)
 	out := AcceptRecord{
 		Strategy: p.Strategy, Target: p.TargetRef, OldSHA: p.TargetSHA, NewSHA: newSHA,
-		TaskHead: p.TaskHead, Leftovers: p.Leftovers, At: s.now().UTC(),
+		TaskHead: p.TaskHead, Leftovers: p.Leftovers, At: s.now().UTC(), Only: p.Only,
 	}
 	// The build takes a while (a rebase replays): the user may have
 	// switched branches since the plan.

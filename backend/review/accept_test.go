@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestAcceptStrategiesUncheckedOutTarget(t *testing.T) {
 			if out.NewSHA != main || out.OldSHA != f.mainHead || out.Target != "refs/heads/main" || out.Checkout != "" {
 				t.Fatalf("record = %+v, main = %s", out, main)
 			}
-			if len(rec.accepts) != 1 || rec.accepts[0] != out {
+			if len(rec.accepts) != 1 || !reflect.DeepEqual(rec.accepts[0], out) {
 				t.Fatalf("recorded %+v", rec.accepts)
 			}
 			// The result holds both sides' work.

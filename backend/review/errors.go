@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
 )
 
 // Errors callers branch on. Every refusal below leaves all refs, indexes
@@ -122,4 +124,13 @@ func quoteList(names []string) string {
 		parts = append(parts, fmt.Sprintf("%q", n))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// gitDetail is the first line of a git error's message.
+func gitDetail(err error) string {
+	var ge *gitx.Error
+	if errors.As(err, &ge) && ge.Detail() != "" {
+		return ge.Detail()
+	}
+	return err.Error()
 }

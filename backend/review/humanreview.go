@@ -1,14 +1,11 @@
 package review
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // HumanReviewHeading starts the section RenderHumanReview writes.
@@ -27,23 +24,33 @@ var ErrEmptyReview = errors.New("request for changes is empty")
 // ErrBadReview: a request for changes with a malformed comment or hunk.
 var ErrBadReview = errors.New("bad request for changes")
 
-// Comment is a remark on a line or hunk of the task's diff.
+// Comment is a remark on a hunk or a file of the task's diff.
 type Comment struct {
 	// File is the path in the diff the comment is on.
 	File string `json:"file"`
 	// Line is the line number in the new version (0 = the whole hunk or file).
 	Line int `json:"line"`
-	// Hunk is the diff text the comment is attached to ("" = none).
+	// Hunk is the diff text the comment is attached to, from its "@@" line
+	// ("" = none).
 	Hunk string `json:"hunk"`
 	// Text is the user's comment.
 	Text string `json:"text"`
+	// Index and Header locate the hunk in the task's diff (its 1-based
+	// position among the file's hunks and its "@@" line); the service fills
+	// them in when it checks the request against the diff.
+	Index  int    `json:"index,omitempty"`
+	Header string `json:"header,omitempty"`
 }
 
-// Drop is a hunk the user wants reverted.
+// Drop is a hunk the user wants reverted: the fix run reverts it before
+// the developer runs, in a "Drop hunk" commit of its own.
 type Drop struct {
 	File string `json:"file"`
 	// Hunk is the hunk's diff text, from its "@@" line.
 	Hunk string `json:"hunk"`
+	// Index and Header: as for Comment.
+	Index  int    `json:"index,omitempty"`
+	Header string `json:"header,omitempty"`
 }
 
 // ChangeRequest is the user's request for changes on a reviewed task.
@@ -93,16 +100,17 @@ func (c ChangeRequest) Check() (ChangeRequest, error) {
 	return out, nil
 }
 
-// RenderHumanReview writes the "## Human review" section of the fix
-// round's prompt: the general comment, each comment with its file, line
-// and hunk, and the hunks to revert exactly. c should have passed Check.
+// RenderHumanReview writes the "## Human review" section of a fix run:
+// the general comment, each comment with its file, hunk (number and "@@"
+// header), line and the quoted hunk, and the hunks that were dropped. c
+// should have passed Check. Every role of the fix run reads it verbatim.
 // File names are quoted so that any name, even one with a newline or
 // backticks, reads unambiguously; code fences are longer than any run of
 // backticks in the text they hold.
 func RenderHumanReview(c ChangeRequest) string {
 	var b strings.Builder
 	b.WriteString(HumanReviewHeading + "\n\n")
-	b.WriteString("The user reviewed your work and requests changes. Make them in this same worktree, keeping the rest of the work as it is.\n")
+	b.WriteString("The user reviewed the work of this task and asks for changes. They are to be made in this same worktree, keeping the rest of the work as it is.\n")
 	if c.General != "" {
 		b.WriteString("\n### General comment\n\n")
 		b.WriteString(c.General + "\n")
@@ -111,13 +119,14 @@ func RenderHumanReview(c ChangeRequest) string {
 		b.WriteString("\n### Comments\n")
 		for i, cm := range c.Comments {
 			fmt.Fprintf(&b, "\n%d. ", i+1)
-			switch {
-			case cm.File == "":
+			if cm.File == "" {
 				b.WriteString("General")
-			case cm.Line > 0:
-				fmt.Fprintf(&b, "%s, line %d", quoteName(cm.File), cm.Line)
-			default:
+			} else {
 				b.WriteString(quoteName(cm.File))
+				b.WriteString(hunkLabel(cm.Index, cm.Header))
+				if cm.Line > 0 {
+					fmt.Fprintf(&b, ", line %d", cm.Line)
+				}
 			}
 			b.WriteString(":\n")
 			if cm.Hunk != "" {
@@ -127,13 +136,33 @@ func RenderHumanReview(c ChangeRequest) string {
 		}
 	}
 	if len(c.Drops) > 0 {
-		b.WriteString("\n### Hunks to drop\n\nRevert exactly these hunks (put those lines back as they were before your change) and nothing else:\n")
+		b.WriteString("\n### Dropped hunks\n\nThe user dropped these hunks. Boof Runner reverted each of them before this run, in a \"Drop hunk\" commit of its own on the task branch: do not bring them back.\n")
 		for i, d := range c.Drops {
-			fmt.Fprintf(&b, "\n%d. %s:\n", i+1, quoteName(d.File))
+			fmt.Fprintf(&b, "\n%d. %s%s:\n", i+1, quoteName(d.File), hunkLabel(d.Index, d.Header))
 			writeFence(&b, "diff", d.Hunk, "   ")
 		}
 	}
 	return b.String()
+}
+
+// hunkLabel is ", hunk N `@@ … @@`" for a located hunk, "" otherwise.
+func hunkLabel(index int, header string) string {
+	if index <= 0 {
+		return ""
+	}
+	if header == "" {
+		return fmt.Sprintf(", hunk %d", index)
+	}
+	return fmt.Sprintf(", hunk %d %s", index, codeSpan(header))
+}
+
+// codeSpan quotes text as a Markdown code span.
+func codeSpan(text string) string {
+	tick := strings.Repeat("`", longestRun(text, '`')+1)
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
+		return tick + " " + text + " " + tick
+	}
+	return tick + text + tick
 }
 
 // quoteName returns a file name as a code span, or Go-quoted when it holds
@@ -144,11 +173,7 @@ func quoteName(name string) string {
 			return strconv.Quote(name)
 		}
 	}
-	tick := strings.Repeat("`", longestRun(name, '`')+1)
-	if strings.HasPrefix(name, "`") || strings.HasSuffix(name, "`") {
-		return tick + " " + name + " " + tick
-	}
-	return tick + name + tick
+	return codeSpan(name)
 }
 
 func writeFence(b *strings.Builder, lang, text, pre string) {
@@ -173,33 +198,4 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
-}
-
-// ChangeRecorder stores a request for changes: the task goes back to
-// pending with body as its "human_review" section, and an event.
-type ChangeRecorder interface {
-	RecordChangeRequest(ctx context.Context, taskID, body string, c ChangeRequest) error
-}
-
-// RequestChanges checks c, refuses a task that has not finished or whose
-// status may not return to pending (*task.TransitionError), renders the "## Human review" section
-// and hands it to rec. It returns the section. Errors: ErrEmptyReview,
-// ErrBadReview, *task.TransitionError, or the recorder's error wrapped.
-func RequestChanges(ctx context.Context, taskID string, status task.Status, c ChangeRequest, rec ChangeRecorder) (string, error) {
-	c, err := c.Check()
-	if err != nil {
-		return "", err
-	}
-	if !status.Terminal() {
-		// A running or queued task has no finished work to review.
-		return "", &task.TransitionError{From: status, To: task.StatusPending}
-	}
-	if err := task.CheckTransition(status, task.StatusPending); err != nil {
-		return "", err
-	}
-	body := RenderHumanReview(c)
-	if err := rec.RecordChangeRequest(ctx, taskID, body, c); err != nil {
-		return "", fmt.Errorf("record request for changes: %w", err)
-	}
-	return body, nil
 }

@@ -51,13 +51,13 @@ func TestRenderHumanReview(t *testing.T) {
 	}
 	got := RenderHumanReview(c)
 	want := "## Human review\n\n" +
-		"The user reviewed your work and requests changes. Make them in this same worktree, keeping the rest of the work as it is.\n" +
+		"The user reviewed the work of this task and asks for changes. They are to be made in this same worktree, keeping the rest of the work as it is.\n" +
 		"\n### General comment\n\nGood start.\n" +
 		"\n### Comments\n" +
 		"\n1. `src/main.go`, line 12:\n   ```diff\n   @@ -10,3 +10,3 @@\n   -old\n   +new\n   ```\n   use a constant\n   here\n" +
 		"\n2. \"weird\\nname`.md\":\n   odd name\n" +
 		"\n3. `docs/a.md`:\n   `````diff\n   @@ -1 +1 @@\n   -```\n   +````\n   `````\n   fences\n" +
-		"\n### Hunks to drop\n\nRevert exactly these hunks (put those lines back as they were before your change) and nothing else:\n" +
+		"\n### Dropped hunks\n\nThe user dropped these hunks. Boof Runner reverted each of them before this run, in a \"Drop hunk\" commit of its own on the task branch: do not bring them back.\n" +
 		"\n1. `go.mod`:\n   ```diff\n   @@ -3 +3 @@\n   -go 1.25\n   +go 1.26\n   ```\n"
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
@@ -69,31 +69,29 @@ func TestRenderHumanReview(t *testing.T) {
 
 type changeRecorder struct{ body string }
 
-func (r *changeRecorder) RecordChangeRequest(_ context.Context, _ string, body string, _ ChangeRequest) error {
-	r.body = body
-	return nil
+func (r *changeRecorder) QueueFix(_ context.Context, f FixRun) (Queued, error) {
+	r.body = f.Body
+	return Queued{Request: 1, Fix: 1, Body: f.Body}, nil
 }
 
-func TestRequestChanges(t *testing.T) {
+func TestSendBack(t *testing.T) {
 	t.Parallel()
 	rec := &changeRecorder{}
 	for _, st := range []task.Status{task.StatusOngoing, task.StatusAccepted} {
-		if _, err := RequestChanges(context.Background(), "T1", st, ChangeRequest{General: "x"}, rec); !errors.Is(err, task.ErrIllegalTransition) {
+		if _, err := SendBack(context.Background(), "T1", st, HumanReviewHeading+"\n\nx\n", "verify", rec); !errors.Is(err, task.ErrIllegalTransition) {
 			t.Fatalf("%s: err = %v", st, err)
 		}
 	}
-	if _, err := RequestChanges(context.Background(), "T1", task.StatusAccepted, ChangeRequest{General: "x"}, rec); !errors.Is(err, task.ErrIllegalTransition) {
-		t.Fatalf("err = %v", err)
-	}
-	if _, err := RequestChanges(context.Background(), "T1", task.StatusDone, ChangeRequest{}, rec); !errors.Is(err, ErrEmptyReview) {
+	if _, err := SendBack(context.Background(), "T1", task.StatusDone, " \n", "verify", rec); !errors.Is(err, ErrEmptyReview) {
 		t.Fatalf("err = %v", err)
 	}
 	if rec.body != "" {
 		t.Fatal("a refused request was recorded")
 	}
-	body, err := RequestChanges(context.Background(), "T1", task.StatusDone, ChangeRequest{General: "rename it"}, rec)
-	if err != nil || body != rec.body || !strings.HasPrefix(body, HumanReviewHeading+"\n") || !strings.Contains(body, "rename it") {
-		t.Fatalf("body = %q, err = %v", body, err)
+	body := HumanReviewHeading + "\n\nrename it\n"
+	q, err := SendBack(context.Background(), "T1", task.StatusDone, body, "verify", rec)
+	if err != nil || q.Body != body || rec.body != body {
+		t.Fatalf("queued = %+v, recorded %q, err = %v", q, rec.body, err)
 	}
 }
 
@@ -106,10 +104,11 @@ func TestResolveWithAgent(t *testing.T) {
 	if _, err := ResolveWithAgent(context.Background(), "T1", task.StatusPending, "main", nil, rec); !errors.Is(err, task.ErrIllegalTransition) {
 		t.Fatalf("pending task: %v", err)
 	}
-	body, err := ResolveWithAgent(context.Background(), "T1", task.StatusDone, "refs/heads/main", []string{"a.go", "odd\nname"}, rec)
+	q, err := ResolveWithAgent(context.Background(), "T1", task.StatusDone, "refs/heads/main", []string{"a.go", "odd\nname"}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
+	body := q.Body
 	want := "## Human review\n\nThe user wants to accept this work into the branch `main`, but it has moved on and the two conflict. " +
 		"Merge `main` into your branch in this worktree (`git merge main`), resolve every conflict keeping both sides' intent, and commit the merge. " +
 		"The conflicting files:\n\n- `a.go`\n- \"odd\\nname\"\n"

@@ -36,6 +36,15 @@ type Request struct {
 	// (store.UnverifiedReason); the accept is refused with
 	// *NotVerifiedError before git runs.
 	Unverified string `json:"unverified,omitempty"`
+	// Only, when set, makes a hunk-level accept: one squash commit of the
+	// chosen files and hunks of the task's diff from Base to the task
+	// branch ("" = the merge base of target and branch), built on the
+	// target's tree; the rest stays on the task branch.
+	Only []Selection `json:"only,omitempty"`
+	Base string      `json:"base,omitempty"`
+	// ExpectHead, when set, is the task branch commit whose diff the user
+	// chose from; a branch that moved since gives *MovedError.
+	ExpectHead string `json:"expect_head,omitempty"`
 }
 
 // Plan is the dry run of an accept: what would be done and what stands in
@@ -66,6 +75,8 @@ type Plan struct {
 	Dirty []string `json:"dirty,omitempty"`
 	// Conflicts lists the files the merge of target and Head conflicts in.
 	Conflicts []string `json:"conflicts,omitempty"`
+	// Only lists what a hunk-level accept takes (Request.Only).
+	Only []task.AcceptedFile `json:"only,omitempty"`
 }
 
 // Plan makes the dry run of r. A plan that cannot be applied returns the
@@ -93,6 +104,12 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 	}
 	if r.Unverified != "" {
 		return p, &NotVerifiedError{Reason: r.Unverified}
+	}
+	if len(r.Only) > 0 && p.Strategy != StrategySquash {
+		return p, ErrSubsetStrategy
+	}
+	if len(r.Only) > 0 && r.IncludeLeftovers {
+		return p, fmt.Errorf("%w: the leftovers cannot be part of a hunk-level accept", ErrSubsetStrategy)
 	}
 	if r.Status != "" {
 		if err := task.CheckTransition(r.Status, task.StatusAccepted); err != nil {
@@ -122,6 +139,9 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 	if p.TaskHead = refs[p.TaskRef].sha; p.TaskHead == "" {
 		return p, fmt.Errorf("%s: %w", p.TaskRef, ErrNoTaskBranch)
 	}
+	if r.ExpectHead != "" && r.ExpectHead != p.TaskHead {
+		return p, &MovedError{Ref: p.TaskRef, Expected: r.ExpectHead, Actual: p.TaskHead}
+	}
 	p.Head = p.TaskHead
 	if l := refs[leftRef].sha; r.IncludeLeftovers && l != "" && l != p.TaskHead {
 		if err := s.addLeftovers(ctx, r, l, &p); err != nil {
@@ -139,8 +159,17 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		}
 		p.FastForward = targetOnly == 0
 	}
-	res, err := s.git.MergeTree(ctx, r.Repo, p.TargetSHA, p.Head)
+	var res gitx.MergeResult
+	if len(r.Only) > 0 {
+		if p.Only, err = s.subsetTree(ctx, r, &p); err != nil {
+			return p, err
+		}
+		res.Tree = p.Tree
+	} else {
+		res, err = s.git.MergeTree(ctx, r.Repo, p.TargetSHA, p.Head)
+	}
 	switch {
+	case len(p.Conflicts) > 0:
 	case errors.Is(err, gitx.ErrConflict):
 		p.Conflicts = res.Conflicts
 	case err != nil:

@@ -28,24 +28,15 @@ func RenderResolveConflicts(target string, files []string) string {
 	return b.String()
 }
 
-// ResolveWithAgent re-queues a task whose accept conflicts (see
-// ConflictError) with the instruction of RenderResolveConflicts as its
-// human review section; the task then goes through the review gate again.
-// Errors: *task.TransitionError for a task that has not finished or may
-// not return to pending, ErrBadBranch, or the recorder's error wrapped.
-func ResolveWithAgent(ctx context.Context, taskID string, status task.Status, target string, files []string, rec ChangeRecorder) (string, error) {
+// ResolveWithAgent sends a task whose accept conflicts (see ConflictError)
+// back to its developer through SendBack: a fix run whose roles read the
+// instruction of RenderResolveConflicts; the task then goes through the
+// review gate again. Errors: *task.TransitionError for a task that has not
+// finished or may not return to pending, ErrBadBranch, or the recorder's
+// error wrapped.
+func ResolveWithAgent(ctx context.Context, taskID string, status task.Status, target string, files []string, rec ChangeRecorder) (Queued, error) {
 	if _, err := branchRef(target); err != nil {
-		return "", err
+		return Queued{}, err
 	}
-	if !status.Terminal() {
-		return "", &task.TransitionError{From: status, To: task.StatusPending}
-	}
-	if err := task.CheckTransition(status, task.StatusPending); err != nil {
-		return "", err
-	}
-	body := RenderResolveConflicts(target, files)
-	if err := rec.RecordChangeRequest(ctx, taskID, body, ChangeRequest{}); err != nil {
-		return "", fmt.Errorf("record conflict resolution request: %w", err)
-	}
-	return body, nil
+	return SendBack(ctx, taskID, status, RenderResolveConflicts(target, files), SourceConflicts, rec)
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -49,13 +50,21 @@ func (r StoreRecorder) RecordReject(ctx context.Context, taskID string, rec Reje
 	return r.statusAndEvent(ctx, taskID, task.StatusRejected, "", rec.event())
 }
 
-// RecordChangeRequest adds body as the task's human_review section, moves
-// the task to pending and appends a task.ChangesRequested event.
-func (r StoreRecorder) RecordChangeRequest(ctx context.Context, taskID, body string, c ChangeRequest) error {
-	if _, err := r.Store.AddSection(ctx, task.Section{TaskID: taskID, Kind: task.SectionHumanReview, Body: body}); err != nil {
-		return err
+// QueueFix queues a fix run (store.RequestFix): the task's human_review
+// section, the change request with its drops, the next run from the
+// developer, the move to pending and a changes_requested event, in one
+// transaction.
+func (r StoreRecorder) QueueFix(ctx context.Context, f FixRun) (Queued, error) {
+	req, err := json.Marshal(f.Request)
+	if err != nil {
+		return Queued{}, err
 	}
-	return r.statusAndEvent(ctx, taskID, task.StatusPending, "", task.ChangesRequested{Comments: len(c.Comments), Drops: len(c.Drops)})
+	cr, err := r.Store.RequestFix(ctx, store.FixRequest{TaskID: f.TaskID, Body: f.Body, Request: req, Drops: f.Drops,
+		Comments: len(f.Request.Comments), General: f.Request.General != "", Source: f.Source})
+	if err != nil {
+		return Queued{}, err
+	}
+	return Queued{Request: cr.ID, Fix: cr.Seq, Body: cr.Body}, nil
 }
 
 func (r StoreRecorder) statusAndEvent(ctx context.Context, taskID string, to, back task.Status, ev task.EventData) error {
@@ -107,13 +116,13 @@ func (r StoreRecorder) LastAccept(ctx context.Context, taskID string) (AcceptRec
 // event is the history event of an accept.
 func (a AcceptRecord) event() task.Accepted {
 	return task.Accepted{Strategy: string(a.Strategy), Target: a.Target, OldSHA: a.OldSHA, NewSHA: a.NewSHA,
-		TaskHead: a.TaskHead, Leftovers: a.Leftovers, Checkout: a.Checkout, At: a.At}
+		TaskHead: a.TaskHead, Leftovers: a.Leftovers, Checkout: a.Checkout, At: a.At, Only: a.Only}
 }
 
 // acceptRecordOf reads an accept back from its history event.
 func acceptRecordOf(e task.Accepted) AcceptRecord {
 	return AcceptRecord{Strategy: Strategy(e.Strategy), Target: e.Target, OldSHA: e.OldSHA, NewSHA: e.NewSHA,
-		TaskHead: e.TaskHead, Leftovers: e.Leftovers, Checkout: e.Checkout, At: e.At}
+		TaskHead: e.TaskHead, Leftovers: e.Leftovers, Checkout: e.Checkout, At: e.At, Only: e.Only}
 }
 
 // event is the history event of a reject.

@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestStoreRecorderAcceptAndUndo(t *testing.T) {
 		t.Fatalf("status = %s", got.Status)
 	}
 	last, err := rec.LastAccept(ctx(t), tk.ID)
-	if err != nil || last != a {
+	if err != nil || !reflect.DeepEqual(last, a) {
 		t.Fatalf("last accept = %+v, %v; want %+v", last, err, a)
 	}
 	if err := s.Undo(ctx(t), UndoRequest{Repo: f.repo, TaskID: tk.ID, Status: task.StatusAccepted, Record: last}, rec); err != nil {
@@ -97,10 +98,11 @@ func TestStoreRecorderRejectAndRequestChanges(t *testing.T) {
 	t.Parallel()
 	f, st, tk := storeFixture(t)
 	rec := StoreRecorder{Store: st}
-	body, err := RequestChanges(ctx(t), tk.ID, tk.Status, ChangeRequest{General: "rename the file"}, rec)
+	q, err := newService(t).RequestChanges(ctx(t), tk, ChangeRequest{General: "rename the file"}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
+	body := q.Body
 	secs, err := st.Sections(ctx(t), tk.ID)
 	if err != nil {
 		t.Fatal(err)

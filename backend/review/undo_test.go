@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestUndoAccept(t *testing.T) {
 			if got := rev(t, f.repo, "main"); got != f.mainHead {
 				t.Fatalf("main = %s after undo, want %s", got, f.mainHead)
 			}
-			if len(rec.undos) != 1 || rec.undos[0] != a {
+			if len(rec.undos) != 1 || !reflect.DeepEqual(rec.undos[0], a) {
 				t.Fatalf("undos = %+v", rec.undos)
 			}
 			if checkedOut {

@@ -368,7 +368,7 @@ func (r *Runner) pick(ctx context.Context, set settings.Settings) (store.Pick, e
 // attempt, or, for a task a usage limit released, the next attempt of the
 // step it goes on from.
 func (r *Runner) claimInfo(ctx context.Context, set settings.Settings, t task.Task) (store.ClaimInfo, error) {
-	iter := t.CompletedRuns + 1
+	iter := t.NextIteration()
 	role, round, attempt, step := task.RolePlanner, 0, 1, "planner"
 	rp, ok, err := r.o.Store.ResumePoint(ctx, t.ID)
 	if err != nil {

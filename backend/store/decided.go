@@ -24,6 +24,10 @@ type Decided struct {
 	// CountRun is true when the run completed: completed_runs was
 	// incremented in the same transaction that recorded the decision.
 	CountRun bool `json:"count_run"`
+	// CountFix is true when the run was a fix run that completed once the
+	// planned runs were done: fix_runs was incremented instead. Either
+	// count clears the task's next-run choice (task.RunStart).
+	CountFix bool `json:"count_fix"`
 	// Cleanup names the clean-up still to apply ("done", "failed",
 	// "stopped"), "" for none; Worktree is what it works on (JSON owned by
 	// the pipeline).
@@ -62,12 +66,19 @@ func (s *Store) Decide(ctx context.Context, d Decided) (int, error) {
 		runs = t.CompletedRuns
 		if d.CountRun {
 			runs++
-			if _, err := tx.ExecContext(ctx, `UPDATE tasks SET completed_runs = ?, updated_at = ? WHERE id = ?`, runs, at, d.TaskID); err != nil {
+		}
+		if d.CountRun || d.CountFix {
+			fix := 0
+			if d.CountFix {
+				fix = 1
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE tasks SET completed_runs = ?, fix_runs = fix_runs + ?, run_start = '{}', updated_at = ? WHERE id = ?`,
+				runs, fix, at, d.TaskID); err != nil {
 				return fmt.Errorf("decide %s: %w", d.TaskID, err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO decided_outcomes (task_id, status, note, count_run, cleanup, worktree, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, d.TaskID, string(d.Status), string(note), d.CountRun, d.Cleanup, string(wt), at); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO decided_outcomes (task_id, status, note, count_run, count_fix, cleanup, worktree, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, d.TaskID, string(d.Status), string(note), d.CountRun, d.CountFix, d.Cleanup, string(wt), at); err != nil {
 			return fmt.Errorf("decide %s: %w", d.TaskID, err)
 		}
 		return appendEventTx(ctx, tx, d.TaskID, at, task.OutcomeDecided{Status: d.Status, Cleanup: d.Cleanup})
@@ -81,8 +92,8 @@ func (s *Store) DecidedOutcome(ctx context.Context, taskID string) (Decided, boo
 	var d Decided
 	var status, note, wt string
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT task_id, status, note, count_run, cleanup, worktree, created_at
-		FROM decided_outcomes WHERE task_id = ?`, taskID).Scan(&d.TaskID, &status, &note, &d.CountRun, &d.Cleanup, &wt, &at)
+	err := s.db.QueryRowContext(ctx, `SELECT task_id, status, note, count_run, count_fix, cleanup, worktree, created_at
+		FROM decided_outcomes WHERE task_id = ?`, taskID).Scan(&d.TaskID, &status, &note, &d.CountRun, &d.CountFix, &d.Cleanup, &wt, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Decided{}, false, nil
 	}

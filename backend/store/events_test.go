@@ -37,7 +37,7 @@ func TestLegacyEventsMigrateAndDecode(t *testing.T) {
 	}
 	// Back to a version-2 database: drop what the later migrations add, so
 	// that reopening applies them again.
-	if _, err := s.db.Exec(`DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts; DROP TABLE spend; ` + undoLimits + undoTaskContent); err != nil {
+	if _, err := s.db.Exec(undoFixRuns + `DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts; DROP TABLE spend; ` + undoLimits + undoTaskContent); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.db.Exec(`PRAGMA user_version = 2`); err != nil {
@@ -78,3 +78,8 @@ func TestLegacyEventsMigrateAndDecode(t *testing.T) {
 		t.Fatalf("%d rows keep the internal flag (%v)", internal, err)
 	}
 }
+
+// undoFixRuns takes a database back before 0010_fix_runs (for tests that
+// reopen an older version); decided_outcomes must still exist.
+const undoFixRuns = `DROP TABLE change_requests; ALTER TABLE tasks DROP COLUMN run_start; ALTER TABLE tasks DROP COLUMN fix_runs; ` +
+	`ALTER TABLE decided_outcomes DROP COLUMN count_fix; `

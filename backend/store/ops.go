@@ -132,11 +132,13 @@ func (s *Store) statusOp(ctx context.Context, op, id string, to task.Status, rea
 	return out, err
 }
 
-// Retry re-queues a failed or stopped task (keeping its worktree and branch).
-// It returns a *StatusError for a task in another status and ErrNotFound for a
-// missing one.
+// Retry re-queues a failed or stopped task (keeping its worktree and branch):
+// a stopped task resumes at the step that was cut short, a failed one
+// restarts at the planner (RetryWith chooses otherwise). It returns a
+// *StatusError for a task in another status and ErrNotFound for a missing
+// one.
 func (s *Store) Retry(ctx context.Context, id string) (task.Task, error) {
-	return s.statusOp(ctx, "retry", id, task.StatusPending, "retry", task.StatusFailed, task.StatusStopped)
+	return s.RetryWith(ctx, id, RetryOptions{})
 }
 
 // Archive puts a draft, done, failed, stopped, accepted or rejected task away,

@@ -15,7 +15,7 @@ import (
 const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
 	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
 	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
-	tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra, not_before, on_limit, schedule_id`
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra, not_before, on_limit, schedule_id, fix_runs, run_start`
 
 // GetTask returns the task with id, or an error wrapping ErrNotFound.
 func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {
@@ -102,7 +102,7 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanTask(r scanner) (task.Task, error) {
 	var t task.Task
-	var status, labels, prev, questions, tools, extra string
+	var status, labels, prev, questions, tools, extra, runStart string
 	var skip int
 	var created, updated int64
 	var started, finished, notBefore sql.NullInt64
@@ -111,7 +111,7 @@ func scanTask(r scanner) (task.Task, error) {
 		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error,
 		&prev, &t.Position, &questions, &tools, &t.BaseSHA, &t.HeadSHA, &t.WorktreePath,
 		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD, &t.OriginID, &extra,
-		&notBefore, &onLimit, &t.ScheduleID)
+		&notBefore, &onLimit, &t.ScheduleID, &t.FixRuns, &runStart)
 	if err != nil {
 		return t, err
 	}
@@ -129,6 +129,7 @@ func scanTask(r scanner) (task.Task, error) {
 	if err := json.Unmarshal([]byte(tools), &t.Tools); err != nil || t.Tools == nil {
 		t.Tools = task.Tools{}
 	}
+	_ = json.Unmarshal([]byte(runStart), &t.RunStart) // unreadable: a run from the planner
 	if extra != "" {
 		t.Extra = json.RawMessage(extra)
 	}

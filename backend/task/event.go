@@ -68,6 +68,12 @@ const (
 	// EventInjectionApplied (InjectionApplied, stored, pipeline): an injected
 	// prompt reached a step, live into its session or in its prompt.
 	EventInjectionApplied EventKind = "injection_applied"
+	// EventRunStarted (RunStarted, stored, pipeline): a run began: a planned
+	// run, a fix run for the user's review, or a resumed one, and its first step.
+	EventRunStarted EventKind = "run_started"
+	// EventHunkDropped (HunkDropped, stored, pipeline): a hunk the user
+	// dropped was reverted and committed before the developer ran.
+	EventHunkDropped EventKind = "hunk_dropped"
 	// EventOutcomeDecided (OutcomeDecided, stored, pipeline): the run's outcome
 	// was made durable before its clean-up; a restart finishes from it.
 	EventOutcomeDecided EventKind = "outcome_decided"
@@ -205,6 +211,8 @@ var kinds = map[EventKind]kindSpec{
 	EventLimitReached:      stored[LimitReached](),
 	EventSessionRotated:    stored[SessionRotated](),
 	EventScheduled:         stored[ScheduleFired](),
+	EventRunStarted:        stored[RunStarted](),
+	EventHunkDropped:       stored[HunkDropped](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),

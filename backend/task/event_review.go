@@ -22,6 +22,19 @@ type Accepted struct {
 	// Checkout is the directory whose checkout was moved, "" when none.
 	Checkout string    `json:"checkout,omitempty"`
 	At       time.Time `json:"at"`
+	// Only lists the files and hunks a hunk-level accept took (a squash
+	// of just those); empty for an accept of the whole branch.
+	Only []AcceptedFile `json:"only,omitempty"`
+}
+
+// AcceptedFile is one file of a hunk-level accept.
+type AcceptedFile struct {
+	// File is the path in the task's diff.
+	File string `json:"file"`
+	// Hunks are the 1-based indexes of the hunks taken among the file's
+	// hunks, with their "@@" headers; empty for the whole file.
+	Hunks   []int    `json:"hunks,omitempty"`
+	Headers []string `json:"headers,omitempty"`
 }
 
 // AcceptUndone is the payload of EventAcceptUndone: the record of the
@@ -46,10 +59,20 @@ type Rejected struct {
 	At      time.Time        `json:"at"`
 }
 
-// ChangesRequested is the payload of EventChangesRequested.
+// ChangesRequested is the payload of EventChangesRequested: the task was
+// queued for a fix run that addresses the request.
 type ChangesRequested struct {
 	Comments int `json:"comments"`
 	Drops    int `json:"drops"`
+	// Request is the change request's id; Fix its ordinal on the task
+	// (fix run 1, 2 ...). Both are 0 in history written before fix runs.
+	Request int64 `json:"request,omitempty"`
+	Fix     int   `json:"fix,omitempty"`
+	// General is true when the request has a general comment.
+	General bool `json:"general,omitempty"`
+	// Source says who asked: "review" (the user's review), "conflicts"
+	// (resolve an accept's conflicts) or another sender's name.
+	Source string `json:"source,omitempty"`
 }
 
 // AcceptReconciled is the payload of EventAcceptReconciled: what the

@@ -147,3 +147,52 @@ func (InjectionApplied) Kind() EventKind { return EventInjectionApplied }
 
 // MapText applies f to the delivery error.
 func (i InjectionApplied) MapText(f func(string) string) EventData { i.Error = f(i.Error); return i }
+
+// Run kinds of RunStarted.
+const (
+	// RunPlanned is a run from the planner (one of the task's runs).
+	RunPlanned = "run"
+	// RunFix is a fix run: from the developer, addressing the user's review.
+	RunFix = "fix"
+	// RunResumed continues a stopped run at the step that was cut short.
+	RunResumed = "resume"
+	// RunFromDeveloper restarts a failed run at the developer with the last
+	// final plan.
+	RunFromDeveloper = "developer"
+)
+
+// RunStarted is the payload of EventRunStarted: how a run began.
+type RunStarted struct {
+	Iteration int `json:"iteration"`
+	// Start is RunPlanned, RunFix, RunResumed or RunFromDeveloper.
+	Start string `json:"start"`
+	// Step is the first step the run takes ("planner", "developer",
+	// "reviewer-2").
+	Step string `json:"step"`
+	// Run and Runs number a planned run (run 2 of 3); Fix numbers a fix
+	// run (fix run 1 for the user's review).
+	Run  int `json:"run,omitempty"`
+	Runs int `json:"runs,omitempty"`
+	Fix  int `json:"fix,omitempty"`
+	// Interrupted is true when the first step continues an attempt that
+	// was interrupted.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// HunkDropped is the payload of EventHunkDropped: a hunk the user dropped
+// was reverted in the task's worktree and committed on its branch before
+// the developer ran.
+type HunkDropped struct {
+	File   string `json:"file"`
+	Index  int    `json:"index"`
+	Header string `json:"header"`
+	// Commit is the "Drop hunk" commit; empty when the hunk was already
+	// reverted (a resumed fix run).
+	Commit string `json:"commit,omitempty"`
+}
+
+// Kind returns EventRunStarted.
+func (RunStarted) Kind() EventKind { return EventRunStarted }
+
+// Kind returns EventHunkDropped.
+func (HunkDropped) Kind() EventKind { return EventHunkDropped }

@@ -12,7 +12,7 @@ import (
 // Every kind has one payload type, whose Kind names it, and which survives a
 // JSON round trip through DecodeEvent.
 func TestEveryKindHasItsPayload(t *testing.T) {
-	if len(EventKinds()) != 45 {
+	if len(EventKinds()) != 47 {
 		t.Fatalf("%d kinds declared; update this test and the front end's EventPayloads", len(EventKinds()))
 	}
 	for _, k := range EventKinds() {
@@ -72,6 +72,13 @@ func TestDecodeEventHistory(t *testing.T) {
 		{EventExported, `{"via":"ui"}`, Exported{Via: "ui"}},
 		{EventExported, `{"file":"/tmp/t.md","bytes":120}`, Exported{File: "/tmp/t.md", Bytes: 120}},
 		{EventChangesRequested, `{"comments":2,"drops":1}`, ChangesRequested{Comments: 2, Drops: 1}},
+		{EventChangesRequested, `{"comments":1,"drops":0,"request":4,"fix":2,"general":true,"source":"review"}`,
+			ChangesRequested{Comments: 1, Request: 4, Fix: 2, General: true, Source: "review"}},
+		{EventRunStarted, `{"iteration":2,"start":"fix","step":"developer","fix":1}`, RunStarted{Iteration: 2, Start: RunFix, Step: "developer", Fix: 1}},
+		{EventHunkDropped, `{"file":"a b.go","index":2,"header":"@@ -1 +1 @@","commit":"abc"}`, HunkDropped{File: "a b.go", Index: 2, Header: "@@ -1 +1 @@", Commit: "abc"}},
+		{EventAccepted, `{"strategy":"squash","target":"refs/heads/main","old_sha":"a","new_sha":"b","task_head":"c","at":"2026-11-30T00:41:00Z","only":[{"file":"x.go","hunks":[2],"headers":["@@ -3 +3 @@"]},{"file":"y.go"}]}`,
+			Accepted{Strategy: "squash", Target: "refs/heads/main", OldSHA: "a", NewSHA: "b", TaskHead: "c", At: at,
+				Only: []AcceptedFile{{File: "x.go", Hunks: []int{2}, Headers: []string{"@@ -3 +3 @@"}}, {File: "y.go"}}}},
 		{EventAcceptUndone, `{"strategy":"squash","target":"refs/heads/main","old_sha":"a","new_sha":"b","task_head":"c","at":"2026-11-30T00:41:00Z"}`,
 			AcceptUndone{Accepted{Strategy: "squash", Target: "refs/heads/main", OldSHA: "a", NewSHA: "b", TaskHead: "c", At: at}}},
 		{"mystery", `{"x":1}`, Unknown{Name: "mystery", Raw: json.RawMessage(`{"x":1}`)}},

@@ -51,6 +51,11 @@ type Task struct {
 	OnLimit OnLimit `json:"on_limit,omitempty"`
 	// ScheduleID is the schedule whose fire queued the task, "" for none.
 	ScheduleID string `json:"schedule_id,omitempty"`
+	// FixRuns counts the completed fix runs: runs that addressed a review
+	// of the user's once the planned runs were done.
+	FixRuns int `json:"fix_runs"`
+	// RunStart says where the next run begins (the planner when zero).
+	RunStart RunStart `json:"run_start"`
 	// OriginID is the id the task had where it came from (an imported
 	// file's id); "" for a task made here.
 	OriginID string `json:"origin_id,omitempty"`

@@ -7,6 +7,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -33,6 +34,30 @@ func describeReview(err error) (string, Code, bool) {
 			strings.TrimPrefix(me.Ref, "refs/heads/"), shortSHA(me.Expected), shortSHA(me.Actual)), TargetMoved, true
 	case errors.Is(err, review.ErrTargetMoved):
 		return "Nothing changed: the target branch moved meanwhile; try again", TargetMoved, true
+	}
+	return describeChangeRequest(err)
+}
+
+// describeChangeRequest: a review or a hunk selection the task's diff no
+// longer matches, a drop that no longer reverts, a retry with no plan.
+func describeChangeRequest(err error) (string, Code, bool) {
+	var sh *review.StaleHunkError
+	var dr *worktree.DropError
+	var np *store.NoPlanError
+	switch {
+	case errors.As(err, &sh):
+		return "Nothing changed: " + sh.Error() + "; reload the diff and try again", InvalidInput, true
+	case errors.As(err, &dr):
+		return fmt.Sprintf("Nothing changed: the dropped hunk %d of %q (%s) no longer reverts on the task branch: %s",
+			dr.Index, dr.File, dr.Header, dr.Detail), Conflict, true
+	case errors.Is(err, review.ErrEmptyReview):
+		return "Nothing changed: the request for changes is empty; write a comment or drop a hunk", InvalidInput, true
+	case errors.Is(err, review.ErrBadReview):
+		return "Nothing changed: " + strings.TrimPrefix(err.Error(), review.ErrBadReview.Error()+": "), InvalidInput, true
+	case errors.Is(err, review.ErrSubsetStrategy):
+		return "Nothing changed: a hunk-level accept is one squash commit; choose squash, leave out the leftovers, or accept the whole branch", InvalidInput, true
+	case errors.As(err, &np):
+		return "Nothing changed: the task has no final plan to start the developer from; retry it from the planner", WrongStatus, true
 	}
 	return "", "", false
 }

@@ -37,6 +37,19 @@ async function open(page, title, text = 'Developer run 1.') {
   await page.getByRole('list', { name: 'Patch' }).getByText(text).first().waitFor();
 }
 
+/** The prompts the mock agent received in a worktree, oldest first (mock.ReadReceived). */
+function received(world, worktree) {
+  const base = path.join(world.data, 'mock-state');
+  if (!fs.existsSync(base)) return [];
+  const out = [];
+  for (const d of fs.readdirSync(base)) {
+    const f = path.join(base, d, 'received.jsonl');
+    if (!fs.existsSync(f)) continue;
+    for (const line of fs.readFileSync(f, 'utf8').split('\n')) if (line) out.push(JSON.parse(line));
+  }
+  return out.filter((r) => r.dir === worktree).sort((a, b) => a.at.localeCompare(b.at));
+}
+
 const selectedFile = (page) => page.getByRole('list', { name: 'Changed files' }).locator('button[aria-current="true"]');
 
 export const reviewFlows = {
@@ -137,13 +150,49 @@ export const reviewFlows = {
       await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(1).waitFor();
       await shot('review-request-changes');
       await cr.getByRole('button', { name: /Send back \(1 comments, 2 drops\)/ }).click();
-      await page.getByRole('status').filter({ hasText: 'Changes requested' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Fix run 1 queued' }).waitFor();
       assert(world.show(seeded.id).status === 'pending', 'task back in the queue');
       const sections = world.cli('show', seeded.id, '--sections');
       for (const want of ['Human review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', 'loader/alias.go', seeded.file]) {
         assert(sections.includes(want), `the stored review has ${want}`);
       }
-      await page.getByText('Read-only: the task is pending.').waitFor();
+      // The fix run (the app runs the queue): the developer first, with the review in its prompt; both hunks reverted in Drop hunk commits.
+      const before = received(world, seeded.worktree).filter((g) => !g.prompt.includes('## Human review')).length;
+      world.cli('settings', 'set', 'runner.enabled', 'true');
+      await until('the fix run to finish', () => world.show(seeded.id).status === 'done', 120_000);
+      const got = received(world, seeded.worktree).slice(before);
+      assert(got.length > 0 && got[0].role === 'developer', `the fix run starts at the developer (${got.map((g) => g.role)})`);
+      assert(!got.some((g) => g.role === 'planner' || g.role === 'refinement'), 'no re-planning');
+      for (const want of ['Fix run 1 for your review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', '### Dropped hunks']) {
+        assert(got[0].prompt.includes(want), `the developer received ${want}`);
+      }
+      const log = world.git('log', '--format=%s', `${seeded.head}..${seeded.branch}`);
+      assert((log.match(/^Drop hunk /gm) ?? []).length === 2, `two Drop hunk commits (${log})`);
+    },
+  },
+  'review-accept-hunks': {
+    seed(world) {
+      const t = doneTask(world, 'Refactor settings loader');
+      commitOnTask(world, t, { 'loader/alias.go': 'package loader\n\nvar Load = LoadSettings\n' }, 'Add the alias');
+      return t;
+    },
+    async run(page, { world, shot, seeded }) {
+      const mainBefore = world.git('rev-parse', 'main').trim();
+      await open(page, 'Refactor settings loader', 'package loader');
+      await page.getByRole('checkbox', { name: 'Accept loader/alias.go' }).check();
+      await page.getByRole('button', { name: /Accept chosen \(1 file\)/ }).click();
+      const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
+      await dlg.getByRole('note').filter({ hasText: 'loader/alias.go' }).waitFor();
+      assert(await dlg.getByRole('radio', { name: /Merge/ }).isDisabled(), 'merge is off for a hunk-level accept');
+      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await shot('review-accept-hunks');
+      await dlg.getByRole('button', { name: 'Accept', exact: true }).click();
+      await dlg.getByRole('status').filter({ hasText: /Accepted into (refs\/heads\/)?main \(squash\)/ }).waitFor({ timeout: 30_000 });
+      assert(world.git('rev-list', '--count', `${mainBefore}..main`).trim() === '1', 'one squash commit');
+      const tree = world.git('ls-tree', '-r', '--name-only', 'main');
+      assert(tree.includes('loader/alias.go') && !tree.includes(seeded.file), `only the chosen file went in (${tree})`);
+      assert(world.git('rev-parse', seeded.branch).trim() !== mainBefore, 'the task branch keeps the rest');
+      assert(world.show(seeded.id).status === 'accepted', 'task accepted');
     },
   },
   'review-read-only': {

@@ -6,6 +6,8 @@ export namespace app {
 	    message: string;
 	    include_leftovers: boolean;
 	    expect_target: string;
+	    only: review.Selection[];
+	    expect_head: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AcceptInput(source);
@@ -18,7 +20,27 @@ export namespace app {
 	        this.message = source["message"];
 	        this.include_leftovers = source["include_leftovers"];
 	        this.expect_target = source["expect_target"];
+	        this.only = this.convertValues(source["only"], review.Selection);
+	        this.expect_head = source["expect_head"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class AttachmentInput {
 	    name: string;
@@ -1005,6 +1027,8 @@ export namespace app {
 	    not_before?: any;
 	    on_limit?: string;
 	    schedule_id?: string;
+	    fix_runs: number;
+	    run_start: task.RunStart;
 	    origin_id?: string;
 	    extra?: number[];
 	    command_text: string;
@@ -1051,6 +1075,8 @@ export namespace app {
 	        this.not_before = this.convertValues(source["not_before"], null);
 	        this.on_limit = source["on_limit"];
 	        this.schedule_id = source["schedule_id"];
+	        this.fix_runs = source["fix_runs"];
+	        this.run_start = this.convertValues(source["run_start"], task.RunStart);
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
 	        this.command_text = source["command_text"];
@@ -1414,6 +1440,7 @@ export namespace review {
 	    checkout?: string;
 	    // Go type: time
 	    at: any;
+	    only?: task.AcceptedFile[];
 	
 	    static createFrom(source: any = {}) {
 	        return new AcceptRecord(source);
@@ -1429,6 +1456,7 @@ export namespace review {
 	        this.leftovers = source["leftovers"];
 	        this.checkout = source["checkout"];
 	        this.at = this.convertValues(source["at"], null);
+	        this.only = this.convertValues(source["only"], task.AcceptedFile);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1470,6 +1498,8 @@ export namespace review {
 	export class Drop {
 	    file: string;
 	    hunk: string;
+	    index?: number;
+	    header?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Drop(source);
@@ -1479,6 +1509,8 @@ export namespace review {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.file = source["file"];
 	        this.hunk = source["hunk"];
+	        this.index = source["index"];
+	        this.header = source["header"];
 	    }
 	}
 	export class Comment {
@@ -1486,6 +1518,8 @@ export namespace review {
 	    line: number;
 	    hunk: string;
 	    text: string;
+	    index?: number;
+	    header?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Comment(source);
@@ -1497,6 +1531,8 @@ export namespace review {
 	        this.line = source["line"];
 	        this.hunk = source["hunk"];
 	        this.text = source["text"];
+	        this.index = source["index"];
+	        this.header = source["header"];
 	    }
 	}
 	export class ChangeRequest {
@@ -1586,6 +1622,7 @@ export namespace review {
 	    checkout?: string;
 	    dirty?: string[];
 	    conflicts?: string[];
+	    only?: task.AcceptedFile[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Plan(source);
@@ -1606,6 +1643,41 @@ export namespace review {
 	        this.checkout = source["checkout"];
 	        this.dirty = source["dirty"];
 	        this.conflicts = source["conflicts"];
+	        this.only = this.convertValues(source["only"], task.AcceptedFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Queued {
+	    request: number;
+	    fix: number;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Queued(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.request = source["request"];
+	        this.fix = source["fix"];
+	        this.body = source["body"];
 	    }
 	}
 	export class RejectRecord {
@@ -1640,6 +1712,20 @@ export namespace review {
 		    }
 		    return a;
 		}
+	}
+	export class Selection {
+	    file: string;
+	    hunks?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Selection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunks = source["hunks"];
+	    }
 	}
 
 }
@@ -1739,6 +1825,40 @@ export namespace store {
 
 export namespace task {
 	
+	export class AcceptedFile {
+	    file: string;
+	    hunks?: number[];
+	    headers?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AcceptedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunks = source["hunks"];
+	        this.headers = source["headers"];
+	    }
+	}
+	export class RunStart {
+	    from?: string;
+	    resume?: boolean;
+	    review?: number;
+	    fix?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunStart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.resume = source["resume"];
+	        this.review = source["review"];
+	        this.fix = source["fix"];
+	    }
+	}
 	export class Usage {
 	    tokens_in: number;
 	    tokens_out: number;
@@ -1808,6 +1928,8 @@ export namespace task {
 	    not_before?: any;
 	    on_limit?: string;
 	    schedule_id?: string;
+	    fix_runs: number;
+	    run_start: RunStart;
 	    origin_id?: string;
 	    extra?: number[];
 	
@@ -1846,6 +1968,8 @@ export namespace task {
 	        this.not_before = this.convertValues(source["not_before"], null);
 	        this.on_limit = source["on_limit"];
 	        this.schedule_id = source["schedule_id"];
+	        this.fix_runs = source["fix_runs"];
+	        this.run_start = this.convertValues(source["run_start"], RunStart);
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
 	    }

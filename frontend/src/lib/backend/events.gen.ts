@@ -54,6 +54,14 @@ export interface Accepted {
   leftovers?: string;
   checkout?: string;
   at: string;
+  only?: AcceptedFile[];
+}
+
+/** Go task.AcceptedFile */
+export interface AcceptedFile {
+  file: string;
+  hunks?: number[];
+  headers?: string[];
 }
 
 /** Go task.AgentQuestion */
@@ -82,10 +90,51 @@ export interface AttachmentRemoved {
   name: string;
 }
 
+/** Go task.BudgetSpend */
+export interface BudgetSpend {
+  scope: string;
+  period: string;
+  tool?: string;
+  mode: string;
+  limit_usd?: number;
+  limit_tokens?: number;
+  spent_usd: number;
+  spent_tokens: number;
+}
+
+/** Go task.BudgetStopped */
+export interface BudgetStopped extends BudgetSpend {
+  step?: string;
+  reason: string;
+}
+
+/** Go task.BudgetWarning */
+export interface BudgetWarning extends BudgetSpend {
+  percent: number;
+}
+
 /** Go task.ChangesRequested */
 export interface ChangesRequested {
   comments: number;
   drops: number;
+  request?: number;
+  fix?: number;
+  general?: boolean;
+  source?: string;
+}
+
+/** Go task.CircuitBroken */
+export interface CircuitBroken {
+  breaker: string;
+  step: string;
+  limit: number;
+  count: number;
+  tool?: string;
+  input?: string;
+  error?: string;
+  tokens?: number;
+  window_ms?: number;
+  reason: string;
 }
 
 /** Go task.Claimed */
@@ -119,6 +168,14 @@ export interface FeedItem {
   data: TaskEventPayloads[keyof TaskEventPayloads];
 }
 
+/** Go task.HunkDropped */
+export interface HunkDropped {
+  file: string;
+  index: number;
+  header: string;
+  commit?: string;
+}
+
 /** Go task.Imported */
 export interface Imported {
   status: string;
@@ -145,6 +202,18 @@ export interface LimitReached {
   action: string;
   switch_to?: string;
   before?: boolean;
+}
+
+/** Go task.MergeQueued */
+export interface MergeQueued {
+  action: string;
+  entry: number;
+  target: string;
+  strategy?: string;
+  reason?: string;
+  files?: string[];
+  old?: string;
+  new?: string;
 }
 
 /** Go task.Note */
@@ -239,6 +308,17 @@ export interface RetryScheduled {
   max_attempts?: number;
   delay_ms: number;
   reason?: string;
+}
+
+/** Go task.RunStarted */
+export interface RunStarted {
+  iteration: number;
+  start: string;
+  step: string;
+  run?: number;
+  runs?: number;
+  fix?: number;
+  interrupted?: boolean;
 }
 
 /** Go app.RunnerStatus */
@@ -352,14 +432,19 @@ export interface TaskEventPayloads {
   "answered": Answered;
   "attachment_added": AttachmentAdded;
   "attachment_removed": AttachmentRemoved;
+  "budget_stopped": BudgetStopped;
+  "budget_warning": BudgetWarning;
   "changes_requested": ChangesRequested;
+  "circuit_broken": CircuitBroken;
   "claimed": Claimed;
   "created": Created;
   "edited": Edited;
   "exported": Exported;
+  "hunk_dropped": HunkDropped;
   "imported": Imported;
   "injection_applied": InjectionApplied;
   "limit_reached": LimitReached;
+  "merge_queue": MergeQueued;
   "note": Note;
   "outcome_decided": OutcomeDecided;
   "planner_answered": PlannerAnswered;
@@ -372,6 +457,7 @@ export interface TaskEventPayloads {
   "rejected": Rejected;
   "reordered": Reordered;
   "retry_scheduled": RetryScheduled;
+  "run_started": RunStarted;
   "scheduled": ScheduleFired;
   "session_rotated": SessionRotated;
   "skip_changed": SkipChanged;
@@ -386,6 +472,7 @@ export interface TaskEventPayloads {
   "tool_retry": ToolRetry;
   "usage": UsageReport;
   "verdict": VerdictGiven;
+  "verification": VerifyRun;
 }
 
 /** Go task.ToolCall */
@@ -439,4 +526,23 @@ export interface VerdictGiven {
   iteration: number;
   round: number;
   verdict: string;
+}
+
+/** Go task.VerifyRun */
+export interface VerifyRun {
+  execution?: number;
+  step?: string;
+  iteration?: number;
+  round?: number;
+  command: string;
+  source?: string;
+  where?: string;
+  outcome: string;
+  exit_code: number;
+  signal?: string;
+  duration_ms: number;
+  tail?: string;
+  bytes?: number;
+  restored?: number;
+  error?: string;
 }

@@ -132,6 +132,18 @@ export interface EventPayloads {
   session_rotated: { step: string; role?: Role; tool: string; reason: 'turns' | 'context'; rotation: number; max_rotations: number; from_session?: string };
   /** The task was queued by a schedule's fire (caught_up: a fire missed while the app was closed). */
   scheduled: { schedule: string; name?: string; due: string; caught_up?: boolean };
+  /** How a run began: start is "run", "fix", "resume" or "developer"; step its first step. */
+  run_started: {
+    iteration: number;
+    start: 'run' | 'fix' | 'resume' | 'developer';
+    step: string;
+    run?: number;
+    runs?: number;
+    fix?: number;
+    interrupted?: boolean;
+  };
+  /** A hunk the user dropped was reverted in a "Drop hunk" commit (none when it already was). */
+  hunk_dropped: { file: string; index: number; header: string; commit?: string };
 
   note: { level: LogLevel; text: string };
   text: { text: string };
@@ -145,7 +157,16 @@ export interface EventPayloads {
   accepted: AcceptRecord;
   accept_undone: AcceptRecord;
   rejected: { deleted: TaskBranch[]; at: string };
-  changes_requested: { comments: number; drops: number };
+  changes_requested: {
+    comments: number;
+    drops: number;
+    /** The change request and its fix run's number; absent in older history. */
+    request?: number;
+    fix?: number;
+    general?: boolean;
+    /** "review", "conflicts" or another sender's name. */
+    source?: string;
+  };
   accept_reconciled: { op: 'accept' | 'undo'; ref: string; old: string; new: string; completed: boolean; detail: string };
   merge_queue: { action: QueueAction; entry: number; target: string; strategy?: string; reason?: string; files?: string[]; old?: string; new?: string };
 }

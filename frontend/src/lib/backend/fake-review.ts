@@ -4,7 +4,7 @@
 //   release/1.4  checked out nowhere; merging any task into it conflicts
 //   wip          checked out in /home/me/project-wip with uncommitted changes
 import type { TaskDetail, TypedEvent } from './types';
-import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest, TaskBranch } from './review-api';
+import type { AcceptInput, AcceptPlan, AcceptRecord, ChangeRequest, QueuedFix, TaskBranch } from './review-api';
 import { canTransition, conflictMessage, dirtyMessage, movedMessage, notFound, terminal, transitionMessage } from './fake-errors';
 
 /** What the fake review needs from FakeBackend. */
@@ -86,6 +86,8 @@ function plan(host: ReviewHost, id: string, input: AcceptInput): AcceptPlan {
   mustBecome(t, 'accepted');
   if (!t.branch) throw new Error('task branch does not exist');
   if (!['merge', 'squash', 'rebase'].includes(input.strategy)) throw new Error(`bad accept strategy: '${input.strategy}'`);
+  if (input.only?.length && (input.strategy !== 'squash' || input.include_leftovers))
+    throw new Error('Nothing changed: a hunk-level accept is one squash commit; choose squash, leave out the leftovers, or accept the whole branch.');
   const name = input.target.trim() || t.base || 'main';
   if (!/^[\w./-]+$/.test(name) || name.includes('..')) throw new Error(`bad branch name: '${name}'`);
   if (name === t.branch) throw new Error(`refs/heads/${name}: target is a task branch`);
@@ -130,6 +132,7 @@ function accept(host: ReviewHost, id: string, input: AcceptInput): AcceptRecord 
     ...(p.leftovers ? { leftovers: p.leftovers } : {}),
     ...(b.checkout ? { checkout: b.checkout } : {}),
     at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(input.only?.length ? { only: input.only.map((o) => ({ file: o.file, ...(o.hunks?.length ? { hunks: o.hunks } : {}) })) } : {}),
   };
   b.sha = rec.new_sha;
   s.accepts.set(id, rec);
@@ -150,7 +153,9 @@ function undo(host: ReviewHost, id: string): void {
   setStatus(host, t, 'done', { kind: 'accept_undone', data: rec });
 }
 
-function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): void {
+const fixRuns = new WeakMap<object, number>();
+
+function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): QueuedFix {
   const t = task(host, id);
   if (!terminal(t.status)) throw new Error(transitionMessage(t.status, 'pending')); // no finished work to review
   mustBecome(t, 'pending');
@@ -167,8 +172,13 @@ function requestChanges(host: ReviewHost, id: string, c: ChangeRequest): void {
   if (general) parts.push('### General comment', '', general, '');
   for (const cm of c.comments ?? []) parts.push(`- ${cm.file}${cm.line ? `, line ${cm.line}` : ''}: ${cm.text.trim()}`);
   for (const d of c.drops ?? []) parts.push(`- revert in ${d.file}: ${d.hunk.split('\n')[0]}`);
-  t.prompt = `${t.prompt.replace(/\n*## Human review[\s\S]*$/, '')}\n\n${parts.join('\n')}\n`;
-  setStatus(host, t, 'pending', { kind: 'changes_requested', data: { comments: c.comments?.length ?? 0, drops: c.drops?.length ?? 0 } });
+  const fix = (fixRuns.get(t) ?? 0) + 1;
+  fixRuns.set(t, fix);
+  setStatus(host, t, 'pending', {
+    kind: 'changes_requested',
+    data: { comments: c.comments?.length ?? 0, drops: c.drops?.length ?? 0, request: fix, fix, general: !!general, source: 'review' },
+  });
+  return { request: fix, fix, body: `${parts.join('\n')}\n` };
 }
 
 /** The fake accept/undo/reject/request-changes handlers, to spread into FakeBackend's map. */

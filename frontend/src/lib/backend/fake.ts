@@ -260,6 +260,13 @@ export class FakeBackend implements Backend {
       delete t.error;
       return this.change(t, 'pending');
     },
+    'TaskService.RetryFrom': (id, from) => {
+      const t = this.get(id);
+      if (t.status !== 'failed' && t.status !== 'stopped') throw new Error(statusMessage('retry', t.status, ['failed', 'stopped']));
+      if (from !== 'planner' && from !== 'developer') throw new Error(`Invalid input: a retry starts at the planner or the developer, not "${from}".`);
+      delete t.error;
+      return this.change(t, 'pending');
+    },
     'TaskService.Archive': (id) => {
       const t = this.get(id);
       this.notOngoing(t, 'archive it');

@@ -14,6 +14,16 @@ export interface AcceptInput {
   include_leftovers: boolean;
   /** The target commit the dry run showed; Accept refuses when the target moved. */
   expect_target: string;
+  /** A hunk-level accept: only these files and hunks, as one squash commit. */
+  only?: AcceptSelection[];
+  /** The task branch commit the chosen hunks were numbered on; Accept refuses when it moved. */
+  expect_head?: string;
+}
+
+/** One file of a hunk-level accept: hunks are 1-based; none = the whole file. */
+export interface AcceptSelection {
+  file: string;
+  hunks?: number[];
 }
 
 /** The dry run of an accept. Conflicts and dirty files come back in the plan, not as errors. */
@@ -45,6 +55,8 @@ export interface AcceptRecord {
   leftovers?: string;
   checkout?: string;
   at: string;
+  /** What a hunk-level accept took (hunks 1-based, with their @@ lines); absent for the whole branch. */
+  only?: { file: string; hunks?: number[]; headers?: string[] }[];
 }
 
 /** A remark on a hunk (line = its first line in the new version, 0 = the whole file). */
@@ -53,18 +65,30 @@ export interface ReviewComment {
   line: number;
   hunk: string;
   text: string;
+  /** The hunk's number among the file's hunks and its "@@" line, filled in by the backend. */
+  index?: number;
+  header?: string;
 }
 
-/** A hunk the developer is asked to revert exactly. */
+/** A hunk the user drops: reverted in a "Drop hunk" commit before the fix run's developer runs. */
 export interface ReviewDrop {
   file: string;
   hunk: string;
+  index?: number;
+  header?: string;
 }
 
 export interface ChangeRequest {
   general: string;
   comments: ReviewComment[];
   drops: ReviewDrop[];
+}
+
+/** A queued fix run (ReviewService.RequestChanges): its request id, its number on the task, and the review its agents read. */
+export interface QueuedFix {
+  request: number;
+  fix: number;
+  body: string;
 }
 
 /** A task branch that a reject may delete, with the commits only it holds. */
@@ -89,7 +113,7 @@ declare module './types' {
     'ReviewService.Accept': (taskId: string, input: AcceptInput) => Promise<AcceptRecord>;
     'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
     'ReviewService.Reject': (taskId: string) => Promise<void>;
-    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<void>;
+    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<QueuedFix>;
     'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
     'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
     'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;

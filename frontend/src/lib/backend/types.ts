@@ -450,6 +450,7 @@ export interface Api {
   'TaskService.SetSkip': (id: string, skip: boolean) => Promise<TaskView>;
   'TaskService.Reorder': (ids: string[]) => Promise<void>;
   'TaskService.Retry': (id: string) => Promise<TaskView>;
+  'TaskService.RetryFrom': (id: string, from: string) => Promise<TaskView>;
   'TaskService.Archive': (id: string) => Promise<TaskView>;
   'TaskService.Unarchive': (id: string) => Promise<TaskView>;
   'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;

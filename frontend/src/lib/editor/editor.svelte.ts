@@ -101,7 +101,15 @@ export class EditorStore {
     this.error = '';
   }
 
-  retry = () => this.transition('TaskService.Retry', 'Queued again.');
+  retry = () =>
+    this.transition('TaskService.Retry', this.task?.status === 'stopped' ? 'Queued again: it resumes at the step that was stopped.' : 'Queued again from the planner.');
+  /** Re-queues a failed or stopped task at the developer, keeping the last final plan. */
+  retryFromDeveloper = (): Promise<boolean> =>
+    this.act(async () => {
+      await this.backend.invoke('TaskService.RetryFrom', this.id, 'developer');
+      await this.load(true);
+      this.notice = 'Queued again from the developer, with the last final plan.';
+    });
   archive = () => this.transition('TaskService.Archive', 'Archived.');
   unarchive = () => this.transition('TaskService.Unarchive', 'Restored from the archive.');
 

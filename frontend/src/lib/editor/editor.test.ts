@@ -66,6 +66,7 @@ describe('EditorStore', () => {
     expect(s.reports.find((g) => g.role === 'observer')!.reports.map((r) => r.verdict)).toEqual(['CHANGES_REQUESTED', 'APPROVE']);
     await s.retry();
     expect(s.task!.status).toBe('pending');
+    expect(s.notice).toBe('Queued again from the planner.');
     await s.archive();
     expect(s.task!.status).toBe('archived');
     await s.unarchive();
@@ -74,6 +75,19 @@ describe('EditorStore', () => {
     expect(await s.remove(false)).toBe(true);
     expect(b.tasks.has(s.id)).toBe(false);
     expect(b.calls.at(-1)!.args).toEqual([s.id, { delete_branches: false }]);
+  });
+
+  it('retries a failed task from the developer', async () => {
+    const b = new FakeBackend();
+    const t = [...b.tasks.values()].find((x) => x.status === 'failed')!;
+    const s = new EditorStore(b, t.id);
+    await s.load();
+    expect(await s.retryFromDeveloper()).toBe(true);
+    expect(b.calls.at(-2)!).toMatchObject({ method: 'TaskService.RetryFrom', args: [t.id, 'developer'] });
+    expect(s.task!.status).toBe('pending');
+    expect(s.notice).toBe('Queued again from the developer, with the last final plan.');
+    expect(await s.retryFromDeveloper()).toBe(false);
+    expect(s.error).toMatch(/^This task is pending: only failed or /);
   });
 
   it('adds and removes attachments', async () => {

@@ -182,6 +182,17 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `${ev.data.tool} ran out of ${ev.data.reason} in ${ev.data.step}: a fresh session with the handoff (rotation ${ev.data.rotation} of ${ev.data.max_rotations})`;
     case 'scheduled':
       return `Queued by schedule ${ev.data.name || ev.data.schedule}${ev.data.caught_up ? ' (a fire missed while the app was closed)' : ''}`;
+    case 'run_started': {
+      const d = ev.data;
+      const head = d.start === 'fix' ? `Fix run ${d.fix ?? 1} for your review started` : `Run ${d.run ?? d.iteration} of ${d.runs ?? 1} started`;
+      const at = d.step === 'planner' ? '' : ` at the ${d.step}`;
+      return `${head}${at}${d.start === 'resume' ? '; it continues the attempt that was cut short' : ''}`;
+    }
+    case 'hunk_dropped': {
+      const d = ev.data;
+      const what = `hunk ${d.index} of ${d.file} (${d.header})`;
+      return d.commit ? `Dropped ${what}: commit ${d.commit.slice(0, 12)}` : `The ${what} was already dropped`;
+    }
     case 'note':
     case 'text':
       return ev.data.text;
@@ -202,7 +213,8 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     case 'rejected':
       return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
     case 'changes_requested':
-      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to revert)`;
+      if (ev.data.source === 'conflicts') return `Sent back to the developer to resolve the accept's conflicts (fix run ${ev.data.fix ?? 1})`;
+      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to drop)${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
     case 'accept_reconciled': {
       const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
       return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;

@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
-import type { AcceptInput, AcceptPlan, AcceptRecord, AcceptStrategy } from '../backend/review-api';
+import type { AcceptInput, AcceptPlan, AcceptRecord, AcceptSelection, AcceptStrategy } from '../backend/review-api';
 
 /** Short branch name of a ref ("refs/heads/main" → "main"). */
 export const branchName = (ref: string): string => ref.replace(/^refs\/heads\//, '');
@@ -32,13 +32,23 @@ export class AcceptStore {
   });
   private seq = 0;
 
+  /**
+   * only, when not empty, makes a hunk-level accept of the chosen files and
+   * hunks (one squash commit); expectHead is the task branch commit they
+   * were chosen on.
+   */
   constructor(
     private readonly backend: Backend,
     readonly taskId: string,
-  ) {}
+    readonly only: AcceptSelection[] = [],
+    readonly expectHead = '',
+  ) {
+    if (only.length) this.strategy = 'squash';
+  }
 
   private input(expect = ''): AcceptInput {
-    return { target: this.target.trim(), strategy: this.strategy, message: this.strategy === 'rebase' ? '' : this.message, include_leftovers: this.includeLeftovers, expect_target: expect };
+    const base = { target: this.target.trim(), strategy: this.strategy, message: this.strategy === 'rebase' ? '' : this.message, include_leftovers: this.includeLeftovers, expect_target: expect };
+    return this.only.length ? { ...base, strategy: 'squash', include_leftovers: false, only: this.only, expect_head: this.expectHead } : base;
   }
 
   /** Runs the dry run for the current choices; a slower older answer never overwrites a newer one. */

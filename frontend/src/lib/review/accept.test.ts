@@ -134,6 +134,23 @@ describe('AcceptStore accept and undo', () => {
     expect(b.tasks.get(s.taskId)!.status).toBe('accepted');
   });
 
+  it('accepts only the chosen hunks as one squash commit', async () => {
+    const b = new FakeBackend();
+    const id = byTitle(b, DONE);
+    const only = [{ file: 'x.go', hunks: [2] }, { file: 'go.mod' }];
+    const s = new AcceptStore(b, id, only, 'feedc0de');
+    expect(s.strategy).toBe('squash');
+    await s.refresh();
+    expect(await s.accept()).toBe(true);
+    const call = b.calls.find((c) => c.method === 'ReviewService.Accept')!;
+    expect(call.args[1]).toMatchObject({ strategy: 'squash', include_leftovers: false, only, expect_head: 'feedc0de' });
+    expect(s.result!.only).toEqual(only);
+    const merge = new AcceptStore(b, id);
+    merge.strategy = 'merge';
+    await merge.refresh();
+    expect(b.calls.at(-1)!.args[1]).not.toHaveProperty('only');
+  });
+
   it('sends a conflicting task back to the developer to resolve', async () => {
     const b = new FakeBackend();
     const s = new AcceptStore(b, byTitle(b, DONE));
@@ -142,8 +159,9 @@ describe('AcceptStore accept and undo', () => {
     expect(await s.resolveWithAgent()).toBe(true);
     const t = b.tasks.get(s.taskId)!;
     expect(t.status).toBe('pending');
-    expect(t.prompt).toContain('## Human review');
-    expect(t.prompt).toContain('Merge release/1.4');
-    expect(t.prompt).toContain('go.mod, internal/config/config.go');
+    const sent = b.calls.find((c) => c.method === 'ReviewService.RequestChanges')!;
+    const general = (sent.args[1] as { general: string }).general;
+    expect(general).toContain('Merge release/1.4');
+    expect(general).toContain('go.mod, internal/config/config.go');
   });
 });

@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
 import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
-import type { ChangeRequest, TaskBranch } from '../backend/review-api';
+import type { AcceptSelection, ChangeRequest, TaskBranch } from '../backend/review-api';
 import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
 
 export { patchLines, parseHunks, type PatchLine, type Hunk, type SideRow } from './hunks';
@@ -39,6 +39,14 @@ export class ReviewStore {
   ignoreWhitespace = $state(false);
   /** Result of the last decision, shown to the user. */
   notice = $state('');
+  /** Files and hunks chosen for a hunk-level accept: a whole file (true) or its 1-based hunks. */
+  picks = $state<Record<string, true | number[]>>({});
+  /** The chosen files and hunks, as Accept takes them. */
+  selection: AcceptSelection[] = $derived(
+    Object.entries(this.picks)
+      .filter(([, p]) => p === true || p.length > 0)
+      .map(([file, p]) => (p === true ? { file } : { file, hunks: [...p].sort((a, b) => a - b) })),
+  );
   private cache = new Map<string, FilePatch>();
   private seq = 0;
 
@@ -153,6 +161,37 @@ export class ReviewStore {
     this.edit(h, { drop: !this.choice(h)?.drop });
   }
 
+  /** Chooses or un-chooses a whole file for a hunk-level accept. */
+  pickFile(path: string): void {
+    const next = { ...this.picks };
+    if (next[path] === true) delete next[path];
+    else next[path] = true;
+    this.picks = next;
+  }
+
+  /** Whether the whole file, or (with a hunk) that hunk of the shown file, is chosen. */
+  picked(path: string, h?: Hunk): boolean {
+    const p = this.picks[path];
+    if (p === undefined) return false;
+    if (p === true) return true;
+    return h ? p.includes(h.index + 1) : false;
+  }
+
+  /** Chooses or un-chooses one hunk of the shown file; a whole-file choice becomes every hunk but this one. */
+  pickHunk(h: Hunk): void {
+    const path = this.selected;
+    if (!path) return;
+    const cur = this.picks[path];
+    const all = this.hunks.map((x) => x.index + 1);
+    let set = cur === true ? all : [...(cur ?? [])];
+    const n = h.index + 1;
+    set = set.includes(n) ? set.filter((x) => x !== n) : [...set, n];
+    const next = { ...this.picks };
+    if (!set.length) delete next[path];
+    else next[path] = set.length === all.length ? true : set;
+    this.picks = next;
+  }
+
   /** Sends the comments and dropped hunks back to the developer; true when sent. */
   async requestChanges(): Promise<boolean> {
     const req = this.request;
@@ -160,16 +199,17 @@ export class ReviewStore {
       this.error = 'Write a comment or mark a hunk to drop first.';
       return false;
     }
-    return this.decide('ReviewService.RequestChanges', req, () => {
-      this.choices = {};
-      this.general = '';
-      return `Changes requested (${req.comments.length} comments, ${req.drops.length} hunks to drop): the task is back in the queue.`;
-    });
+    const r = await run(this, () => this.backend.invoke('ReviewService.RequestChanges', this.taskId, req), { flag: 'busy' });
+    if (!r.ok) return false;
+    this.choices = {};
+    this.general = '';
+    this.notice = `Fix run ${r.value.fix} queued: the developer gets your ${req.comments.length} comments${req.general ? ' and general comment' : ''}, after ${req.drops.length} dropped hunks are reverted.`;
+    return true;
   }
 
   /** Rejects the task; its branches are kept. */
   async reject(): Promise<boolean> {
-    return this.decide('ReviewService.Reject', undefined, () => 'Rejected. The task branch and its leftovers are kept.');
+    return this.decide('ReviewService.Reject', () => 'Rejected. The task branch and its leftovers are kept.');
   }
 
   /** Lists the task's branches for the reject dialog's "delete branches" choice. */
@@ -187,19 +227,14 @@ export class ReviewStore {
 
   /** Undoes the accept of an accepted task. */
   async undoAccept(): Promise<boolean> {
-    return this.decide('ReviewService.UndoAccept', undefined, () => 'Accept undone: the target branch is back where it was; the task is done again.');
+    return this.decide('ReviewService.UndoAccept', () => 'Accept undone: the target branch is back where it was; the task is done again.');
   }
 
   private async decide(
-    method: 'ReviewService.RequestChanges' | 'ReviewService.Reject' | 'ReviewService.UndoAccept',
-    req: ChangeRequest | undefined,
+    method: 'ReviewService.Reject' | 'ReviewService.UndoAccept',
     done: () => string,
   ): Promise<boolean> {
-    const r = await run(
-      this,
-      () => (method === 'ReviewService.RequestChanges' ? this.backend.invoke(method, this.taskId, req!) : this.backend.invoke(method, this.taskId)),
-      { flag: 'busy' },
-    );
+    const r = await run(this, () => this.backend.invoke(method, this.taskId), { flag: 'busy' });
     if (r.ok) this.notice = done();
     return r.ok;
   }

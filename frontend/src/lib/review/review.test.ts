@@ -97,6 +97,28 @@ describe('ReviewStore tabs', () => {
 describe('ReviewStore decisions', () => {
   const TWO_HUNKS = '--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -20 +20,2 @@\n c\n+d\n';
 
+  it('chooses files and hunks for a hunk-level accept', async () => {
+    const b = new FakeBackend();
+    const s = new ReviewStore(b, byTitle(b, 'Refactor settings loader'));
+    await s.load();
+    s.selected = 'x.go';
+    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
+    expect(s.selection).toEqual([]);
+    s.pickHunk(s.hunks[1]);
+    expect(s.selection).toEqual([{ file: 'x.go', hunks: [2] }]);
+    expect(s.picked('x.go', s.hunks[1])).toBe(true);
+    expect(s.picked('x.go', s.hunks[0])).toBe(false);
+    s.pickHunk(s.hunks[0]);
+    expect(s.selection).toEqual([{ file: 'x.go' }]); // every hunk: the whole file
+    s.pickHunk(s.hunks[1]);
+    expect(s.selection).toEqual([{ file: 'x.go', hunks: [1] }]);
+    s.pickFile('go.mod');
+    expect(s.selection).toEqual([{ file: 'x.go', hunks: [1] }, { file: 'go.mod' }]);
+    s.pickFile('go.mod');
+    s.pickHunk(s.hunks[0]);
+    expect(s.selection).toEqual([]);
+  });
+
   it('moves between hunks with n/p within the file', async () => {
     const b = new FakeBackend();
     const s = new ReviewStore(b, byTitle(b, 'Refactor settings loader'));
@@ -138,9 +160,8 @@ describe('ReviewStore decisions', () => {
     const sent = b.calls.find((c) => c.method === 'ReviewService.RequestChanges')!;
     expect(sent.args).toEqual([id, want]);
     expect(b.tasks.get(id)!.status).toBe('pending');
-    expect(b.tasks.get(id)!.prompt).toContain('## Human review');
     expect(s.choices).toEqual({});
-    expect(s.notice).toMatch(/1 comments, 2 hunks to drop/);
+    expect(s.notice).toBe('Fix run 1 queued: the developer gets your 1 comments and general comment, after 2 dropped hunks are reverted.');
   });
 
   it('refuses an empty request without calling the backend', async () => {

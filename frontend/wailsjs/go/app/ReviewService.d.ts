@@ -21,7 +21,7 @@ export function Reject(arg1:string):Promise<void>;
 
 export function RejectDeletingBranches(arg1:string,arg2:Array<review.Branch>):Promise<review.RejectRecord>;
 
-export function RequestChanges(arg1:string,arg2:review.ChangeRequest):Promise<void>;
+export function RequestChanges(arg1:string,arg2:review.ChangeRequest):Promise<review.Queued>;
 
 export function Summary(arg1:string):Promise<app.DiffSummary>;
 

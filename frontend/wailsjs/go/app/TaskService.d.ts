@@ -30,6 +30,8 @@ export function Reorder(arg1:Array<string>):Promise<void>;
 
 export function Retry(arg1:string):Promise<task.Task>;
 
+export function RetryFrom(arg1:string,arg2:string):Promise<task.Task>;
+
 export function SetPriority(arg1:string,arg2:number):Promise<task.Task>;
 
 export function SetSkip(arg1:string,arg2:boolean):Promise<task.Task>;

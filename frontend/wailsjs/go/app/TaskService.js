@@ -54,6 +54,10 @@ export function Retry(arg1) {
   return window['go']['app']['TaskService']['Retry'](arg1);
 }
 
+export function RetryFrom(arg1, arg2) {
+  return window['go']['app']['TaskService']['RetryFrom'](arg1, arg2);
+}
+
 export function SetPriority(arg1, arg2) {
   return window['go']['app']['TaskService']['SetPriority'](arg1, arg2);
 }

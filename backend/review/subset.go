@@ -1,0 +1,146 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/worktree"
+)
+
+// ErrSubsetStrategy: a hunk-level accept is one squash commit; merge and
+// rebase take whole commits and are refused with a subset.
+var ErrSubsetStrategy = errors.New("a hunk-level accept is a squash: merge and rebase take the whole branch")
+
+// Selection is one file of a hunk-level accept: its path in the task's
+// diff against its base and the 1-based hunks to take (none = the whole
+// file, binary files included).
+type Selection struct {
+	File  string `json:"file"`
+	Hunks []int  `json:"hunks,omitempty"`
+}
+
+// subsetTree builds the tree of a hunk-level accept: the target's tree
+// plus only the chosen hunks, applied in a temporary index with git apply
+// --cached (no working tree is touched). Every selection is checked
+// against the task's diff from base to head first (*StaleHunkError names
+// a file or hunk it does not have); a file whose hunks do not apply to the
+// target gives *ConflictError naming it. It returns the files taken, for
+// the accept's record.
+func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.AcceptedFile, error) {
+	base := r.Base
+	if base == "" {
+		out, err := s.git.Run(ctx, r.Repo, "merge-base", "--end-of-options", p.TargetSHA, p.TaskHead)
+		if err != nil {
+			return nil, fmt.Errorf("hunk accept: merge base: %w", err)
+		}
+		base = string(trimNL(out))
+	}
+	paths := make([]string, 0, len(r.Only))
+	for _, sel := range r.Only {
+		paths = append(paths, sel.File)
+	}
+	fps, err := worktree.NewManager(s.git, s.now).Patches(ctx, r.Repo, base, p.TaskHead, true, uniq(paths)...)
+	if err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	files := make([]FileHunks, 0, len(fps))
+	for _, fp := range fps {
+		files = append(files, splitFile(fp))
+	}
+	type pick struct {
+		f     FileHunks
+		hunks []int
+	}
+	var picks []pick
+	seen := map[string]bool{}
+	for _, sel := range r.Only {
+		f, ok := fileOf(files, sel.File)
+		if !ok {
+			return nil, &StaleHunkError{File: sel.File, NotChanged: true}
+		}
+		if seen[f.Path] {
+			return nil, fmt.Errorf("%w: %q is chosen twice", ErrBadReview, sel.File)
+		}
+		seen[f.Path] = true
+		hs := append([]int(nil), sel.Hunks...)
+		sort.Ints(hs)
+		for i, h := range hs {
+			if h < 1 || h > len(f.Hunks) || (i > 0 && hs[i-1] == h) {
+				return nil, &StaleHunkError{File: sel.File, Index: h, Count: len(f.Hunks)}
+			}
+		}
+		if len(hs) == len(f.Hunks) {
+			hs = nil // every hunk: the whole file, mode and rename included
+		}
+		picks = append(picks, pick{f, hs})
+	}
+	top, err := s.git.TopLevel(ctx, r.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "boof-hunks-")
+	if err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	if _, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA); err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	taken := make([]task.AcceptedFile, 0, len(picks))
+	for _, pk := range picks {
+		patch := pk.f.patchOf(pk.hunks)
+		if len(pk.hunks) > 0 {
+			patch = pk.f.partPatch(pk.hunks)
+		}
+		_, err := s.git.Exec(ctx, gitx.Cmd{Dir: top, Env: env, Args: []string{"apply", "--cached", "--binary"}, Input: []byte(patch)})
+		if err != nil {
+			p.Conflicts = append(p.Conflicts, pk.f.Path)
+			continue
+		}
+		af := task.AcceptedFile{File: pk.f.Path}
+		for _, h := range pk.hunks {
+			af.Hunks = append(af.Hunks, h)
+			af.Headers = append(af.Headers, pk.f.Hunks[h-1].Header)
+		}
+		taken = append(taken, af)
+	}
+	if len(p.Conflicts) > 0 {
+		return nil, nil
+	}
+	if p.Tree, err = s.git.WriteTree(ctx, top, env); err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	return taken, nil
+}
+
+// partPatch is a patch of some of a modified file's hunks: like dropPatch,
+// its header names the new path only, so a rename or mode change is not
+// taken with a part of the file. An added file's header stays (its
+// hunks are taken whole, as it has one).
+func (f FileHunks) partPatch(hunks []int) string {
+	head := f.Head
+	switch f.Status {
+	case worktree.Added, worktree.Deleted:
+	default:
+		head = plainHead(f.Head)
+	}
+	out := head
+	for _, i := range hunks {
+		out += f.Hunks[i-1].Text
+	}
+	return out
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

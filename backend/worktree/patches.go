@@ -1,0 +1,103 @@
+package worktree
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// maxPathArgs is how many paths Patches names on git's command line; more
+// are taken from the whole diff and filtered.
+const maxPathArgs = 1000
+
+// FilePatch is one file of a diff with its unified patch: the same patch
+// ChangePatch returns (and the Review screen shows), so its hunks are the
+// hunks the user saw.
+type FilePatch struct {
+	FileChange
+	Patch string
+}
+
+// Patches returns the changed files among paths (a path matches a file's
+// path or its rename source; none means every file) from base to head in
+// repo, each with its patch, in one diff. binary asks for binary patches
+// that git apply can apply (text hunks are the same either way). Errors as
+// for Files; a patch git printed in another shape than its file list gives
+// an error.
+func (m *Manager) Patches(ctx context.Context, repo, base, head string, binary bool, paths ...string) ([]FilePatch, error) {
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return nil, fmt.Errorf("file patches: %w", err)
+		}
+	}
+	revs, err := revArgs(base, head)
+	if err != nil {
+		return nil, fmt.Errorf("file patches: %w", err)
+	}
+	var spec []string
+	if len(paths) > 0 && len(paths) <= maxPathArgs {
+		spec = paths
+	}
+	env := []string{"GIT_LITERAL_PATHSPECS=1"}
+	rawArgs := append(append(append(append([]string{}, diffArgs...), "--raw", "--numstat", "-z"), revs...), "--")
+	out, err := m.git.RunEnv(ctx, repo, env, append(rawArgs, spec...)...)
+	if err != nil {
+		return nil, fmt.Errorf("file patches: %w", err)
+	}
+	files, err := parseRawNumstat(gitx.SplitNUL(out))
+	if err != nil {
+		return nil, fmt.Errorf("file patches: %w", err)
+	}
+	patchArgs := append(append([]string{}, diffArgs...), "--src-prefix=a/", "--dst-prefix=b/")
+	if binary {
+		patchArgs = append(patchArgs, "--binary")
+	}
+	patchArgs = append(append(append(patchArgs, revs...), "--"), spec...)
+	out, err = m.git.RunEnv(ctx, repo, env, patchArgs...)
+	if err != nil {
+		return nil, fmt.Errorf("file patches: %w", err)
+	}
+	chunks := splitFiles(string(out))
+	if len(chunks) != len(files) {
+		return nil, fmt.Errorf("file patches: %d patches for %d files: %w", len(chunks), len(files), errParse)
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	outp := make([]FilePatch, 0, len(files))
+	for i, f := range files {
+		if len(want) > 0 && !want[f.Path] && !want[f.OldPath] {
+			continue
+		}
+		outp = append(outp, FilePatch{FileChange: f, Patch: chunks[i]})
+	}
+	return outp, nil
+}
+
+// splitFiles cuts a multi-file patch at its "diff --git " lines (no line
+// of a hunk starts that way: hunk lines start with ' ', '+', '-' or '\').
+func splitFiles(patch string) []string {
+	var out []string
+	start := -1
+	for i := 0; i < len(patch); {
+		end := strings.IndexByte(patch[i:], '\n')
+		next := len(patch)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		if strings.HasPrefix(patch[i:], "diff --git ") {
+			if start >= 0 {
+				out = append(out, patch[start:i])
+			}
+			start = i
+		}
+		i = next
+	}
+	if start >= 0 {
+		out = append(out, patch[start:])
+	}
+	return out
+}
