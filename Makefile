@@ -5,6 +5,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 BIN      := build/bin/boof-runner
+# The window: BIN is the headless command the user types (no GTK, no
+# WebKit loaded) and execs DESK_BIN only to open the window (main.go).
+DESK_BIN := build/bin/boof-runner-desktop
 OUT      := out
 CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
 GO_TAGS  := desktop,production
@@ -25,7 +28,8 @@ run: build
 	./$(BIN) $(ARGS)
 
 build: deps frontend
-	go build -tags $(GO_TAGS) -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
+	go build -tags $(GO_TAGS) -buildmode=pie -ldflags "$(LDFLAGS)" -o $(DESK_BIN) .
+	go build -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # The .deb and the .rpm in $(PKG_DIR) (nfpm, a Go tool of this module; config
 # build/linux/nfpm.yaml), checked with lintian when it is installed.

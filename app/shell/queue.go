@@ -16,6 +16,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
 // This file is the shell's one use of the runner host: opening it, the
@@ -66,7 +67,7 @@ func openQueue(o queueOptions) (queue, error) {
 	case errors.As(err, &locked):
 		o.log.Warn("runner", "err", err)
 		return lockedQueue{
-			ctl:  app.LockedRunner(o.store, lockMessage(err)),
+			ctl:  app.LockedRunner(o.store, lockMessage(err), func() { _ = wake.Poke(o.paths.WakeSocket()) }),
 			file: host.SettingsFile(o.paths),
 		}, nil
 	case err != nil:

@@ -83,6 +83,10 @@ type Options struct {
 	// ControlPoll is how often stop and inject controls are checked while a
 	// step runs or backs off; default 250 ms.
 	ControlPoll time.Duration
+	// Wake, when set, returns a channel closed when a control may have
+	// arrived (wake.Signal.Next): the running steps look at the store at
+	// once instead of at the next ControlPoll.
+	Wake func() <-chan struct{}
 	// Hooks receive live output.
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).
@@ -113,6 +117,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.ControlPoll <= 0 {
 		o.ControlPoll = 250 * time.Millisecond
+	}
+	if o.Wake == nil {
+		o.Wake = func() <-chan struct{} { return nil }
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
