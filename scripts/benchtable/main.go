@@ -112,9 +112,12 @@ func render(rs []row, results map[string]map[string]float64) string {
 			holds = fig >= r.goal
 		}
 		word := "no"
-		if holds {
+		switch {
+		case r.info:
+			word = "(context)"
+		case holds:
 			word, held = "yes", held+1
-		} else {
+		default:
 			missed++
 		}
 		var parts []string
@@ -130,6 +133,9 @@ func render(rs []row, results map[string]map[string]float64) string {
 }
 
 func goalText(r row) string {
+	if r.info {
+		return "—"
+	}
 	op := "≥"
 	if r.atMost {
 		op = "≤"
