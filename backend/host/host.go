@@ -75,6 +75,8 @@ type Host struct {
 
 	store *store.Store
 	onLog func(taskID string, execID int64, level task.LogLevel, text string)
+	// sig is fired by every wake-up of the runner.
+	sig *wake.Signal
 	// wake is the data root's wake-up socket, nil when it could not be
 	// bound (controls then arrive through the poll).
 	wake *wake.Listener
@@ -112,6 +114,7 @@ func Open(o Options) (*Host, error) {
 	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
 		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
 	sig := &wake.Signal{}
+	h.sig = sig
 	h.Pipeline = pipeline.New(pipeline.Options{
 		Wake:          sig.Next,
 		ControlPoll:   o.ControlPoll,
@@ -134,6 +137,11 @@ func Open(o Options) (*Host, error) {
 	}
 	return h, nil
 }
+
+// Woken returns the channel the next wake-up of the runner closes (an
+// in-process Wake or a poke of the wake-up socket by another process): a
+// window's watch of the store looks at once instead of at its next poll.
+func (h *Host) Woken() <-chan struct{} { return h.sig.Next() }
 
 // current loads the settings; a bad file gives the defaults and one warning.
 func (h *Host) current() settings.Settings {
