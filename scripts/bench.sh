@@ -40,13 +40,14 @@ if [ -z "${BOOF_CLAUDE_BIN:-}" ] || [ -z "${BOOF_CODEX_BIN:-}" ]; then
 	echo "bench: BOOF_CLAUDE_BIN / BOOF_CODEX_BIN not set: the real-CLI rows are not measured" >&2
 fi
 gobench ./backend/pipeline/ OrchestrationOverhead 10x
-gobench ./backend/runner/ 'StopFromCLI|ParallelTasks' 5x
+gobench ./backend/runner/ StopFromCLI 5x
+gobench ./backend/runner/ ParallelTasks 3x
 gobench ./backend/review/ AcceptSquash1000 5x
 gobench ./backend/proc/ 'StopLatency|Throughput' 5x
 gobench ./backend/store/ 'Store100k' 1s
-gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 5x
-[ -n "${BOOF_CLAUDE_BIN:-}" ] && gobench ./backend/agent/claude/ StepOverhead 10x
-[ -n "${BOOF_CODEX_BIN:-}" ] && gobench ./backend/agent/codex/ AdapterVsShell 10x
+gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 3x
+if [ -n "${BOOF_CLAUDE_BIN:-}" ]; then gobench ./backend/agent/claude/ StepOverhead 5x; fi
+if [ -n "${BOOF_CODEX_BIN:-}" ]; then gobench ./backend/agent/codex/ AdapterVsShell 5x; fi
 
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -125,5 +126,12 @@ else
 	echo "bench: no Xvfb or no $desk: the desktop rows are not measured" >&2
 fi
 
-go run ./scripts/benchtable -o out/bench.md "$raw"
+go run ./scripts/benchtable -o "$tmp/table.md" "$raw"
+{
+	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo
+	echo "$(grep -m1 '^load average' "$raw"); the figures vary with load, the ratios (measured side by side) less so."
+	echo
+	cat "$tmp/table.md"
+} >out/bench.md
 echo "bench: table saved as out/bench.md, raw results in out/bench-raw.txt" >&2
