@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	fyne.io/systray v1.12.1
+	github.com/BurntSushi/toml v1.6.0
 	github.com/creack/pty v1.1.24
 	github.com/godbus/dbus/v5 v5.1.0
 	github.com/mattn/go-sqlite3 v1.14.32

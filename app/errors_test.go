@@ -178,11 +178,11 @@ func TestSettingsGoldenIsCurrent(t *testing.T) {
 		},
 		func(v *SettingsView) {
 			v.WorkingDirectory, v.Roles.Developer.Tool, v.Roles.Planner.Model = "rel/dir", "gpt", "a\nb"
-			v.Roles.Observer = &ToolChoice{Tool: "nope"}
+			v.Roles.Observer = &RoleChoice{ToolChoice: ToolChoice{Tool: "nope"}}
 			v.Retries.BackoffMs = []int64{10, -5, 90000000}
 		},
 		func(v *SettingsView) {
-			v.WorkingDirectory, v.Roles.Observer = "~/src", &ToolChoice{Tool: "codex", Model: "gpt-5"}
+			v.WorkingDirectory, v.Roles.Observer = "~/src", &RoleChoice{ToolChoice: ToolChoice{Tool: "codex", Model: "gpt-5"}}
 		},
 	}
 	var want []settingsCase

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -24,7 +24,7 @@ type hookStep struct {
 func feedOf(t *testing.T, steps []hookStep) ([]FeedItem, []string, int) {
 	t.Helper()
 	rec := &RecordingEmitter{}
-	live := NewLiveOutput(rec, pipeline.Scrub, time.Now, time.Hour)
+	live := NewLiveOutput(rec, secrets.Scrub, time.Now, time.Hour)
 	stepped := 0
 	h := PipelineHooks(live, rec, func() { stepped++ })
 	for _, s := range steps {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
-	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -53,7 +53,7 @@ func startHost(t *testing.T) *hostFixture {
 		t.Fatal(err)
 	}
 	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
-	f.live = NewLiveOutput(f.rec, pipeline.Scrub, time.Now, 0)
+	f.live = NewLiveOutput(f.rec, secrets.Scrub, time.Now, 0)
 	f.host, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0],
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})
 	if err != nil {
@@ -194,7 +194,7 @@ func TestRunServiceWhileAnotherProcessRunsTheQueue(t *testing.T) {
 	}
 	pending, _ := st.CreateTask(ctx, task.NewTask{Prompt: "waits"})
 	rec := &RecordingEmitter{}
-	live := NewLiveOutput(rec, pipeline.Scrub, time.Now, 0)
+	live := NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
 	defer live.Close()
 	sf := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
 	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue", nil), sf, live, rec, context.Background)

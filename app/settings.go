@@ -38,13 +38,21 @@ type SettingsView struct {
 	Stop             StopView     `json:"stop"`
 }
 
-// RolesView is the tool and model of each role; Observer nil = no observer step.
+// RoleChoice is a role's tool and model, and whether a role other than
+// the developer may change the worktree (roles.<role>.write).
+type RoleChoice struct {
+	ToolChoice
+	Write bool `json:"write"`
+}
+
+// RolesView is the tool, model and write access of each role; Observer
+// nil = no observer step.
 type RolesView struct {
-	Planner    ToolChoice  `json:"planner"`
-	Refinement ToolChoice  `json:"refinement"`
-	Developer  ToolChoice  `json:"developer"`
-	Observer   *ToolChoice `json:"observer"`
-	Reviewer   ToolChoice  `json:"reviewer"`
+	Planner    RoleChoice  `json:"planner"`
+	Refinement RoleChoice  `json:"refinement"`
+	Developer  RoleChoice  `json:"developer"`
+	Observer   *RoleChoice `json:"observer"`
+	Reviewer   RoleChoice  `json:"reviewer"`
 }
 
 // ReviewView is the review gate's settings.
@@ -151,9 +159,12 @@ func toView(s settings.Settings) SettingsView {
 	v.WorkingDirectory, v.RunnerEnabled, v.Concurrency = s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency
 	v.Notifications, v.CloseToTray, v.DefaultTool = s.UI.Notifications, s.UI.CloseToTray, s.DefaultTool
 	v.StartAtLogin = s.UI.StartAtLogin
-	tc := func(r settings.ToolRef) ToolChoice { return ToolChoice{Tool: r.Tool, Model: r.Model} }
+	tc := func(r settings.ToolRef) RoleChoice {
+		return RoleChoice{ToolChoice: ToolChoice{Tool: r.Tool, Model: r.Model}, Write: r.Write != nil && *r.Write}
+	}
 	v.Roles.Planner, v.Roles.Refinement = tc(s.Roles.Planner), tc(s.Roles.Refinement)
 	v.Roles.Developer, v.Roles.Reviewer = tc(s.Roles.Developer), tc(s.Roles.Reviewer)
+	v.Roles.Developer.Write = true // always: the developer is the role that edits
 	if s.Roles.Observer != nil {
 		o := tc(*s.Roles.Observer)
 		v.Roles.Observer = &o
@@ -172,11 +183,17 @@ func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	s := base
 	s.WorkingDirectory, s.Runner.Enabled, s.Runner.Concurrency = strings.TrimSpace(v.WorkingDirectory), v.RunnerEnabled, v.Concurrency
 	s.UI.Notifications, s.UI.CloseToTray, s.UI.StartAtLogin = v.Notifications, v.CloseToTray, v.StartAtLogin
-	tr := func(c ToolChoice) settings.ToolRef {
-		return settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
+	tr := func(c RoleChoice) settings.ToolRef {
+		r := settings.ToolRef{Tool: c.Tool, Model: strings.TrimSpace(c.Model)}
+		if c.Write {
+			w := true
+			r.Write = &w
+		}
+		return r
 	}
 	s.Roles.Planner, s.Roles.Refinement = tr(v.Roles.Planner), tr(v.Roles.Refinement)
 	s.Roles.Developer, s.Roles.Reviewer = tr(v.Roles.Developer), tr(v.Roles.Reviewer)
+	s.Roles.Developer.Write = nil // the developer always writes; the key stays out of the file
 	s.Roles.Observer = nil
 	if v.Roles.Observer != nil && v.Roles.Observer.Tool != "" {
 		o := tr(*v.Roles.Observer)

@@ -12,8 +12,8 @@ import (
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
-	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -97,7 +97,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	a.ctx, a.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	a.runCtx, a.stopRun = context.WithCancel(a.ctx)
 	a.emit = HintEmitter{Next: a.window, On: []func(){a.hints.notify}}
-	a.live = app.NewLiveOutput(a.emit, pipeline.Scrub, time.Now, 0)
+	a.live = app.NewLiveOutput(a.emit, secrets.Scrub, time.Now, 0)
 	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe,
 		hooks: app.PipelineHooks(a.live, a.emit, a.status.poke), log: o.Log})
 	if err != nil {

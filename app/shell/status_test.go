@@ -9,7 +9,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/host"
-	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 )
 
@@ -31,7 +31,7 @@ func TestStatusWatch(t *testing.T) {
 	l := lifecycle{t, st}
 	file := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
 	rec := &app.RecordingEmitter{}
-	live := app.NewLiveOutput(rec, pipeline.Scrub, time.Now, 0)
+	live := app.NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
 	defer live.Close()
 	rc := app.LockedRunner(st, "held elsewhere", nil)
 	svc := app.NewRunService(st, rc, file, live, rec, context.Background)

@@ -104,6 +104,11 @@ type Request struct {
 	Model string
 	// Dir is the working directory (the task's worktree).
 	Dir string
+	// ReadOnly asks the tool not to change Dir, with whatever restriction
+	// the CLI offers that still lets the role run tests (caches and /tmp
+	// stay writable). The pipeline enforces it anyway: what a read-only
+	// step changes is saved aside and reverted.
+	ReadOnly bool
 	// ResumeSession is a native session id to continue; "" starts a new one.
 	ResumeSession string
 	// Env is extra environment (KEY=VALUE) for this tool's processes.

@@ -19,6 +19,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -103,11 +104,14 @@ func Open(o Options) (*Host, error) {
 	if err := reserve.Ensure(); err != nil {
 		o.Logger.Warn("runner: no disk reserve", "err", err)
 	}
+	scrubExisting(context.Background(), o.Store, o.Paths, o.Logger)
 	set := h.current()
 	if o.GitTimeout <= 0 {
 		o.GitTimeout = DefaultGitTimeout
 	}
-	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger})
+	// Every agent's output is scrubbed of secrets as it is read, before the
+	// transcript, the parsers and the live terminal see it.
+	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger, Filter: func() proc.Filter { return secrets.NewStream() }})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
 	// The runner's own git commands: supervised like agents (own process
 	// group, a deadline) and tagged so that recovery finds them.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -15,7 +16,7 @@ import (
 // same value goes to Hooks.OnEvent, so the live feed and the history show
 // one event.
 func (r *run) emit(execID int64, d task.EventData, level task.LogLevel, logText string) {
-	d = task.MapText(d, Scrub)
+	d = task.MapText(d, secrets.Scrub)
 	if d.Kind().Stored() {
 		ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 		err := r.st.AppendEvent(ctx, r.t.ID, d)
@@ -53,7 +54,7 @@ func (r *run) note(execID int64, level task.LogLevel, text string) {
 // logLine stores one scrubbed line in the task's log and hands it to
 // Hooks.OnLog.
 func (r *run) logLine(execID int64, level task.LogLevel, text string) {
-	text = Scrub(text)
+	text = secrets.Scrub(text)
 	ctx, cancel := context.WithTimeout(context.Background(), finalWriteTimeout)
 	defer cancel()
 	if err := r.st.AppendLog(ctx, r.t.ID, execID, level, text); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -189,7 +190,7 @@ func questionsOf(res agent.Result) []string {
 // section stores a report section (scrubbed).
 func (r *run) section(ctx context.Context, kind task.SectionKind, role task.Role, round int, verdict, body string) error {
 	_, err := r.st.AddSection(ctx, task.Section{TaskID: r.t.ID, Kind: kind, Role: role, Iteration: r.iter,
-		Round: round, Verdict: verdict, Body: Scrub(body)})
+		Round: round, Verdict: verdict, Body: secrets.Scrub(body)})
 	if err != nil {
 		return fmt.Errorf("store %s: %w", kind, err)
 	}

@@ -48,6 +48,9 @@ type Worktrees interface {
 	Provision(ctx context.Context, r worktree.Request, log worktree.Logf) (worktree.Worktree, error)
 	Finish(ctx context.Context, wt worktree.Worktree, o worktree.Outcome, p worktree.Policy, log worktree.Logf) (worktree.FinishReport, error)
 	PromptDiff(ctx context.Context, wt worktree.Worktree, maxInline int, log worktree.Logf) (string, error)
+	// Snapshot and Restore guard read-only steps (readonly.go).
+	Snapshot(ctx context.Context, wt worktree.Worktree) (worktree.Snapshot, error)
+	Restore(ctx context.Context, wt worktree.Worktree, snap worktree.Snapshot, name string) (worktree.Stray, error)
 }
 
 // Hooks receive live output for the UI or a console; every field may be

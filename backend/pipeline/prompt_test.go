@@ -76,20 +76,3 @@ func TestAnswersAndPrevFindings(t *testing.T) {
 		t.Fatal("findings for iteration 0")
 	}
 }
-
-func TestScrub(t *testing.T) {
-	cases := map[string]string{
-		"key sk-ant-api03-abcdefghijklmnopqrstuv end":      "key [REDACTED] end",
-		"token ghp_abcdefghijklmnopqrstuvwxyz0123 x":       "token [REDACTED] x",
-		"Authorization: Bearer abcdefghijklmnopqrstuvwxyz": "Authorization: Bearer [REDACTED]",
-		"OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrst":      "OPENAI_API_KEY=[REDACTED]",
-		`"api_key": "hunter2hunter2"`:                      `"api_key": "[REDACTED]"`,
-		"AKIAABCDEFGHIJKLMNOP":                             "[REDACTED]",
-		"nothing secret here, skip-this":                   "nothing secret here, skip-this",
-	}
-	for in, want := range cases {
-		if got := Scrub(in); got != want {
-			t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/failpoint"
+	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -128,7 +129,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		r.logf(task.LevelInfo, "Task done")
 	case errors.As(err, &pk):
 		res.Status, note.Reason = task.StatusActions, "questions"
-		if qerr := r.st.SetQuestions(wctx, r.t.ID, pk.questions); qerr != nil {
+		if qerr := r.st.SetQuestions(wctx, r.t.ID, scrubAll(pk.questions)); qerr != nil {
 			return res, fmt.Errorf("record questions: %w", qerr)
 		}
 		r.logf(task.LevelInfo, "The planner needs answers (%d question(s)); the task waits in actions", len(pk.questions))
@@ -149,6 +150,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		note.Reason = "failed"
 		r.logf(task.LevelError, "Task failed: %s", err.Error())
 	}
+	res.Message = secrets.Scrub(res.Message) // a tool's error text is agent output
 	note.Error = res.Message
 	r.outcomeNote(&note, nil)
 	d.Status, d.Note = res.Status, note
@@ -204,6 +206,15 @@ func (p *Pipeline) TranscriptPath(taskID string, iteration int, step string, att
 		return ""
 	}
 	return filepath.Join(p.o.TranscriptDir, taskID, fmt.Sprintf("i%d-%s-a%d.log", iteration, step, attempt))
+}
+
+// scrubAll scrubs each of texts (agent output) into a new slice.
+func scrubAll(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = secrets.Scrub(t)
+	}
+	return out
 }
 
 // workDirProblem says why the working directory cannot be used before git

@@ -138,6 +138,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		}
 		in.Diff = d
 	}
+	snap, err := r.guardBefore(ctx, s)
+	if err != nil {
+		return agent.Result{}, err
+	}
 	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
 	if err != nil {
 		return agent.Result{}, err
@@ -150,7 +154,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },
@@ -158,6 +162,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	live, err := tool.Start(ctx, req)
 	if err != nil {
+		_, _ = r.guardAfter(s, exec, attempt, snap)
 		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
@@ -173,6 +178,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	res, werr := live.Wait()
 	close(done)
 	wg.Wait()
+	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
+	res.Report = strayNote + res.Report
 
 	outcome := task.OutcomeSucceeded
 	switch {
@@ -197,6 +204,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		return res, errInterrupted
 	case werr != nil:
 		return res, &failure{fmt.Sprintf("%s: %v", s.name(), werr)}
+	case strayErr != nil:
+		return res, strayErr
 	}
 	return res, nil
 }

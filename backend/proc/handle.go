@@ -23,7 +23,8 @@ type Handle struct {
 	stdin      *os.File    // write end of the stdin pipe, or nil
 	transcript *transcript // nil without TranscriptPath
 	started    time.Time
-	out        *outbox // nil without OnChunk
+	out        *outbox    // nil without OnChunk
+	filter     *outFilter // nil without RunnerOptions.Filter
 
 	mu            sync.Mutex
 	reason        Reason
@@ -59,6 +60,9 @@ func newHandle(r *Runner, s Spec, cmd *exec.Cmd, tag string, master, stdin, tran
 	}
 	if s.OnChunk != nil {
 		h.out = newOutbox(r.opts.MaxBacklog)
+	}
+	if r.opts.Filter != nil {
+		h.filter = newOutFilter(h, r.opts.Filter())
 	}
 	return h
 }

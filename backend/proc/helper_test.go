@@ -132,6 +132,20 @@ func helperMain(role string, args []string) int {
 			left -= n
 		}
 		_ = w.Flush()
+	case "floodfile":
+		// args[1] bytes of the file args[0], repeated.
+		data, err := os.ReadFile(args[0])
+		if err != nil || len(data) == 0 {
+			os.Exit(3)
+		}
+		n, _ := strconv.Atoi(args[1])
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		for left := n; left > 0; {
+			k := min(left, len(data))
+			_, _ = w.Write(data[:k])
+			left -= k
+		}
+		_ = w.Flush()
 	case "bigline":
 		b := bytes.Repeat([]byte("a"), arg(0))
 		_, _ = os.Stdout.Write(append(b, '\n'))

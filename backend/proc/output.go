@@ -13,6 +13,7 @@ const readBuf = 64 << 10
 // PTY reports EOF/EIO (every holder of the terminal closed it) or is closed.
 func (h *Handle) readLoop(done chan<- struct{}) {
 	defer close(done)
+	defer h.flushFilter(true)
 	buf := make([]byte, readBuf)
 	for {
 		n, err := h.master.Read(buf)
@@ -40,13 +41,26 @@ func (h *Handle) consume(p []byte) {
 		return // past the limit: already marked and stopping
 	}
 	h.keep(p[:limit-before])
+	h.flushFilter(true)
 	h.writeTranscript([]byte(fmt.Sprintf("\n[boof-runner] output limit of %d bytes reached; process stopped\n", limit)))
 	h.stop(ReasonOutputLimit, h.spec.Grace)
 }
 
-// keep writes p to the transcript first (durable copy), then offers it to
-// the consumer.
+// keep passes p through the runner's filter, if any, then keeps it.
 func (h *Handle) keep(p []byte) {
+	if h.filter != nil {
+		h.keepFiltered(p)
+		return
+	}
+	h.keepRaw(p)
+}
+
+// keepRaw writes p to the transcript first (durable copy), then offers it
+// to the consumer.
+func (h *Handle) keepRaw(p []byte) {
+	if len(p) == 0 {
+		return
+	}
 	h.writeTranscript(p)
 	if h.out != nil {
 		h.out.push(p)

@@ -69,7 +69,8 @@ type Spec struct {
 	// TranscriptPath receives the raw output bytes, appended (file mode
 	// 0600). Missing directories are created with mode 0700. Bytes reach
 	// the file at most 50 ms after they were read, so a crash of the app
-	// loses at most that much. Empty means no transcript.
+	// loses at most that much; with RunnerOptions.Filter, an incomplete
+	// last line may wait up to 500 ms more. Empty means no transcript.
 	TranscriptPath string
 	// IdleTimeout stops the child with ReasonStalled when it produces no
 	// output for this long. Zero disables the watchdog.

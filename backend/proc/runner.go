@@ -32,6 +32,11 @@ type RunnerOptions struct {
 	NoSubreaper bool
 	// MaxBacklog caps the output bytes waiting for a slow OnChunk; default 8 MiB.
 	MaxBacklog int
+	// Filter, when set, makes a Filter for each child: its output passes
+	// through it before the transcript and OnChunk (the app scrubs secrets
+	// there). An incomplete line it holds back is flushed after 500 ms of
+	// silence and when the output ends.
+	Filter func() Filter
 	// TrackInterval is how often live trees are snapshotted so that
 	// escapees are remembered; default 1 s.
 	TrackInterval time.Duration

@@ -90,6 +90,10 @@ func (e *KeyError) Unwrap() error { return ErrInvalid }
 type ToolRef struct {
 	Tool  string `json:"tool"`
 	Model string `json:"model,omitempty"`
+	// Write gives a role other than the developer write access to the
+	// worktree (roles.<role>.write); nil means the default: only the
+	// developer writes. The developer cannot be made read-only.
+	Write *bool `json:"write,omitempty"`
 }
 
 // Runner holds settings.runner.
@@ -208,6 +212,20 @@ func (s Settings) Role(r task.Role) (ToolRef, bool) {
 		}
 	}
 	return ToolRef{}, false
+}
+
+// Writes reports whether a role may change the worktree: the developer
+// always, another role only with roles.<role>.write: true. The planner
+// answering a question is the planner.
+func (s Settings) Writes(r task.Role) bool {
+	if r == task.RoleDeveloper {
+		return true
+	}
+	if r == task.RolePlannerAnswer {
+		r = task.RolePlanner
+	}
+	ref, ok := s.Role(r)
+	return ok && ref.Write != nil && *ref.Write
 }
 
 // Backoff returns the delay in ms before retry number n (1-based); the

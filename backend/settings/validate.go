@@ -63,6 +63,9 @@ func (s Settings) problems() []*KeyError {
 		if strings.ContainsAny(r.ref.Model, "\n\r\x00") {
 			bad("roles."+string(r.name)+".model", "must not contain a line break or NUL")
 		}
+		if r.name == task.RoleDeveloper && r.ref.Write != nil && !*r.ref.Write {
+			bad("roles.developer.write", "must be true or left out: the developer is the role that edits")
+		}
 	}
 	between("review.maxFixRounds", int64(s.Review.MaxFixRounds), 0, MaxFixRoundsLimit)
 	between("review.maxInlineDiffBytes", int64(s.Review.MaxInlineDiffBytes), 1, maxInlineDiffBytesCap)

@@ -104,6 +104,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	q.Set("_busy_timeout", fmt.Sprint(opts.BusyTimeout.Milliseconds()))
 	q.Set("_txlock", "immediate")
 	q.Set("_synchronous", "NORMAL")
+	// Deleted and rewritten content is zeroed in the file, so text the
+	// one-time scrub pass replaces (ScrubAgentText) does not linger in
+	// free pages.
+	q.Set("_secure_delete", "1")
 	dsn := u.String() + "?" + q.Encode()
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {

@@ -169,6 +169,7 @@ var kinds = map[EventKind]kindSpec{
 	EventPlannerAsked:      stored[PlannerAsked](),
 	EventPlannerAnswered:   stored[PlannerAnswered](),
 	EventInjectionApplied:  stored[InjectionApplied](),
+	EventStrayReverted:     stored[StrayReverted](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),

@@ -6,6 +6,7 @@ package claude
 
 import (
 	"os"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -31,6 +32,10 @@ var DefaultPassEnv = []string{
 	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
 	"NODE_EXTRA_CA_CERTS", "XDG_CONFIG_HOME", "USER", "SHELL",
 }
+
+// ReadOnlyDisallowed are the tools a read-only role runs without: every
+// tool whose purpose is to change files.
+var ReadOnlyDisallowed = []string{"Edit", "MultiEdit", "Write", "NotebookEdit"}
 
 // Options configure the claude tool.
 type Options struct {
@@ -126,6 +131,11 @@ func (t *Tool) env(extra []string) []string {
 // is never taken for an option.
 func args(req agent.Request, stdinPrompt bool) []string {
 	a := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
+	if req.ReadOnly {
+		// Without its edit tools; Bash stays so tests can run (what it
+		// writes in the worktree the pipeline reverts).
+		a = append(a, "--disallowed-tools="+strings.Join(ReadOnlyDisallowed, ","))
+	}
 	if stdinPrompt {
 		a = append(a, "--input-format", "stream-json")
 	}

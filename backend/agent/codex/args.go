@@ -70,7 +70,14 @@ func buildArgs(p stepParams) (invocation, error) {
 	if p.resume != "" {
 		args = append(args, "resume")
 	}
-	args = append(args, "--json", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check")
+	if p.readOnly {
+		// codex's own read-only sandbox: no writes anywhere, /tmp and
+		// build caches included, so it is used only for roles that need
+		// not run tests (see stepParams.readOnly).
+		args = append(args, "--json", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--skip-git-repo-check")
+	} else {
+		args = append(args, "--json", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check")
+	}
 	if p.ephemeral {
 		args = append(args, "--ephemeral")
 	}
@@ -107,6 +114,8 @@ type stepParams struct {
 	overrides                                    []string
 	// ephemeral keeps codex from writing session files.
 	ephemeral bool
+	// readOnly runs codex in its read-only sandbox.
+	readOnly bool
 }
 
 // tomlString quotes s as a TOML basic string, so codex takes it verbatim

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func TestTOMLString(t *testing.T) {
@@ -95,5 +98,27 @@ not json, "token_count"
 	}
 	if _, ok := rolloutUsage(home, "../../etc"); ok {
 		t.Fatal("a path as thread id was looked up")
+	}
+}
+
+// A read-only planning step runs in codex's read-only sandbox, never asking
+// for approval; everything else keeps full access.
+func TestReadOnlySandbox(t *testing.T) {
+	inv, err := buildArgs(stepParams{prompt: "p", dir: "/w", lastFile: "/t/last", readOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(inv.args, " ")
+	if !strings.Contains(got, "--sandbox read-only -c approval_policy=\"never\"") || strings.Contains(got, "--dangerously-bypass") {
+		t.Errorf("read-only args %q", got)
+	}
+	for role, want := range map[task.Role]bool{task.RolePlanner: true, task.RolePlannerAnswer: true, task.RoleRefinement: true,
+		task.RoleObserver: false, task.RoleReviewer: false, task.RoleDeveloper: false} {
+		if got := sandboxed(agent.Request{Role: role, ReadOnly: true}); got != want {
+			t.Errorf("sandboxed(%s) = %v", role, got)
+		}
+	}
+	if sandboxed(agent.Request{Role: task.RolePlanner}) {
+		t.Error("a planner with write access is sandboxed")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // Start runs one step: codex exec (or codex exec resume for
@@ -50,7 +51,8 @@ func (c *Tool) start(ctx context.Context, req agent.Request, ephemeral bool) (*r
 	lastPath := last.Name()
 	last.Close()
 	inv, err := buildArgs(stepParams{prompt: req.Prompt, system: req.SystemPrompt, model: req.Model,
-		dir: req.Dir, resume: req.ResumeSession, lastFile: lastPath, overrides: c.opts.ConfigOverrides, ephemeral: ephemeral})
+		dir: req.Dir, resume: req.ResumeSession, lastFile: lastPath, overrides: c.opts.ConfigOverrides, ephemeral: ephemeral,
+		readOnly: sandboxed(req)})
 	if err != nil {
 		os.Remove(lastPath)
 		return nil, fmt.Errorf("start codex: %w", err)
@@ -218,4 +220,16 @@ func (r *run) Stop(reason proc.Reason) { r.h.Stop(reason) }
 func (r *run) Wait() (agent.Result, error) {
 	<-r.done
 	return r.res, nil
+}
+
+// sandboxed reports whether a step runs in codex's read-only sandbox: a
+// read-only planning role (planner, its answers, refinement). Observer and
+// reviewer run tests, which the sandbox would break (it makes /tmp and the
+// build caches read-only too); the pipeline reverts what they change.
+func sandboxed(req agent.Request) bool {
+	switch req.Role {
+	case task.RolePlanner, task.RolePlannerAnswer, task.RoleRefinement:
+		return req.ReadOnly
+	}
+	return false
 }

@@ -53,6 +53,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 	fs.StringVar(&o.model, "model", "", "model")
 	fs.StringVar(&o.resume, "resume", "", "session to resume")
 	fs.BoolVar(&o.input, "input", false, "read mid-run input from stdin")
+	fs.BoolVar(&o.readOnly, "read-only", false, "the role may not change the worktree")
 	version := fs.Bool("version", false, "print the version")
 	w := &lineWriter{w: stdout}
 	if err := fs.Parse(args); err != nil {
@@ -82,7 +83,7 @@ type runOpts struct {
 	role                      task.Role
 	dir, state, model, resume string
 	prompt                    string
-	input                     bool
+	input, readOnly           bool
 	script                    Script
 }
 
@@ -179,6 +180,11 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	if err != nil {
 		return w.fail(1, "mock: "+err.Error())
 	}
+	extra, leaked, err := misbehave(o, &c, step)
+	if err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	}
+	body += extra
 	if want := o.script.AwaitInput[o.role]; want > 0 && o.input {
 		w.event(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Waiting for %d message(s).", want)})
 		awaitInput(want, &recvMu, &received, gotInput, inputClosed)
@@ -195,6 +201,9 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		return w.fail(1, "mock: "+err.Error())
 	} else if n <= o.script.Questions[o.role] {
 		report += "\n\n" + agent.QuestionsHeading + "\n- Which name should the mock file have?\n- Should the leftovers be kept?\n"
+		if len(leaked) > 0 {
+			report += "- Is this configuration still valid?\n  " + strings.Join(leaked, "\n  ") + "\n"
+		}
 		for _, q := range agent.ExtractQuestions(report) {
 			w.event(agent.Event{Kind: agent.EventQuestion, Text: q})
 		}

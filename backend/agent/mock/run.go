@@ -48,6 +48,9 @@ func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) 
 	if req.ResumeSession != "" {
 		args = append(args, "--resume", req.ResumeSession)
 	}
+	if req.ReadOnly {
+		args = append(args, "--read-only")
+	}
 	emit := req.OnEvent
 	if emit == nil {
 		emit = func(agent.Event) {}

@@ -47,6 +47,20 @@ type Script struct {
 	// APIRetry makes every run of a role report this many retries of an
 	// API error of its own (as the real CLIs do) before it works.
 	APIRetry map[task.Role]int
+	// Write makes the first N runs of a role write a note file through its
+	// edit tool, which a read-only run refuses (the mock honours it).
+	Write map[task.Role]int
+	// Stray makes the first N runs of a role change the worktree through
+	// its "shell", whatever its access (a misbehaving agent): a tracked
+	// file edited, a file committed, an untracked file left.
+	Stray map[task.Role]int
+	// Lock makes the stray edit's untracked file undeletable (immutable),
+	// so reverting it fails.
+	Lock map[task.Role]int
+	// Leak makes the first N runs of a role print the file mock-leak.txt of
+	// the worktree (as an agent dumping a config would): as a tool result,
+	// as text, in its report and in questions.
+	Leak map[task.Role]int
 	// Hostile lists behaviours of a process tree that resists being
 	// stopped (Hostile* tokens); a role with any of them never finishes.
 	Hostile map[task.Role][]string
@@ -93,7 +107,7 @@ var knownTokens = map[string]bool{
 }
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
-	"apiretry": true, "hostile": true, "flood": true, "litter": true}
+	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -115,7 +129,8 @@ func ParseScript(prompt string) (Script, error) {
 	}
 	s := Script{Verdicts: map[task.Role][]string{}, Transient: map[task.Role]int{}, Stall: map[task.Role]int{},
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
-		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{}}
+		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
+		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -149,7 +164,7 @@ func ParseScript(prompt string) (Script, error) {
 			}
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
-				"flood": s.FloodMiB, "litter": s.Litter}[kind][role] = n
+				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak}[kind][role] = n
 		}
 	}
 	return s, nil

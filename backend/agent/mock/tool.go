@@ -11,6 +11,11 @@
 //	[[mock-questions planner=1]]    the first N runs end with "## Questions for the user"
 //	[[mock-await developer=1]]      wait for N mid-run messages before finishing
 //	[[mock-delay developer=200]]    pause N ms between streamed lines
+//	[[mock-write reviewer=1]]       write mock-<role>-note.txt with the edit tool (refused when read-only)
+//	[[mock-stray reviewer=1]]       change the worktree through the "shell" whatever the access:
+//	                                append to a tracked file, commit stray-<role>.txt, leave stray-<role>-untracked.txt
+//	[[mock-lock reviewer=1]]        with stray: make the untracked file immutable, so it cannot be reverted
+//	[[mock-leak developer=1]]       print mock-leak.txt of the worktree as a tool result, text, report and question
 //
 // Verdict tokens: APPROVE, CHANGES_REQUESTED, REJECT, NONE (no verdict
 // line), GARBLED ("VERDICT: MAYBE"), CONFLICT (two disagreeing final lines);

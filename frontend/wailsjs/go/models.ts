@@ -472,26 +472,28 @@ export namespace app {
 	        this.max_inline_diff_bytes = source["max_inline_diff_bytes"];
 	    }
 	}
-	export class ToolChoice {
+	export class RoleChoice {
 	    tool: string;
 	    model: string;
+	    write: boolean;
 	
 	    static createFrom(source: any = {}) {
-	        return new ToolChoice(source);
+	        return new RoleChoice(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.tool = source["tool"];
 	        this.model = source["model"];
+	        this.write = source["write"];
 	    }
 	}
 	export class RolesView {
-	    planner: ToolChoice;
-	    refinement: ToolChoice;
-	    developer: ToolChoice;
-	    observer?: ToolChoice;
-	    reviewer: ToolChoice;
+	    planner: RoleChoice;
+	    refinement: RoleChoice;
+	    developer: RoleChoice;
+	    observer?: RoleChoice;
+	    reviewer: RoleChoice;
 	
 	    static createFrom(source: any = {}) {
 	        return new RolesView(source);
@@ -499,11 +501,11 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.planner = this.convertValues(source["planner"], ToolChoice);
-	        this.refinement = this.convertValues(source["refinement"], ToolChoice);
-	        this.developer = this.convertValues(source["developer"], ToolChoice);
-	        this.observer = this.convertValues(source["observer"], ToolChoice);
-	        this.reviewer = this.convertValues(source["reviewer"], ToolChoice);
+	        this.planner = this.convertValues(source["planner"], RoleChoice);
+	        this.refinement = this.convertValues(source["refinement"], RoleChoice);
+	        this.developer = this.convertValues(source["developer"], RoleChoice);
+	        this.observer = this.convertValues(source["observer"], RoleChoice);
+	        this.reviewer = this.convertValues(source["reviewer"], RoleChoice);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -909,7 +911,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	
 	export class ToolHealthView {
 	    tool: string;
 	    installed: boolean;

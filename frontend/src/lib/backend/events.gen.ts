@@ -288,6 +288,16 @@ export interface StepStarted extends StepAttempt {
 export interface StopRequested {
 }
 
+/** Go task.StrayReverted */
+export interface StrayReverted extends StepAttempt {
+  files: string[];
+  head_moved?: boolean;
+  ref: string;
+  sha: string;
+  unreverted?: string[];
+  error?: string;
+}
+
 /** Go task.EventData: the payload of each task event kind (backend/task). */
 export interface TaskEventPayloads {
   "accept_reconciled": AcceptReconciled;
@@ -320,6 +330,7 @@ export interface TaskEventPayloads {
   "step_finished": StepFinished;
   "step_started": StepStarted;
   "stop_requested": StopRequested;
+  "stray_reverted": StrayReverted;
   "text": AgentText;
   "tool_call": ToolCall;
   "tool_result": ToolResult;

@@ -55,6 +55,8 @@ export interface EventPayloads {
   planner_asked: { role: Role; questions: string[] };
   planner_answered: { role: Role; answer?: string };
   injection_applied: { injection: number; step: string; delivery: Delivery; error?: string };
+  /** A read-only role changed the worktree: saved on ref (commit sha) and reverted. */
+  stray_reverted: StepEvent & { files: string[]; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
   outcome_decided: { status: Status; cleanup?: string };
 
   note: { level: LogLevel; text: string };

@@ -66,6 +66,11 @@ export interface ToolChoice {
   model: string;
 }
 
+/** A role's setting: its tool and model, and whether it may change the worktree (only the developer by default). */
+export interface RoleChoice extends ToolChoice {
+  write: boolean;
+}
+
 export interface Attachment {
   name: string;
   size: number;
@@ -226,11 +231,11 @@ export interface Settings {
   /** Tool used for a role with no tool of its own. */
   default_tool: string;
   roles: {
-    planner: ToolChoice;
-    refinement: ToolChoice;
-    developer: ToolChoice;
-    observer: ToolChoice | null;
-    reviewer: ToolChoice;
+    planner: RoleChoice;
+    refinement: RoleChoice;
+    developer: RoleChoice;
+    observer: RoleChoice | null;
+    reviewer: RoleChoice;
   };
   review: { gate: boolean; max_fix_rounds: number; max_inline_diff_bytes: number };
   worktree: { root: string; on_done: 'keep-branch' | 'keep' | 'delete'; on_failure: 'keep' | 'delete' };

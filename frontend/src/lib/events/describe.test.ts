@@ -34,6 +34,10 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
   planner_asked: [{ role: 'developer', questions: ['Which file?', 'Keep it?'] }, 'Developer asked 2 questions; the planner answers them'],
   planner_answered: [{ role: 'developer', answer: 'README.md' }, 'Planner answered the developer: README.md'],
   injection_applied: [{ injection: 3, step: 'developer', delivery: 'live' }, "Injected prompt delivered live to developer; it is also included in every later step's prompt"],
+  stray_reverted: [
+    { ...step, files: ['README.md', 'fix.txt'], head_moved: true, ref: 'refs/boof-runner/t1/stray/7', sha: '0123456789abcdef' },
+    'reviewer-2 is read-only but changed "README.md", "fix.txt" and HEAD; saved on refs/boof-runner/t1/stray/7 (0123456789) and reverted',
+  ],
   note: [{ level: 'info', text: 'Run 1 of 1 started' }, 'Run 1 of 1 started'],
   text: [{ text: 'Reading the code.' }, 'Reading the code.'],
   tool_call: [{ tool: 'Bash', call_id: 'c1', input: 'go test ./...' }, 'Bash go test ./...'],
@@ -61,6 +65,12 @@ describe('describeEvent', () => {
 
   it('renders the other forms of a kind', () => {
     expect(describeEvent({ kind: 'injection_applied', data: { injection: 3, step: 'reviewer-1', delivery: 'next_step' } })).toBe("Injected prompt applied to reviewer-1's prompt");
+    expect(
+      describeEvent({
+        kind: 'stray_reverted',
+        data: { ...step, files: ['locked.txt'], ref: 'refs/boof-runner/t1/stray/9', sha: 'abc', unreverted: ['locked.txt'], error: 'remove locked.txt: operation not permitted' },
+      }),
+    ).toBe('reviewer-2 is read-only but changed "locked.txt"; saved on refs/boof-runner/t1/stray/9, but locked.txt could not be put back (remove locked.txt: operation not permitted)');
     expect(describeEvent({ kind: 'injection_applied', data: { injection: 3, step: 'developer', delivery: 'next_step', error: 'run already finished' } })).toBe(
       "Injected prompt stored (not delivered live: run already finished); it is included in every later step's prompt",
     );

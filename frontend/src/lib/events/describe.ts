@@ -77,6 +77,15 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       if (ev.data.delivery === 'live') return `Injected prompt delivered live to ${ev.data.step}; it is also included in every later step's prompt`;
       if (ev.data.error) return `Injected prompt stored (not delivered live: ${ev.data.error}); it is included in every later step's prompt`;
       return `Injected prompt applied to ${ev.data.step}'s prompt`;
+    case 'stray_reverted': {
+      const d = ev.data;
+      const files = (d.files ?? []).map((f) => `"${f}"`).join(', ');
+      const what = [files, d.head_moved ? 'HEAD' : ''].filter(Boolean).join(' and ');
+      if (d.unreverted?.length) {
+        return `${stepName(d)} is read-only but changed ${what}; saved on ${d.ref}, but ${d.unreverted.join(', ')} could not be put back${d.error ? ` (${d.error})` : ''}`;
+      }
+      return `${stepName(d)} is read-only but changed ${what}; saved on ${d.ref} (${d.sha.slice(0, 10)}) and reverted`;
+    }
     case 'outcome_decided':
       return `Outcome decided: ${ev.data.status}${ev.data.cleanup ? `; worktree clean-up (${ev.data.cleanup}) follows` : ''}`;
     case 'note':

@@ -104,7 +104,7 @@ export class SettingsStore {
 
   setObserver(tool: string): void {
     if (!this.draft) return;
-    this.draft.roles.observer = tool ? { tool, model: this.models[tool]?.[0] ?? '' } : null;
+    this.draft.roles.observer = tool ? { tool, model: this.models[tool]?.[0] ?? '', write: this.draft.roles.observer?.write ?? false } : null;
   }
 
   /** Saves; on refusal the field errors show in place and nothing is stored. */

@@ -45,7 +45,7 @@ describe('SettingsStore', () => {
     expect(b.settings.retries.backoff_ms).toEqual([10, 20]);
     expect(s.dirty).toBe(false);
     s.setObserver('codex');
-    expect(s.draft!.roles.observer).toEqual({ tool: 'codex', model: 'gpt-5' });
+    expect(s.draft!.roles.observer).toEqual({ tool: 'codex', model: 'gpt-5', write: false });
   });
 
   it('tests a tool and records a failing test as an error on that tool', async () => {

@@ -1,0 +1,72 @@
+package secrets
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// ScrubFile rewrites the file at path with its secrets redacted, streaming
+// it through a Stream (bounded memory whatever its size), and returns how
+// many secrets it replaced. A file without secrets is left untouched; one
+// with secrets is replaced atomically (a temporary file beside it, synced,
+// then renamed over it, keeping its mode).
+func ScrubFile(path string) (int, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".scrub-*")
+	if err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	s := NewStream()
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := in.Read(buf)
+		if n > 0 {
+			if _, err := tmp.Write(s.Write(buf[:n])); err != nil {
+				return 0, fmt.Errorf("scrub %s: %w", path, err)
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return 0, fmt.Errorf("scrub %s: %w", path, rerr)
+		}
+	}
+	if _, err := tmp.Write(s.Flush()); err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	if s.Count() == 0 {
+		return 0, nil
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return 0, fmt.Errorf("scrub %s: %w", path, err)
+	}
+	done = true
+	return s.Count(), nil
+}

@@ -1,0 +1,307 @@
+package secrets
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// gitleaksTOML is gitleaks' own rule set (v8.28.0, config/gitleaks.toml,
+// MIT licensed: GITLEAKS_LICENSE), taken as it is so it can be updated by
+// replacing the file. Taking the rules rather than gitleaks' detect package
+// keeps the binary small and the scan one pass (see Compile).
+//
+//go:embed gitleaks.toml
+var gitleaksTOML string
+
+// tomlConfig is the part of a gitleaks config this package reads.
+type tomlConfig struct {
+	Allowlist tomlAllowlist `toml:"allowlist"`
+	Rules     []tomlRule    `toml:"rules"`
+}
+
+type tomlRule struct {
+	ID          string          `toml:"id"`
+	Regex       string          `toml:"regex"`
+	SecretGroup int             `toml:"secretGroup"`
+	Entropy     float64         `toml:"entropy"`
+	Keywords    []string        `toml:"keywords"`
+	Path        string          `toml:"path"`
+	Allowlists  []tomlAllowlist `toml:"allowlists"`
+}
+
+type tomlAllowlist struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	Stopwords   []string `toml:"stopwords"`
+	Paths       []string `toml:"paths"`
+	Commits     []string `toml:"commits"`
+}
+
+// The shape most gitleaks rules share: an identifier holding a keyword,
+// an assignment operator, then the secret. Such a rule is run from each
+// keyword hit with the part after the identifier prefix, anchored there.
+const (
+	templatePrefix = `(?i)[\w.-]{0,50}?(?:`
+	templateMid    = `)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}(`
+)
+
+// gitleaksRules compiles the embedded rule set. Rules that apply only to
+// file paths (the config's path key) are skipped: agent output has no path.
+func gitleaksRules() ([]*rule, allowlist, error) {
+	var cfg tomlConfig
+	if _, err := toml.Decode(gitleaksTOML, &cfg); err != nil {
+		return nil, allowlist{}, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	global, err := compileAllowlists([]tomlAllowlist{cfg.Allowlist})
+	if err != nil {
+		return nil, allowlist{}, err
+	}
+	var out []*rule
+	for _, tr := range cfg.Rules {
+		if tr.Path != "" || tr.Regex == "" || len(tr.Keywords) == 0 {
+			continue
+		}
+		r, err := compileRule(tr)
+		if err != nil {
+			return nil, allowlist{}, fmt.Errorf("gitleaks rule %s: %w", tr.ID, err)
+		}
+		out = append(out, r)
+	}
+	return out, global[0], nil
+}
+
+// compileRule compiles one gitleaks rule into the fastest form that finds
+// the same secrets: anchored at the keyword hit when the rule follows the
+// assignment template or every match starts with one of its keywords,
+// otherwise searched in a window around the hit.
+func compileRule(tr tomlRule) (*rule, error) {
+	re, err := regexp.Compile(tr.Regex)
+	if err != nil {
+		return nil, err
+	}
+	r := &rule{id: tr.ID, re: re, group: tr.SecretGroup, entropy: tr.Entropy}
+	for _, k := range tr.Keywords {
+		r.keywords = append(r.keywords, strings.ToLower(k))
+	}
+	if r.allow, err = compileAllowlists(tr.Allowlists); err != nil {
+		return nil, err
+	}
+	switch {
+	case strings.HasPrefix(tr.Regex, templatePrefix) && strings.Contains(tr.Regex, templateMid):
+		// The keyword group and what follows, anchored at the keyword.
+		r.anchored = regexp.MustCompile(`(?i)^(?:(?:` + tr.Regex[len(templatePrefix):] + `)`)
+		r.mode = modeTemplate
+		r.minValue = minSecretLen(tr.Regex, tr.SecretGroup)
+	default:
+		if a, boundary, ok := anchorable(tr.Regex, r.keywords); ok {
+			r.anchored, r.boundary, r.mode = a, boundary, modeAnchored
+			r.prefix, _ = regexp.MustCompile(strings.TrimPrefix(a.String(), "^")).LiteralPrefix()
+		} else {
+			r.mode = modeWindow
+		}
+	}
+	return r, nil
+}
+
+// anchorable reports whether every match of expr starts with one of
+// keywords, and if so returns expr anchored at its start (a leading \b
+// removed and reported, since an anchored match cannot see the byte before).
+func anchorable(expr string, keywords []string) (*regexp.Regexp, bool, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, false, false
+	}
+	re = re.Simplify()
+	boundary := false
+	if re.Op == syntax.OpConcat && len(re.Sub) > 1 && re.Sub[0].Op == syntax.OpWordBoundary {
+		boundary = true
+		re = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+	}
+	lits, ok := prefixes(re, 0)
+	if !ok || len(lits) == 0 {
+		return nil, false, false
+	}
+	for _, l := range lits {
+		if !startsWithAny(strings.ToLower(l), keywords) {
+			return nil, false, false
+		}
+	}
+	a, err := regexp.Compile(`^(?:` + re.String() + `)`)
+	if err != nil {
+		return nil, false, false
+	}
+	return a, boundary, true
+}
+
+// prefixes returns literal strings one of which every match of re starts
+// with; ok is false when re can start otherwise.
+func prefixes(re *syntax.Regexp, depth int) ([]string, bool) {
+	lits, _, ok := literals(re, depth)
+	return lits, ok
+}
+
+// maxLiterals bounds the prefix sets literals builds.
+const maxLiterals = 64
+
+// literals returns strings one of which every match of re starts with;
+// complete says every match is exactly one of them.
+func literals(re *syntax.Regexp, depth int) (lits []string, complete, ok bool) {
+	if depth > 10 {
+		return nil, false, false
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{string(re.Rune)}, true, len(re.Rune) > 0
+	case syntax.OpCharClass:
+		var rs []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
+				if len(rs) >= 8 {
+					return nil, false, false
+				}
+				rs = append(rs, string(c))
+			}
+		}
+		return rs, true, len(rs) > 0
+	case syntax.OpCapture:
+		return literals(re.Sub[0], depth+1)
+	case syntax.OpAlternate:
+		complete = true
+		for _, sub := range re.Sub {
+			l, c, ok := literals(sub, depth+1)
+			if !ok {
+				return nil, false, false
+			}
+			lits, complete = append(lits, l...), complete && c
+		}
+		return lits, complete, len(lits) <= maxLiterals
+	case syntax.OpConcat:
+		acc := []string{""}
+		for _, sub := range re.Sub {
+			switch sub.Op {
+			case syntax.OpWordBoundary, syntax.OpBeginText, syntax.OpBeginLine:
+				continue
+			}
+			l, c, ok := literals(sub, depth+1)
+			if !ok || len(acc)*len(l) > maxLiterals {
+				return acc, false, acc[0] != ""
+			}
+			next := make([]string, 0, len(acc)*len(l))
+			for _, a := range acc {
+				for _, b := range l {
+					next = append(next, a+b)
+				}
+			}
+			acc = next
+			if !c {
+				return acc, false, true
+			}
+		}
+		return acc, true, acc[0] != ""
+	}
+	return nil, false, false
+}
+
+func startsWithAny(s string, keywords []string) bool {
+	for _, k := range keywords {
+		if strings.HasPrefix(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// compileAllowlists compiles the allowlists that can apply to text without
+// a path or commit (an AND list naming paths or commits never can).
+func compileAllowlists(tas []tomlAllowlist) ([]allowlist, error) {
+	var out []allowlist
+	for _, ta := range tas {
+		if strings.EqualFold(ta.Condition, "AND") && (len(ta.Paths) > 0 || len(ta.Commits) > 0) {
+			continue
+		}
+		a := allowlist{target: ta.RegexTarget}
+		for _, s := range ta.Regexes {
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return nil, fmt.Errorf("allowlist %q: %w", s, err)
+			}
+			a.regexes = append(a.regexes, re)
+		}
+		for _, w := range ta.Stopwords {
+			a.stopwords = append(a.stopwords, strings.ToLower(w))
+		}
+		if len(a.regexes) > 0 || len(a.stopwords) > 0 {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, allowlist{})
+	}
+	return out, nil
+}
+
+// minSecretLen returns the shortest text the secret group of expr (group,
+// or the first capture when 0) can match; 1 when it cannot be told.
+func minSecretLen(expr string, group int) int {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 1
+	}
+	if group == 0 {
+		group = 1
+	}
+	var found *syntax.Regexp
+	var walk func(*syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		if found != nil {
+			return
+		}
+		if r.Op == syntax.OpCapture && r.Cap == group {
+			found = r
+			return
+		}
+		for _, s := range r.Sub {
+			walk(s)
+		}
+	}
+	walk(re)
+	if found == nil {
+		return 1
+	}
+	return max(1, minLen(found))
+}
+
+// minLen is the shortest text re matches.
+func minLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(string(re.Rune))
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minLen(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range re.Sub {
+			n += minLen(s)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, s := range re.Sub {
+			if m := minLen(s); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0
+}
