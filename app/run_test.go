@@ -21,6 +21,8 @@ import (
 // hostFixture is a data root whose queue runs in this process with the mock
 // tool on a real git repository.
 type hostFixture struct {
+	paths dataroot.Paths
+	repo  string
 	st    *store.Store
 	host  *host.Host
 	live  *LiveOutput
@@ -52,7 +54,7 @@ func startHost(t *testing.T) *hostFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &hostFixture{st: st, rec: &RecordingEmitter{}}
+	f := &hostFixture{paths: paths, repo: repo, st: st, rec: &RecordingEmitter{}}
 	f.live = NewLiveOutput(f.rec, secrets.Scrub, time.Now, 0)
 	f.host, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0],
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})

@@ -110,12 +110,13 @@ type UsageRange struct {
 	To   string `json:"to"`
 }
 
-// UsageSummary is usage grouped four ways.
+// UsageSummary is usage grouped five ways.
 type UsageSummary struct {
 	ByDay   []store.UsageRow `json:"by_day"`
 	ByTool  []store.UsageRow `json:"by_tool"`
 	ByModel []store.UsageRow `json:"by_model"`
 	ByTask  []store.UsageRow `json:"by_task"`
+	ByRole  []store.UsageRow `json:"by_role"`
 }
 
 // DirectoryPicker asks the user for a directory with the native dialog; the
@@ -347,7 +348,7 @@ func (s *SettingsService) Models(name string) ([]string, error) {
 	return nil, errors.New("Unknown tool " + name + ".")
 }
 
-// Usage sums tokens and cost per day, tool, model and task over a range of
+// Usage sums tokens and cost per day, tool, model, task and role over a range of
 // dates (inclusive); every day of the range is listed, zeros included.
 func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
 	from, err1 := time.Parse(time.DateOnly, r.From)
@@ -388,7 +389,10 @@ func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
 	if out.ByTask, err = s.store.UsageByTask(ctx, from, end); err != nil {
 		return out, userError(err)
 	}
-	for _, p := range []*[]store.UsageRow{&out.ByTool, &out.ByModel, &out.ByTask} {
+	if out.ByRole, err = s.store.UsageByRole(ctx, from, end); err != nil {
+		return out, userError(err)
+	}
+	for _, p := range []*[]store.UsageRow{&out.ByTool, &out.ByModel, &out.ByTask, &out.ByRole} {
 		if *p == nil {
 			*p = []store.UsageRow{}
 		}

@@ -43,12 +43,17 @@ type TaskEvent struct {
 // TaskDetail is everything the editor shows about a task.
 type TaskDetail struct {
 	task.Task
+	// CommandText is the task's copy of its command template's text, as the
+	// agents get it ("" when none).
+	CommandText string             `json:"command_text"`
 	Attachments []store.Attachment `json:"attachments"`
-	Answers     string             `json:"answers"`
-	Reports     []Report           `json:"reports"`
-	Injections  []Injection        `json:"injections"`
-	Events      []TaskEvent        `json:"events"`
-	Log         string             `json:"log"`
+	// UsageByRole is the task's usage per role (key: the role), in pipeline order.
+	UsageByRole []store.UsageRow `json:"usage_by_role"`
+	Answers     string           `json:"answers"`
+	Reports     []Report         `json:"reports"`
+	Injections  []Injection      `json:"injections"`
+	Events      []TaskEvent      `json:"events"`
+	Log         string           `json:"log"`
 }
 
 // reportKinds maps the report sections to their role.
@@ -84,8 +89,14 @@ func (s *TaskService) Get(id string) (TaskDetail, error) {
 		if sec.Kind == task.SectionAnswers {
 			answers = append(answers, sec.Body)
 		}
+		if sec.Kind == task.SectionCommand && d.CommandText == "" {
+			d.CommandText = sec.Body
+		}
 	}
 	d.Answers = strings.Join(answers, "\n\n")
+	if d.UsageByRole, err = s.store.TaskUsageByRole(ctx, id); err != nil {
+		return TaskDetail{}, userError(err)
+	}
 	injs, err := s.store.Injections(ctx, id)
 	if err != nil {
 		return TaskDetail{}, userError(err)

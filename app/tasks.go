@@ -93,14 +93,28 @@ type NewTaskInput struct {
 	Base     string   `json:"base"`
 	Labels   []string `json:"labels"`
 	Runs     int      `json:"runs"`
+	// Command names a command template; its text is copied into the task.
+	Command string `json:"command"`
+	// Attachments are files the agents get the paths of.
+	Attachments []AttachmentInput `json:"attachments"`
 }
 
-// Create stores a new pending task and tells the UI the queue changed.
+// Create stores a new pending task, with its template text and attachments,
+// all at once or not at all, records the working directory it will run in,
+// and tells the UI the queue changed.
 func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
+	files := make([]store.NewFile, 0, len(in.Attachments))
+	for _, a := range in.Attachments {
+		data, err := base64.StdEncoding.DecodeString(a.DataBase64)
+		if err != nil {
+			return task.Task{}, fmt.Errorf("The file %q could not be read (bad encoding).", a.Name)
+		}
+		files = append(files, store.NewFile{Name: a.Name, Data: bytes.NewReader(data)})
+	}
 	repo := s.workDir()
 	nt := task.NewTask{
-		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority,
-		Base: in.Base, Labels: in.Labels, Runs: in.Runs, Repo: repo,
+		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
+		Runs: in.Runs, Repo: repo, Command: in.Command,
 	}
 	if _, err := nt.Normalize(); err != nil {
 		return task.Task{}, userError(err)
@@ -108,7 +122,7 @@ func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
 	if err := s.checkBase(repo, in.Base); err != nil {
 		return task.Task{}, err
 	}
-	t, err := s.store.CreateTask(s.ctx(), nt)
+	t, _, err := s.store.CreateTaskWithFiles(s.ctx(), nt, files, store.DefaultAttachmentLimit)
 	return s.changed(t, err)
 }
 
@@ -264,13 +278,30 @@ func (s *TaskService) Export(id string) (string, error) {
 	return b.String(), nil
 }
 
-// Import creates a new task from an exported markdown file.
-func (s *TaskService) Import(markdown string) (task.Task, error) {
+// ImportResult is a task imported from a file and what the import noted:
+// unknown keys and sections kept, a status mapped.
+type ImportResult struct {
+	Task  task.Task `json:"task"`
+	Notes []string  `json:"notes"`
+}
+
+// Import creates a new task from a task file: this app's export or the
+// earlier version's. A file whose task was imported before is refused
+// unless again.
+func (s *TaskService) Import(markdown string, again bool) (ImportResult, error) {
 	doc, err := taskmd.Parse([]byte(markdown))
 	if err != nil {
-		return task.Task{}, userError(err)
+		return ImportResult{}, userError(err)
 	}
-	return s.changed(taskmd.Import(s.ctx(), s.store, doc))
+	t, err := s.changed(taskmd.Import(s.ctx(), s.store, doc, taskmd.Options{Again: again}))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	notes := doc.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	return ImportResult{Task: t, Notes: notes}, nil
 }
 
 // Answer stores the user's answers to a parked task and re-queues it.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,9 +107,21 @@ func TestTaskServiceLifecycleAndDetail(t *testing.T) {
 	if err != nil || !strings.Contains(md, "a2") {
 		t.Fatalf("export: %v", err)
 	}
-	imported, err := svc.Import(md)
-	if err != nil || imported.ID == a.ID || imported.Prompt != "a2" {
+	imported, err := svc.Import(md, false)
+	if err != nil || imported.Task.ID == a.ID || imported.Task.Prompt != "a2" || imported.Task.OriginID != a.ID || imported.Notes == nil {
 		t.Fatalf("import: %+v %v", imported, err)
+	}
+	// The same file again is refused, in the user's words, unless asked for.
+	if _, err := svc.Import(md, false); err == nil || err.Error() != fmt.Sprintf(`Task %q was already imported (as %s); nothing changed: import it again (--again) to make a second copy.`, a.ID, imported.Task.ID) {
+		t.Fatalf("second import: %v", err)
+	}
+	if again, err := svc.Import(md, true); err != nil || again.Task.ID == imported.Task.ID {
+		t.Fatalf("import again: %+v %v", again, err)
+	}
+	withKeys := strings.Replace(md, "status: pending", "status: ongoing\nowner: \"me\"", 1)
+	noted, err := svc.Import(withKeys, true)
+	if err != nil || noted.Task.Status != task.StatusStopped || len(noted.Notes) != 2 || noted.Notes[0] != `unknown key "owner" kept` {
+		t.Fatalf("import with notes: %+v %v", noted, err)
 	}
 	if err := svc.Delete(b.ID, DeleteOptions{}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -91,6 +92,11 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	st, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
 	if err != nil {
 		return nil, err
+	}
+	if fixed, err := host.RepairRepos(ctx, st, paths); err != nil {
+		o.Log.Warn("record the working directory of older tasks", "err", err)
+	} else if len(fixed) > 0 {
+		o.Log.Info("recorded the working directory of older tasks", "tasks", fixed)
 	}
 
 	a := &App{opts: o, log: o.Log, quitOn: ctx, store: st, window: newWailsRuntime(true), hints: &hints{}, status: newStatusWatch()}
@@ -176,7 +182,7 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	g := gitx.New()
 	rev := reviewService(paths, g)
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
-		WorkDir: func() string { return a.settingsNow().WorkingDirectory },
+		WorkDir: func() string { return a.settingsNow().WorkDir() },
 		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
 		ResolveBase: func(ctx context.Context, repo, ref string) error {
 			_, err := g.ResolveCommit(ctx, repo, ref)

@@ -104,6 +104,10 @@ type Request struct {
 	Model string
 	// Dir is the working directory (the task's worktree).
 	Dir string
+	// ReadDirs are directories outside Dir the agent must be able to read
+	// (the task's attachments); adapters whose CLI confines file access
+	// grant them.
+	ReadDirs []string
 	// ReadOnly asks the tool not to change Dir, with whatever restriction
 	// the CLI offers that still lets the role run tests (caches and /tmp
 	// stay writable). The pipeline enforces it anyway: what a read-only

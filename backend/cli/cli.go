@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/wake"
@@ -72,7 +73,7 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":         {"add a task to the queue", runAdd},
+	"add":         {"add a task to the queue: add [--command NAME] [--attach FILE]... PROMPT", runAdd},
 	"list":        {"list tasks", runList},
 	"show":        {"show one task", runShow},
 	"runner":      {"run the queue headless: runner [--once | --until-idle]", runRunner},
@@ -89,8 +90,11 @@ var commands = map[string]command{
 	"unarchive":   {"unarchive a task (back to its previous status): unarchive ID", runUnarchive},
 	"delete":      {"delete a task (never an ongoing one; git branches are kept): delete ID", runDelete},
 	"export":      {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
-	"import":      {"import a task from markdown: import FILE (- reads stdin)", runImport},
+	"import":      {"import task files (this app's exports and the earlier version's): import [--again] [--json] FILE|-|DIR...", runImport},
 	"doctor":      {"check the agent tools: doctor [--json]", runDoctor},
+	"commands":    {"command templates: commands list [--json] | show NAME | add NAME FILE|- [--replace] | rm NAME", runCommands},
+	"log":         {"print a task's log: log ID [--follow] [--events]", runLog},
+	"edit":        {"change a task: edit ID [--priority N] [--skip|--no-skip] [--title T] [--label L]...", runEdit},
 }
 
 // wakes are the commands whose change the data root's runner must act on
@@ -295,9 +299,14 @@ func (c *call) openStore(ctx context.Context) (*store.Store, dataroot.Paths, err
 		return nil, dataroot.Paths{}, err
 	}
 	paths := dataroot.Paths{Root: root}
-	s, err := store.Open(ctx, paths.Database(), store.Options{})
+	s, err := store.Open(ctx, paths.Database(), store.Options{AttachmentsDir: paths.Attachments()})
 	if err != nil {
 		return nil, paths, err
+	}
+	if fixed, err := host.RepairRepos(ctx, s, paths); err != nil {
+		fmt.Fprintf(c.io.Stderr, "boof-runner: warning: could not record the working directory of older tasks: %s\n", oneLine(err.Error()))
+	} else if len(fixed) > 0 {
+		fmt.Fprintf(c.io.Stderr, "boof-runner: recorded the working directory of %d older task(s)\n", len(fixed))
 	}
 	return s, paths, nil
 }

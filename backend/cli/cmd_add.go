@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -43,7 +46,7 @@ func (f *intFlag) value() (int, error) {
 func runAdd(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	var n task.NewTask
-	var labels stringList
+	var labels, attach stringList
 	prio := &intFlag{name: "priority"}
 	runs := &intFlag{name: "runs", def: 1}
 	fs.StringVar(&n.Title, "title", "", "task title")
@@ -51,7 +54,9 @@ func runAdd(ctx context.Context, c *call) error {
 	fs.Var(prio, "priority", "priority (higher runs first)")
 	fs.Var(runs, "runs", "iterations wanted")
 	fs.Var(&labels, "label", "label (repeatable)")
-	fs.StringVar(&n.Repo, "repo", "", "working directory (default: settings.workingDirectory)")
+	fs.StringVar(&n.Repo, "repo", "", "working directory (default: settings.workingDirectory, recorded now)")
+	fs.StringVar(&n.Command, "command", "", "command template whose text the task copies (see 'commands list')")
+	fs.Var(&attach, "attach", "file to attach (repeatable); the agents get its path")
 	fs.BoolVar(&n.Draft, "draft", false, "store as a draft instead of queueing it")
 	pos, err := parse(fs, c.args)
 	if err != nil {
@@ -89,17 +94,72 @@ func runAdd(ctx context.Context, c *call) error {
 	if _, err := n.Normalize(); err != nil {
 		return err // validate before touching the data root
 	}
-	s, _, err := c.openStore(ctx)
+	files, closeFiles, err := openAttachments(attach)
+	if err != nil {
+		return err
+	}
+	defer closeFiles()
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	t, err := s.CreateTask(ctx, n)
+	if n.Repo == "" {
+		// Record where the task will run now, so review works whatever
+		// settings say later.
+		set, _ := host.SettingsFile(paths).Load()
+		n.Repo = set.WorkDir()
+	}
+	t, _, err := s.CreateTaskWithFiles(ctx, n, files, 0)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.io.Stdout, t.ID)
 	return nil
+}
+
+// openAttachments opens every --attach file before anything is stored, so
+// a missing or unreadable one changes nothing. Each is attached under its
+// base name.
+func openAttachments(paths []string) ([]store.NewFile, func(), error) {
+	var files []store.NewFile
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, p := range paths {
+		f, err := openAttachment(p)
+		if err != nil {
+			closeAll()
+			return nil, func() {}, err
+		}
+		opened = append(opened, f)
+		files = append(files, store.NewFile{Name: filepath.Base(p), Data: f})
+	}
+	return files, closeAll, nil
+}
+
+func openAttachment(p string) (*os.File, error) {
+	bad := func(why string) error {
+		return &task.InvalidError{Reason: fmt.Sprintf("attachment %s %s", p, why)}
+	}
+	f, err := os.Open(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, bad("does not exist")
+	case errors.Is(err, fs.ErrPermission):
+		return nil, bad("cannot be read (permission denied)")
+	case err != nil:
+		return nil, bad("cannot be read: " + err.Error())
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, bad("is not a regular file")
+	}
+	return f, nil
 }
 
 // checkRepoDir refuses a --repo that is not an existing folder, before the

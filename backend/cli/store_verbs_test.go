@@ -134,7 +134,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	strip := func(s string) string {
 		var keep []string
 		for _, l := range strings.Split(s, "\n") {
-			if k, _, _ := strings.Cut(l, ":"); k == "id" || strings.HasSuffix(k, "_at") {
+			if k, _, _ := strings.Cut(l, ":"); k == "id" || k == "origin_id" || strings.HasSuffix(k, "_at") {
 				continue
 			}
 			keep = append(keep, l)
@@ -154,11 +154,11 @@ func TestImportBadFilesChangeNothing(t *testing.T) {
 	addTask(t, dir, "existing")
 	good := "---\nstatus: pending\n---\n## Prompt\n~~~\np\n~~~\n"
 	cases := map[string]string{
-		"unknown status":    strings.Replace(good, "pending", "running", 1),
-		"unknown field":     strings.Replace(good, "status: pending", "status: pending\nowner: \"me\"", 1),
+		"unknown status":    strings.Replace(good, "pending", "runnin", 1),
+		"bad yaml":          strings.Replace(good, "status: pending", "status: pending\nowner: [me", 1),
 		"priority overflow": strings.Replace(good, "status: pending", "status: pending\npriority: 2000000", 1),
 		"label newline":     strings.Replace(good, "status: pending", "status: pending\nlabels: [\"a\\nb\"]", 1),
-		"ongoing":           strings.Replace(good, "pending", "ongoing", 1),
+		"not UTF-8":         strings.Replace(good, "status: pending", "status: pending\ntitle: \"caf\xe9\"", 1),
 	}
 	for name, doc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -178,5 +178,18 @@ func TestImportBadFilesChangeNothing(t *testing.T) {
 	r := runCLI(t, dir, good, "import", "-")
 	if r.code != 0 || len(listJSON(t, dir)) != 2 {
 		t.Fatalf("import from stdin: %d %q", r.code, r.stderr)
+	}
+	// Unknown keys are kept and said; an ongoing task comes in stopped.
+	kept := filepath.Join(t.TempDir(), "kept.md")
+	if err := os.WriteFile(kept, []byte(strings.Replace(good, "status: pending", "status: ongoing\nowner: \"me\"", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "", "import", kept)
+	if r.code != 0 || !idLine.MatchString(r.stdout) || r.stderr != "boof-runner: note: unknown key \"owner\" kept\n"+
+		"boof-runner: note: status ongoing imported as stopped (the run it was in is gone)\n" {
+		t.Fatalf("import with notes: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if st := statusOf(t, dir, strings.TrimSpace(r.stdout)); st != "stopped" {
+		t.Fatalf("ongoing imported as %s", st)
 	}
 }

@@ -26,6 +26,7 @@ type Store interface {
 	FinishExecution(ctx context.Context, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool) error
 	AddSection(ctx context.Context, sec task.Section) (task.Section, error)
 	Sections(ctx context.Context, taskID string) ([]task.Section, error)
+	Attachments(ctx context.Context, taskID string) ([]store.Attachment, error)
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
 	StopRequested(ctx context.Context, taskID string) (bool, error)

@@ -11,6 +11,7 @@ import (
 const (
 	HeadingTask          = "## Task"
 	HeadingCommand       = "## Command"
+	HeadingAttachments   = "## Attachments"
 	HeadingAnswers       = "## Answers from the user"
 	HeadingPlan          = "## Plan"
 	HeadingFinalPlan     = "## Final plan"
@@ -24,6 +25,16 @@ const (
 	HeadingIteration     = "## Iteration"
 )
 
+// Attachment is a file the user attached to the task, as a prompt lists it.
+type Attachment struct {
+	// Name is the file's name as the user gave it.
+	Name string
+	// Path is the absolute path of the task's copy (outside the worktree).
+	Path string
+	// Size is its size in bytes.
+	Size int64
+}
+
 // PromptInput is everything a role prompt may carry.
 type PromptInput struct {
 	Role task.Role
@@ -31,6 +42,8 @@ type PromptInput struct {
 	Task string
 	// Command is the command template text, "" when none.
 	Command string
+	// Attachments are the files the user attached to the task.
+	Attachments []Attachment
 	// Answers are the user's answers to the planner's questions.
 	Answers []string
 	// Plan is the first plan (for refinement).
@@ -78,6 +91,34 @@ func bullets(items []string) string {
 	return b.String()
 }
 
+// attachmentList tells the agent where the task's files are: one line per
+// file with its name, absolute path and size. The files stay files (an
+// image is opened as an image), outside the working directory, so they are
+// never committed.
+func attachmentList(atts []Attachment) string {
+	if len(atts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("The user attached these files to the task. They are outside the working directory: read them " +
+		"from their paths (open images as images), and do not copy them into the repository unless the task asks for it.\n\n")
+	for _, a := range atts {
+		fmt.Fprintf(&b, "- %s: %s (%s)\n", a.Name, a.Path, humanSize(a.Size))
+	}
+	return b.String()
+}
+
+// humanSize is a byte count for people: "512 bytes", "1.5 KiB", "3.2 MiB".
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+}
+
 // BuildPrompt assembles the user prompt of one step.
 func BuildPrompt(in PromptInput) string {
 	var b strings.Builder
@@ -88,6 +129,7 @@ func BuildPrompt(in PromptInput) string {
 	}
 	section(&b, HeadingTask, in.Task)
 	section(&b, HeadingCommand, in.Command)
+	section(&b, HeadingAttachments, attachmentList(in.Attachments))
 	if len(in.Answers) > 0 {
 		section(&b, HeadingAnswers, strings.Join(in.Answers, "\n\n"))
 	}

@@ -27,10 +27,11 @@ func TestSystemPromptEndsWithGuard(t *testing.T) {
 func TestBuildPromptSections(t *testing.T) {
 	full := BuildPrompt(PromptInput{
 		Role: task.RoleDeveloper, Task: "Do X.", Command: "Run the linter.", Answers: []string{"A1"},
-		FinalPlan: "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: task.RoleObserver,
+		Attachments: []Attachment{{Name: "a.png", Path: "/d/att/t/a.png", Size: 2048}, {Name: "b.txt", Path: "/d/att/t/b.txt", Size: 12}},
+		FinalPlan:   "final", Findings: "bad thing\nVERDICT: CHANGES_REQUESTED", FindingsRole: task.RoleObserver,
 		PrevIteration: "prev", Iteration: 2, Runs: 3, Injected: []string{"inj1", "inj2"}, Interrupted: true, Diff: "diff --git a b",
 	})
-	order := []string{HeadingIteration, HeadingTask, HeadingCommand, HeadingAnswers, HeadingFinalPlan, HeadingPrevIteration,
+	order := []string{HeadingIteration, HeadingTask, HeadingCommand, HeadingAttachments, HeadingAnswers, HeadingFinalPlan, HeadingPrevIteration,
 		HeadingFindings, HeadingDiff, HeadingInjected, HeadingInterrupted}
 	last := -1
 	for _, h := range order {
@@ -40,9 +41,9 @@ func TestBuildPromptSections(t *testing.T) {
 		}
 		last = i
 	}
-	mustContain(t, full, "Fix each real finding", "rebut it with evidence", "- inj1\n- inj2", "git status", "run 2 of 3")
+	mustContain(t, full, "- a.png: /d/att/t/a.png (2.0 KiB)\n- b.txt: /d/att/t/b.txt (12 bytes)\n", "Fix each real finding", "rebut it with evidence", "- inj1\n- inj2", "git status", "run 2 of 3")
 	bare := BuildPrompt(PromptInput{Role: task.RolePlanner, Task: "Do X.", FinalPlan: "not for planner"})
-	for _, h := range []string{HeadingIteration, HeadingCommand, HeadingAnswers, HeadingFinalPlan, HeadingInjected, HeadingInterrupted, HeadingDiff} {
+	for _, h := range []string{HeadingIteration, HeadingCommand, HeadingAttachments, HeadingAnswers, HeadingFinalPlan, HeadingInjected, HeadingInterrupted, HeadingDiff} {
 		if strings.Contains(bare, h) {
 			t.Errorf("empty section %q rendered", h)
 		}

@@ -24,14 +24,18 @@ const finalWriteTimeout = 30 * time.Second
 
 // run is the state of one Run.
 type run struct {
-	p         *Pipeline
-	st        Store
-	t         task.Task
-	set       settings.Settings
-	iter      int
-	wt        worktree.Worktree
-	first     *task.Execution // opened by the claim, used by the first step
-	injected  []string
+	p        *Pipeline
+	st       Store
+	t        task.Task
+	set      settings.Settings
+	iter     int
+	wt       worktree.Worktree
+	first    *task.Execution // opened by the claim, used by the first step
+	injected []string
+	// atts are the task's attachments, listed in every prompt; readDirs
+	// the directories holding them, which the tools may read.
+	atts      []Attachment
+	readDirs  []string
 	obsBudget int // observer fix rounds left, shared across the run
 	obsRound  int
 	revRound  int
@@ -68,9 +72,15 @@ func (r *run) execute(ctx context.Context) error {
 			r.injected = append(r.injected, s.Body)
 		}
 	}
+	if r.t.Command != "" && commandText(secs) == "" {
+		r.logf(task.LevelWarn, "Command template %q has no copy in this task (it was deleted before tasks kept one); the prompts go without it", r.t.Command)
+	}
+	if err := r.loadAttachments(ctx); err != nil {
+		return err
+	}
 	repo := r.t.Repo
 	if repo == "" {
-		repo = r.set.WorkingDirectory
+		repo = r.set.WorkDir()
 	}
 	if repo == "" {
 		return &failure{"no working directory: set workingDirectory in settings or the task's repo"}

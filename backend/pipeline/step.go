@@ -129,6 +129,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	in := s.in
 	in.Role = s.role
 	in.Injected = r.injected
+	in.Attachments = r.atts
 	in.Interrupted = interrupted
 	in.Iteration, in.Runs = r.iter, r.t.Runs
 	if s.diff {
@@ -154,7 +155,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	req := agent.Request{
 		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
+		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
 		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e) },

@@ -268,7 +268,8 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		}
 		iter := t.CompletedRuns + 1
 		ex, err := r.o.Store.Claim(ctx, t.ID, store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: task.RolePlanner,
-			Attempt: 1, Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, "planner", 1)})
+			Attempt: 1, Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, "planner", 1),
+			Repo: set.WorkDir()})
 		if errors.Is(err, store.ErrClaimConflict) {
 			continue // lost to another runner or changed meanwhile: never retried, take the next one
 		}

@@ -105,7 +105,7 @@ func (s *Store) AddAttachment(ctx context.Context, taskID, name string, r io.Rea
 		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
 	}
 	if n > limit {
-		return Attachment{}, fmt.Errorf("attachment %s: %w: over the %d byte limit", name, ErrTooLarge, limit)
+		return Attachment{}, &TooLargeError{Name: name, Limit: limit}
 	}
 	a := Attachment{Name: name, Size: n, SHA256: hex.EncodeToString(h.Sum(nil)), Path: dst}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -25,7 +26,7 @@ const MaxCommandText = 1 << 20
 
 // SaveCommand creates or replaces the command template name. It returns an
 // error wrapping task.ErrInvalid for a bad name (see task.ValidCommandName)
-// or empty or oversized text.
+// or empty, oversized or non-UTF-8 text.
 func (s *Store) SaveCommand(ctx context.Context, name, text string) (Command, error) {
 	if !task.ValidCommandName(name) {
 		return Command{}, invalidf("command name %q must be 1-64 letters, digits, '-', '_' or '.'", name)
@@ -35,6 +36,9 @@ func (s *Store) SaveCommand(ctx context.Context, name, text string) (Command, er
 	}
 	if len(text) > MaxCommandText {
 		return Command{}, invalidf("command text is longer than %d bytes", MaxCommandText)
+	}
+	if !utf8.ValidString(text) {
+		return Command{}, invalidf("command text is not valid UTF-8")
 	}
 	at := s.nowMs()
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO commands (name, text, created_at, updated_at) VALUES (?, ?, ?, ?)

@@ -64,8 +64,23 @@ func requireStatus(op, id string, have task.Status, allowed ...task.Status) erro
 	return &StatusError{Op: op, TaskID: id, Status: have, Allowed: allowed}
 }
 
-// ErrTooLarge is returned for an attachment over the size limit.
+// ErrTooLarge is matched (errors.Is) by every *TooLargeError.
 var ErrTooLarge = errors.New("too large")
+
+// TooLargeError refuses an attachment over the size limit.
+type TooLargeError struct {
+	// Name is the attachment's name; Limit the limit in bytes.
+	Name  string
+	Limit int64
+}
+
+// Error returns `attachment "<name>": too large: over the <limit> byte limit`.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("attachment %q: too large: over the %d byte limit", e.Name, e.Limit)
+}
+
+// Unwrap lets errors.Is match ErrTooLarge.
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
 
 // ErrExists is returned when a name is already taken (an attachment).
 var ErrExists = errors.New("already exists")

@@ -76,6 +76,20 @@ func TestExecutionLifecycleAndUsage(t *testing.T) {
 	if len(byModel) != 2 || len(byTask) != 1 || byTask[0].Key != tk.ID {
 		t.Fatalf("by model %+v by task %+v", byModel, byTask)
 	}
+	// Per role, in pipeline order (not by name): the planner before the developer; a
+	// reviewer step still running counts for the task, not for the range.
+	if _, err := s.StartExecution(ctx, task.Execution{TaskID: tk.ID, Role: task.RoleReviewer, Attempt: 1, Tool: "mock"}); err != nil {
+		t.Fatal(err)
+	}
+	byRole, _ := s.UsageByRole(ctx, from, to)
+	if len(byRole) != 2 || byRole[0].Key != "planner" || byRole[1].Key != "developer" || byRole[1].TokensIn != 10 || byRole[0].TokensIn != 1_000_000 {
+		t.Fatalf("by role = %+v", byRole)
+	}
+	taskRoles, err := s.TaskUsageByRole(ctx, tk.ID)
+	if err != nil || len(taskRoles) != 3 || taskRoles[0].Key != "planner" || taskRoles[1].Key != "developer" || taskRoles[2].Key != "reviewer" ||
+		math.Abs(taskRoles[0].CostUSD-4.5) > 1e-9 || taskRoles[2].Executions != 1 {
+		t.Fatalf("task usage by role = %+v %v", taskRoles, err)
+	}
 	if empty, _ := s.UsageByTask(ctx, to, to.Add(time.Hour)); len(empty) != 0 {
 		t.Fatalf("out of range: %+v", empty)
 	}

@@ -26,7 +26,10 @@ type TaskEdit struct {
 
 // UpdateTask replaces the editable fields of a draft or pending task (an
 // ongoing task's prompt is read-only) and keeps its prompt section in step.
-// It returns an error wrapping task.ErrInvalid for bad input, a *StatusError
+// Naming another command template copies that template's text into the
+// task; keeping the name keeps the task's copy, however the template
+// changed since. It returns an error wrapping task.ErrInvalid for bad
+// input, a *NotFoundError for a command template that does not exist, a *StatusError
 // (errors.Is ErrWrongStatus) for a task in another status and ErrNotFound for
 // a missing one; nothing changes on error.
 func (s *Store) UpdateTask(ctx context.Context, id string, e TaskEdit) (task.Task, error) {
@@ -52,6 +55,11 @@ func (s *Store) UpdateTask(ctx context.Context, id string, e TaskEdit) (task.Tas
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sections SET body = ? WHERE id = (SELECT min(id) FROM sections WHERE task_id = ? AND kind = 'prompt')`, n.Prompt, id); err != nil {
 			return fmt.Errorf("edit task %s: %w", id, err)
+		}
+		if n.Command != t.Command { // a new template is copied; the same name keeps the task's copy
+			if err := copyCommandTx(ctx, tx, id, n.Command, at); err != nil {
+				return err
+			}
 		}
 		if err := appendEventTx(ctx, tx, id, at, task.Edited{}); err != nil {
 			return err

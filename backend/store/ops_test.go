@@ -125,6 +125,9 @@ func TestUpdateTaskReplacesFields(t *testing.T) {
 	s, _ := openClock(t)
 	ctx := context.Background()
 	tk := mustCreate(t, s, task.NewTask{Prompt: "old"})
+	if _, err := s.SaveCommand(ctx, "review", "Review it."); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.UpdateTask(ctx, tk.ID, TaskEdit{Title: "T", Prompt: "new", Labels: []string{"x"}, Priority: 7, Runs: 3,
 		Base: "main", Command: "review", Tools: task.Tools{task.RoleDeveloper: {Tool: "codex", Model: "gpt-5"}}})
 	if err != nil {

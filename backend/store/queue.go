@@ -38,11 +38,15 @@ type ClaimInfo struct {
 	Tool           string
 	Model          string
 	TranscriptPath string
+	// Repo is the working directory the task runs in, recorded on a task
+	// that has none yet (one added without a working directory).
+	Repo string
 }
 
 // Claim moves a pending, non-skipped task to ongoing with one conditional
 // UPDATE inside the transaction that inserts its first execution row, and
-// records claimed and status_changed events there too. A claim that loses a
+// records claimed and status_changed events there too; a task with no
+// working directory recorded gets c.Repo. A claim that loses a
 // race (or finds the task no longer pending) returns a *ClaimConflictError
 // (errors.Is ErrClaimConflict) and changes nothing; do not retry it. A
 // missing task returns an error wrapping ErrNotFound; bad ClaimInfo one
@@ -56,8 +60,9 @@ func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (task.Exe
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		at := s.nowMs()
 		res, err := tx.ExecContext(ctx, `UPDATE tasks SET status = 'ongoing', updated_at = ?,
-			started_at = COALESCE(started_at, ?), finished_at = NULL, error = ''
-			WHERE id = ? AND status = 'pending' AND skip = 0`, at, at, taskID)
+			started_at = COALESCE(started_at, ?), finished_at = NULL, error = '',
+			repo = CASE WHEN repo = '' THEN ? ELSE repo END
+			WHERE id = ? AND status = 'pending' AND skip = 0`, at, at, c.Repo, taskID)
 		if err != nil {
 			return fmt.Errorf("claim task %s: %w", taskID, err)
 		}

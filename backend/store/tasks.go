@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -16,49 +15,7 @@ import (
 const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
 	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
 	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
-	tokens_in, tokens_out, cache_read, cache_write, cost_usd`
-
-// CreateTask validates n and stores it as a pending task (a draft when
-// n.Draft). It returns an error wrapping task.ErrInvalid for bad input.
-func (s *Store) CreateTask(ctx context.Context, n task.NewTask) (task.Task, error) {
-	n, err := n.Normalize()
-	if err != nil {
-		return task.Task{}, err
-	}
-	now := s.now()
-	id, err := task.NewID(now, rand.Reader)
-	if err != nil {
-		return task.Task{}, err
-	}
-	status := task.StatusPending
-	if n.Draft {
-		status = task.StatusDraft
-	}
-	ms := now.UnixMilli()
-	var out task.Task
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms)
-		if err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sections (task_id, kind, body, created_at) VALUES (?, 'prompt', ?, ?)`, id, n.Prompt, ms); err != nil {
-			return fmt.Errorf("create task: %w", err)
-		}
-		if err := appendEventTx(ctx, tx, id, ms, task.Created{Status: status}); err != nil {
-			return err
-		}
-		// Read back inside the transaction: a task that cannot be read
-		// (a damaged table) is not created at all.
-		out, err = getTaskTx(ctx, tx, id)
-		return err
-	})
-	if err != nil {
-		return task.Task{}, err
-	}
-	return out, nil
-}
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra`
 
 // GetTask returns the task with id, or an error wrapping ErrNotFound.
 func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {
@@ -145,14 +102,14 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanTask(r scanner) (task.Task, error) {
 	var t task.Task
-	var status, labels, prev, questions, tools string
+	var status, labels, prev, questions, tools, extra string
 	var skip int
 	var created, updated int64
 	var started, finished sql.NullInt64
 	err := r.Scan(&t.ID, &t.Title, &t.Prompt, &status, &t.Priority, &skip, &labels, &t.Command, &t.Runs,
 		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error,
 		&prev, &t.Position, &questions, &tools, &t.BaseSHA, &t.HeadSHA, &t.WorktreePath,
-		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD)
+		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD, &t.OriginID, &extra)
 	if err != nil {
 		return t, err
 	}
@@ -167,6 +124,9 @@ func scanTask(r scanner) (task.Task, error) {
 	}
 	if err := json.Unmarshal([]byte(tools), &t.Tools); err != nil || t.Tools == nil {
 		t.Tools = task.Tools{}
+	}
+	if extra != "" {
+		t.Extra = json.RawMessage(extra)
 	}
 	t.CreatedAt = time.UnixMilli(created).UTC()
 	t.UpdatedAt = time.UnixMilli(updated).UTC()

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"sort"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // UsageRow is usage summed over the executions that ended in a range,
@@ -38,6 +42,54 @@ func (s *Store) UsageByTask(ctx context.Context, from, to time.Time) ([]UsageRow
 	return s.usageBy(ctx, `task_id`, from, to)
 }
 
+// UsageByRole sums usage of executions that ended in [from, to) per
+// pipeline role, in pipeline order (the planner answering a question counts
+// as the planner).
+func (s *Store) UsageByRole(ctx context.Context, from, to time.Time) ([]UsageRow, error) {
+	out, err := s.usageBy(ctx, `role`, from, to)
+	sort.SliceStable(out, func(i, j int) bool { return roleOrder(out[i].Key) < roleOrder(out[j].Key) })
+	return out, err
+}
+
+// TaskUsageByRole sums a task's usage per role over its executions, ended
+// or still running, in pipeline role order.
+func (s *Store) TaskUsageByRole(ctx context.Context, taskID string) ([]UsageRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT role, count(*), sum(tokens_in), sum(tokens_out),
+		sum(cache_read), sum(cache_write), sum(cost_usd) FROM executions WHERE task_id = ? GROUP BY role`, taskID)
+	if err != nil {
+		return nil, fmt.Errorf("usage of %s: %w", taskID, err)
+	}
+	out, err := scanUsage(rows)
+	if err != nil {
+		return nil, fmt.Errorf("usage of %s: %w", taskID, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return roleOrder(out[i].Key) < roleOrder(out[j].Key) })
+	return out, nil
+}
+
+// roleOrder places a role name in pipeline order; unknown names go last.
+func roleOrder(name string) int {
+	for i, r := range task.Roles {
+		if string(r) == name {
+			return i
+		}
+	}
+	return len(task.Roles)
+}
+
+func scanUsage(rows *sql.Rows) ([]UsageRow, error) {
+	defer rows.Close()
+	out := []UsageRow{}
+	for rows.Next() {
+		var r UsageRow
+		if err := rows.Scan(&r.Key, &r.Executions, &r.TokensIn, &r.TokensOut, &r.CacheRead, &r.CacheWrite, &r.CostUSD); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // usageBy groups by key, which is one of the fixed expressions above, never
 // user input.
 func (s *Store) usageBy(ctx context.Context, key string, from, to time.Time) ([]UsageRow, error) {
@@ -47,14 +99,9 @@ func (s *Store) usageBy(ctx context.Context, key string, from, to time.Time) ([]
 	if err != nil {
 		return nil, fmt.Errorf("usage: %w", err)
 	}
-	defer rows.Close()
-	out := []UsageRow{}
-	for rows.Next() {
-		var r UsageRow
-		if err := rows.Scan(&r.Key, &r.Executions, &r.TokensIn, &r.TokensOut, &r.CacheRead, &r.CacheWrite, &r.CostUSD); err != nil {
-			return nil, fmt.Errorf("usage: %w", err)
-		}
-		out = append(out, r)
+	out, err := scanUsage(rows)
+	if err != nil {
+		return nil, fmt.Errorf("usage: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -9,11 +9,16 @@ import "time"
 type Created struct {
 	// Status is the status the task was created in (draft or pending).
 	Status Status `json:"status"`
+	// Command names the command template whose text was copied into the
+	// task ("" when none).
+	Command string `json:"command,omitempty"`
 }
 
 // Imported is the payload of EventImported.
 type Imported struct {
 	Status Status `json:"status"`
+	// OriginID is the id the task had in the file it came from.
+	OriginID string `json:"origin_id,omitempty"`
 }
 
 // Edited is the payload of EventEdited.

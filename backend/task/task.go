@@ -1,6 +1,7 @@
 package task
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,6 +45,13 @@ type Task struct {
 	BaseSHA      string `json:"base_sha,omitempty"`
 	HeadSHA      string `json:"head_sha,omitempty"`
 	WorktreePath string `json:"worktree_path,omitempty"`
+	// OriginID is the id the task had where it came from (an imported
+	// file's id); "" for a task made here.
+	OriginID string `json:"origin_id,omitempty"`
+	// Extra is what an imported file held that this version does not know:
+	// a JSON object of its unknown frontmatter keys and sections, kept so an
+	// export gives it back. Empty when there was nothing.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // Limits on user input.

@@ -57,7 +57,26 @@ type Doc struct {
 	Sections    []task.Section
 	Log         []LogEntry
 	Attachments []string
+	// Format is the format the file was in (Parse sets it; Write ignores it).
+	Format Format
+	// Notes say what Parse did that the user should hear about: unknown
+	// keys and sections kept, a status mapped. Write ignores them.
+	Notes []string
+
+	prevWord string // the file's prev_status, settled by finish
 }
+
+// Format is a task file's format.
+type Format string
+
+// The formats Parse reads.
+const (
+	// FormatBoof is this app's export: fenced sections, "#### key=value" entries.
+	FormatBoof Format = "boof-runner"
+	// FormatEarlier is the earlier TypeScript version's task file: plain-text
+	// sections, "#### Round N" entries, a "- <time> <text>" log.
+	FormatEarlier Format = "earlier version"
+)
 
 // heading is where one section kind goes in the document.
 type heading struct {

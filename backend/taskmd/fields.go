@@ -1,192 +1,240 @@
 package taskmd
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"path"
 	"strings"
-	"time"
-	"unicode/utf8"
+	"unicode"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// setField decodes one frontmatter value into d.
-func setField(d *Doc, key, val string) error {
-	t := &d.Task
-	var err error
-	switch key {
-	case "id":
-		t.ID, err = str(val)
-		if err == nil && t.ID != "" && !task.ValidID(t.ID) {
-			err = fmt.Errorf("id %q is not a task id", clip(t.ID))
+// snake turns a frontmatter key into this app's spelling: camelCase and
+// kebab-case become snake_case ("completedRuns" → "completed_runs",
+// "baseSHA" → "base_sha").
+func snake(key string) string {
+	var b strings.Builder
+	rs := []rune(key)
+	for i, r := range rs {
+		switch {
+		case r == '-' || r == ' ':
+			b.WriteByte('_')
+		case unicode.IsUpper(r):
+			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
 		}
-	case "title":
-		t.Title, err = str(val)
-	case "status":
-		var s string
-		if s, err = str(val); err == nil {
-			t.Status, err = task.ParseStatus(s)
-		}
-	case "prev_status":
-		var s string
-		if s, err = str(val); err == nil && s != "" {
-			t.PrevStatus, err = task.ParseStatus(s)
-		}
-	case "priority":
-		t.Priority, err = integer(val)
-	case "skip":
-		t.Skip, err = boolean(val)
-	case "labels":
-		err = strictJSON(val, &t.Labels)
-	case "command":
-		t.Command, err = str(val)
-	case "runs":
-		t.Runs, err = integer(val)
-	case "completed_runs":
-		t.CompletedRuns, err = integer(val)
-	case "base":
-		t.Base, err = str(val)
-	case "repo":
-		t.Repo, err = str(val)
-	case "questions":
-		err = strictJSON(val, &t.Questions)
-	case "tools":
-		err = strictJSON(val, &t.Tools)
-	case "attachments":
-		err = strictJSON(val, &d.Attachments)
-	case "usage":
-		err = strictJSON(val, &t.Usage)
-	case "branch":
-		t.Branch, err = str(val)
-	case "base_sha":
-		t.BaseSHA, err = str(val)
-	case "head_sha":
-		t.HeadSHA, err = str(val)
-	case "worktree_path":
-		t.WorktreePath, err = str(val)
-	case "error":
-		t.Error, err = str(val)
-	case "created_at":
-		t.CreatedAt, err = timestamp(val)
-	case "updated_at":
-		t.UpdatedAt, err = timestamp(val)
-	case "started_at":
-		t.StartedAt, err = optTimestamp(val)
-	case "finished_at":
-		t.FinishedAt, err = optTimestamp(val)
-	default:
-		return fmt.Errorf("unknown field %q", clip(key))
 	}
+	return b.String()
+}
+
+// setter reads one frontmatter value into the document being parsed.
+type setter func(p *front, n *yaml.Node) error
+
+// fields are the frontmatter keys this version knows, in snake_case (the
+// earlier version's camelCase names arrive here through snake).
+var fields = map[string]setter{
+	"id":             func(p *front, n *yaml.Node) (err error) { p.d.Task.ID, err = oneLineText(n); return },
+	"origin_id":      func(p *front, n *yaml.Node) (err error) { p.d.Task.OriginID, err = oneLineText(n); return },
+	"title":          func(p *front, n *yaml.Node) (err error) { p.d.Task.Title, err = text(n); return },
+	"status":         func(p *front, n *yaml.Node) error { return p.status(n) },
+	"prev_status":    func(p *front, n *yaml.Node) (err error) { p.d.prevWord, err = text(n); return },
+	"priority":       func(p *front, n *yaml.Node) (err error) { p.d.Task.Priority, err = integer(n); return },
+	"skip":           func(p *front, n *yaml.Node) (err error) { p.d.Task.Skip, err = boolean(n); return },
+	"labels":         func(p *front, n *yaml.Node) (err error) { p.d.Task.Labels, err = texts(n, true); return },
+	"command":        func(p *front, n *yaml.Node) (err error) { p.d.Task.Command, err = text(n); return },
+	"runs":           func(p *front, n *yaml.Node) (err error) { p.d.Task.Runs, err = integer(n); return },
+	"completed_runs": func(p *front, n *yaml.Node) (err error) { p.d.Task.CompletedRuns, err = integer(n); return },
+	"base":           func(p *front, n *yaml.Node) (err error) { p.d.Task.Base, err = text(n); return },
+	"repo":           func(p *front, n *yaml.Node) (err error) { p.d.Task.Repo, err = text(n); return },
+	"questions":      func(p *front, n *yaml.Node) (err error) { p.d.Task.Questions, err = texts(n, false); return },
+	"tools":          func(p *front, n *yaml.Node) error { return p.tools(n) },
+	"attachments":    func(p *front, n *yaml.Node) error { return p.attachments(n) },
+	"usage":          func(p *front, n *yaml.Node) error { return p.usage("usage", n) },
+	"token_usage":    func(p *front, n *yaml.Node) error { return p.usage("tokenUsage", n) },
+	"branch":         func(p *front, n *yaml.Node) (err error) { p.d.Task.Branch, err = text(n); return },
+	"base_sha":       func(p *front, n *yaml.Node) (err error) { p.d.Task.BaseSHA, err = text(n); return },
+	"head_sha":       func(p *front, n *yaml.Node) (err error) { p.d.Task.HeadSHA, err = text(n); return },
+	"worktree_path":  func(p *front, n *yaml.Node) (err error) { p.d.Task.WorktreePath, err = text(n); return },
+	"error":          func(p *front, n *yaml.Node) (err error) { p.d.Task.Error, err = text(n); return },
+	"created_at":     func(p *front, n *yaml.Node) (err error) { p.d.Task.CreatedAt, err = timestamp(n); return },
+	"updated_at":     func(p *front, n *yaml.Node) (err error) { p.d.Task.UpdatedAt, err = timestamp(n); return },
+	"started_at":     func(p *front, n *yaml.Node) (err error) { p.d.Task.StartedAt, err = optTimestamp(n); return },
+	"finished_at":    func(p *front, n *yaml.Node) (err error) { p.d.Task.FinishedAt, err = optTimestamp(n); return },
+	"extra":          func(p *front, n *yaml.Node) error { return p.extraField(n) },
+}
+
+// aliases are other names of a key, after snake.
+var aliases = map[string]string{"usage_tokens": "token_usage", "prompt_command": "command"}
+
+// statusNames maps the status words a file may use to a status: this app's
+// and the earlier version's (which named its folders "drafts", "pending",
+// "ongoing", "actions", "done", "failed", "archived").
+var statusNames = map[string]task.Status{
+	"drafts": task.StatusDraft, "queued": task.StatusPending, "running": task.StatusOngoing,
+	"waiting": task.StatusActions, "completed": task.StatusDone, "cancelled": task.StatusStopped, "canceled": task.StatusStopped,
+}
+
+// ParseStatusWord returns the status a file's status word (or an earlier
+// version's folder name) names, case-insensitively, or an error wrapping
+// task.ErrUnknownStatus.
+func ParseStatusWord(s string) (task.Status, error) {
+	w := strings.ToLower(strings.TrimSpace(s))
+	if st, ok := statusNames[w]; ok {
+		return st, nil
+	}
+	return task.ParseStatus(w)
+}
+
+func (p *front) status(n *yaml.Node) error {
+	s, err := text(n)
 	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return err
+	}
+	st, err := ParseStatusWord(s)
+	if err != nil {
+		return err
+	}
+	p.d.Task.Status, p.hasStatus = st, true
+	return nil
+}
+
+// oneLineText reads text that must fit one line (an id).
+func oneLineText(n *yaml.Node) (string, error) {
+	s, err := text(n)
+	if err != nil {
+		return "", err
+	}
+	if len(s) > 200 || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return "", fmt.Errorf("%q must be one line of at most 200 bytes", clip(s))
+	}
+	return s, nil
+}
+
+// tools reads per-role tool overrides: {role: {tool, model}}. Unknown roles
+// and keys are kept as unknown fields.
+func (p *front) tools(n *yaml.Node) error {
+	ps, err := pairs(n)
+	if err != nil {
+		return err
+	}
+	p.d.Task.Tools = task.Tools{}
+	for _, kv := range ps {
+		name, err := text(kv[0])
+		if err != nil {
+			return err
+		}
+		role, err := task.ParseRole(snake(name))
+		if err != nil {
+			if err := p.unknown("tools."+name, kv[1]); err != nil {
+				return err
+			}
+			continue
+		}
+		if isNull(kv[1]) {
+			continue
+		}
+		var c task.ToolChoice
+		sub, err := pairs(kv[1])
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, f := range sub {
+			k, err := text(f[0])
+			if err != nil {
+				return err
+			}
+			switch snake(k) {
+			case "tool":
+				c.Tool, err = text(f[1])
+			case "model":
+				c.Model, err = text(f[1])
+			default:
+				err = p.unknown("tools."+name+"."+k, f[1])
+			}
+			if err != nil {
+				return fmt.Errorf("%s.%s: %w", name, k, err)
+			}
+		}
+		p.d.Task.Tools[role] = c
 	}
 	return nil
 }
 
-// str accepts a JSON string or a bare word (no YAML indicator characters).
-func str(val string) (string, error) {
-	if strings.HasPrefix(val, `"`) {
-		var s string
-		if err := strictJSON(val, &s); err != nil {
-			return "", err
+// usage reads token usage in this app's names or the earlier version's.
+func (p *front) usage(key string, n *yaml.Node) error {
+	if p.seenUsage {
+		return errors.New("usage is given twice (usage and tokenUsage)")
+	}
+	p.seenUsage = true
+	ps, err := pairs(n)
+	if err != nil {
+		return err
+	}
+	u := &p.d.Task.Usage
+	for _, kv := range ps {
+		k, err := text(kv[0])
+		if err != nil {
+			return err
 		}
-		return s, nil
-	}
-	if val != "" && strings.ContainsAny(val[:1], `'[{&*!|>%@#`+"`") {
-		return "", fmt.Errorf("value %q must be a double-quoted string", clip(val))
-	}
-	if !utf8.ValidString(val) {
-		// Write would turn the bytes into U+FFFD: refuse rather than rewrite.
-		return "", fmt.Errorf("value %q is not valid UTF-8 text", clip(val))
-	}
-	return val, nil
-}
-
-func integer(val string) (int, error) {
-	n, err := strconv.Atoi(val)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not an integer", clip(val))
-	}
-	return n, nil
-}
-
-func boolean(val string) (bool, error) {
-	switch val {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("%q is not true or false", clip(val))
-}
-
-func timestamp(val string) (time.Time, error) {
-	if val == "" || val == "null" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, val)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time", clip(val))
-	}
-	return t.UTC(), nil
-}
-
-func optTimestamp(val string) (*time.Time, error) {
-	t, err := timestamp(val)
-	if err != nil || t.IsZero() {
-		return nil, err
-	}
-	return &t, nil
-}
-
-// strictJSON decodes one JSON value, refusing unknown object fields and
-// trailing data.
-func strictJSON(val string, v any) error {
-	dec := json.NewDecoder(bytes.NewReader([]byte(val)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("bad JSON value: %v", err)
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON value")
+		switch snake(k) {
+		case "tokens_in", "input_tokens", "input":
+			u.TokensIn, err = whole(kv[1])
+		case "tokens_out", "output_tokens", "output":
+			u.TokensOut, err = whole(kv[1])
+		case "cache_read", "cache_read_tokens", "cache_read_input_tokens":
+			u.CacheRead, err = whole(kv[1])
+		case "cache_write", "cache_write_tokens", "cache_creation_input_tokens":
+			u.CacheWrite, err = whole(kv[1])
+		case "cost_usd", "cost", "total_cost_usd":
+			u.CostUSD, err = number(kv[1])
+		default:
+			err = p.unknown(key+"."+k, kv[1])
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
 	}
 	return nil
 }
 
-// validate applies the task rules to a parsed document.
-func validate(d Doc) error {
-	t := d.Task
-	n := task.NewTask{Title: t.Title, Prompt: t.Prompt, Priority: t.Priority, Base: t.Base, Labels: t.Labels,
-		Runs: t.Runs, Repo: t.Repo, Command: t.Command, Tools: t.Tools}
-	if _, err := n.Normalize(); err != nil {
-		return fmt.Errorf("%w: %w", ErrFormat, err)
+// attachments reads attachment names: a list of names or paths, or of maps
+// with a name.
+func (p *front) attachments(n *yaml.Node) error {
+	n = resolve(n)
+	p.d.Attachments = nil
+	if isNull(n) {
+		return nil
 	}
-	if t.CompletedRuns < 0 || t.CompletedRuns > task.MaxRuns {
-		return fmt.Errorf("%w: completed_runs %d out of range", ErrFormat, t.CompletedRuns)
+	if n.Kind != yaml.SequenceNode {
+		return errors.New("must be a list")
 	}
-	if t.Status == task.StatusArchived {
-		if err := task.CheckUnarchive(t.Status, t.PrevStatus); err != nil {
-			return fmt.Errorf("%w: archived task needs prev_status it can return to: %w", ErrFormat, err)
+	for i, c := range n.Content {
+		name := ""
+		c = resolve(c)
+		if c != nil && c.Kind == yaml.MappingNode {
+			ps, _ := pairs(c)
+			for _, kv := range ps {
+				if k, _ := text(kv[0]); snake(k) == "name" || snake(k) == "file_name" || snake(k) == "filename" || (name == "" && snake(k) == "path") {
+					name, _ = text(kv[1])
+				}
+			}
+		} else {
+			var err error
+			if name, err = text(c); err != nil {
+				return fmt.Errorf("item %d: %w", i+1, err)
+			}
 		}
-	} else if t.PrevStatus != "" {
-		return fmt.Errorf("%w: prev_status is only allowed on an archived task", ErrFormat)
-	}
-	u := t.Usage
-	if u.TokensIn < 0 || u.TokensOut < 0 || u.CacheRead < 0 || u.CacheWrite < 0 || u.CostUSD < 0 {
-		return fmt.Errorf("%w: usage must not be negative", ErrFormat)
-	}
-	for _, s := range d.Sections {
-		if err := s.Validate(); err != nil {
-			return fmt.Errorf("%w: section %s: %w", ErrFormat, s.Kind, err)
+		if name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/")); name == "" || name == "." || name == "/" {
+			return fmt.Errorf("item %d has no file name", i+1)
 		}
-	}
-	for _, q := range t.Questions {
-		if strings.TrimSpace(q) == "" {
-			return fmt.Errorf("%w: empty question", ErrFormat)
-		}
+		p.d.Attachments = append(p.d.Attachments, name)
 	}
 	return nil
 }

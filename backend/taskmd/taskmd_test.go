@@ -29,6 +29,9 @@ func openStore(t *testing.T) *store.Store {
 func richTask(t *testing.T, s *store.Store) string {
 	t.Helper()
 	ctx := context.Background()
+	if _, err := s.SaveCommand(ctx, "review", "Review carefully."); err != nil {
+		t.Fatal(err)
+	}
 	tk, err := s.CreateTask(ctx, task.NewTask{Title: "Fix the parser", Prompt: "Fix it.\n\n## Not a heading\n~~~\ncode\n~~~\n",
 		Priority: 3, Labels: []string{"bug", "parser"}, Runs: 2, Base: "main", Command: "review", Repo: "/src/app",
 		Tools: task.Tools{task.RoleReviewer: {Tool: "codex", Model: "gpt-5"}}})
@@ -57,7 +60,6 @@ func richTask(t *testing.T, s *store.Store) string {
 		_, err := s.AddSection(ctx, sec)
 		must(err)
 	}
-	add(task.Section{Kind: task.SectionCommand, Body: "Review carefully."})
 	add(task.Section{Kind: task.SectionPlannerReport, Role: task.RolePlanner, Iteration: 1, Body: "# Plan\n\n1. do\n"})
 	add(task.Section{Kind: task.SectionFinalPlan, Role: task.RoleRefinement, Iteration: 1, Body: "Final.\n~~~~\nfence inside\n~~~~"})
 	add(task.Section{Kind: task.SectionDeveloperReport, Role: task.RoleDeveloper, Iteration: 1, Body: ""})
@@ -110,6 +112,12 @@ func TestRoundTripExportImportExport(t *testing.T) {
 		t.Fatal("import reused the id")
 	}
 	second := export(t, dst, imported.ID)
+	// The copy remembers where it came from; otherwise the two are the same.
+	originLine := "origin_id: \"" + id + "\"\n"
+	if !strings.Contains(second, originLine) || strings.Contains(first, "origin_id") {
+		t.Fatalf("the copy's export does not name its origin %s:\n%s", id, second)
+	}
+	second = strings.Replace(second, originLine, "", 1)
 	a, b := volatile.ReplaceAllString(first, "<t>"), volatile.ReplaceAllString(second, "<t>")
 	if a != b {
 		t.Fatalf("round trip differs:\n--- first\n%s\n--- second\n%s", first, second)
@@ -158,36 +166,40 @@ func TestParseRejects(t *testing.T) {
 		t.Fatalf("minimal file: %v", err)
 	}
 	cases := map[string]string{
-		"unknown status":      strings.Replace(ok, "pending", "running", 1),
-		"unknown field":       strings.Replace(ok, "status: pending", "status: pending\ncolour: \"red\"", 1),
+		"unknown status":      strings.Replace(ok, "pending", "runnin", 1),
 		"duplicate field":     strings.Replace(ok, "status: pending", "status: pending\nstatus: done", 1),
+		"both spellings":      strings.Replace(ok, "status: pending", "status: pending\ncompleted_runs: 1\ncompletedRuns: 1", 1),
 		"no status":           strings.Replace(ok, "status: pending\n", "title: \"t\"\n", 1),
 		"no frontmatter":      "## Prompt\n~~~\np\n~~~\n",
 		"unclosed front":      "---\nstatus: pending\n## Prompt\n",
+		"not a map":           "---\n- status\n---\n## Prompt\n~~~\np\n~~~\n",
+		"bad yaml":            "---\nstatus: [pending\n---\n## Prompt\n~~~\np\n~~~\n",
 		"no prompt":           "---\nstatus: pending\n---\n",
 		"empty prompt":        strings.Replace(ok, "~~~\np\n~~~", "~~~\n  \n~~~", 1),
 		"unclosed fence":      "---\nstatus: pending\n---\n## Prompt\n~~~\np\n",
-		"unknown section":     ok + "## Musings\n",
 		"priority overflow":   strings.Replace(ok, "status: pending", "status: pending\npriority: 99999999999", 1),
 		"label comma":         strings.Replace(ok, "status: pending", "status: pending\nlabels: [\"a,b\"]", 1),
 		"label newline":       strings.Replace(ok, "status: pending", "status: pending\nlabels: [\"a\\nb\"]", 1),
-		"bad tool role":       strings.Replace(ok, "status: pending", "status: pending\ntools: {\"boss\": {\"tool\": \"x\"}}", 1),
-		"tool unknown key":    strings.Replace(ok, "status: pending", "status: pending\ntools: {\"developer\": {\"tool\": \"x\", \"temp\": 1}}", 1),
-		"archived no prev":    strings.Replace(ok, "pending", "archived", 1),
-		"prev on pending":     strings.Replace(ok, "status: pending", "status: pending\nprev_status: done", 1),
+		"archived bad prev":   strings.Replace(ok, "status: pending", "status: archived\nprev_status: ongoing", 1),
 		"entry outside":       ok + "#### iteration=1\n~~~\nx\n~~~\n",
 		"entry bad attr":      ok + "## Answers\n#### colour=red\n~~~\nx\n~~~\n",
-		"report outside":      ok + "### Planner report\n",
-		"stray text":          ok + "hello\n",
+		"stray text":          "---\nstatus: pending\n---\nhello\n## Prompt\n~~~\np\n~~~\n",
 		"bad log line":        ok + "## Log\n~~~\nyesterday info hi\n~~~\n",
 		"NUL":                 strings.Replace(ok, "p\n", "p\x00\n", 1),
 		"yaml indicator":      strings.Replace(ok, "status: pending", "status: pending\ntitle: [a]", 1),
 		"negative usage":      strings.Replace(ok, "status: pending", "status: pending\nusage: {\"tokens_in\": -1}", 1),
 		"two prompts":         ok + "## Prompt\n~~~\nq\n~~~\n",
-		"bad id":              strings.Replace(ok, "status: pending", "status: pending\nid: ../../x", 1),
+		"id not text":         strings.Replace(ok, "status: pending", "status: pending\nid: [x]", 1),
+		"id two lines":        strings.Replace(ok, "status: pending", "status: pending\nid: \"a\\nb\"", 1),
 		"bad time":            strings.Replace(ok, "status: pending", "status: pending\ncreated_at: yesterday", 1),
 		"trailing json":       strings.Replace(ok, "status: pending", "status: pending\nlabels: [] []", 1),
 		"invalid section key": ok + "## Reports\n### Observer report\n#### iteration=1 verdict=A\tB\n~~~\nx\n~~~\n",
+		"non-UTF-8 front":     strings.Replace(ok, "status: pending", "status: pending\ntitle: \"\xff\"", 1),
+		"non-UTF-8 plain":     "---\nstatus: pending\n---\n## Prompt\n\nbad \xff text\n",
+		"extra not a map":     strings.Replace(ok, "status: pending", "status: pending\nextra: 5", 1),
+		"non-UTF-8 heading":   ok + "## \xda\n",
+		"non-UTF-8 unknown":   ok + "## Notes\n~~~\nbad \xff\n~~~\n",
+		"alias bomb":          "---\nstatus: pending\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n---\n## Prompt\n~~~\np\n~~~\n",
 	}
 	for name, doc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -202,21 +214,27 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-func TestImportRefusesOngoingAndStoresNothing(t *testing.T) {
+// An ongoing task (its run belonged to the app that wrote the file) comes
+// in stopped; an archived one keeps the status it returns to.
+func TestImportOngoingAsStoppedAndArchived(t *testing.T) {
 	s := openStore(t)
 	d, err := Parse([]byte("---\nstatus: ongoing\n---\n## Prompt\n~~~\np\n~~~\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Import(context.Background(), s, d); !errors.Is(err, task.ErrInvalid) {
-		t.Fatalf("want ErrInvalid, got %v", err)
+	if d.Task.Status != task.StatusStopped || d.Task.Error != OngoingError || len(d.Notes) != 1 {
+		t.Fatalf("ongoing parsed as %s %q %q", d.Task.Status, d.Task.Error, d.Notes)
 	}
-	if all, _ := s.ListTasks(context.Background(), store.Filter{}); len(all) != 0 {
-		t.Fatalf("stored %d tasks", len(all))
+	tk, err := Import(context.Background(), s, d)
+	if err != nil || tk.Status != task.StatusStopped {
+		t.Fatalf("import: %+v %v", tk, err)
+	}
+	if _, err := s.Retry(context.Background(), tk.ID); err != nil {
+		t.Fatalf("retry the imported task: %v", err)
 	}
 	d.Task.Status = task.StatusArchived
 	d.Task.PrevStatus = task.StatusDone
-	tk, err := Import(context.Background(), s, d)
+	tk, err = Import(context.Background(), s, d, Options{Again: true})
 	if err != nil || tk.Status != task.StatusArchived {
 		t.Fatalf("archived import: %+v %v", tk, err)
 	}
@@ -225,4 +243,26 @@ func TestImportRefusesOngoingAndStoresNothing(t *testing.T) {
 		t.Fatalf("unarchive imported: %+v %v", back, err)
 	}
 	_ = time.Now
+}
+
+// Characters YAML does not allow in a document (DEL, C1 controls) in a
+// field or an unknown section's heading are written escaped and come back
+// the same.
+func TestWriteEscapesWhatYAMLRefuses(t *testing.T) {
+	odd := "a\x7fb\u0090c\u0085d\uffff"
+	d := Doc{Task: task.Task{Status: task.StatusFailed, Prompt: "p", Error: odd, Extra: []byte(`{"## ` + odd + `":"x"}`)}}
+	var b bytes.Buffer
+	if err := Write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(b.String(), 0x7f) || strings.ContainsRune(b.String(), 0x90) {
+		t.Fatalf("raw control characters written:\n%q", b.String())
+	}
+	back, err := Parse(b.Bytes())
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, b.String())
+	}
+	if back.Task.Error != odd || string(back.Task.Extra) != `{"## `+odd+`":"x"}` {
+		t.Fatalf("error %q extra %s", back.Task.Error, back.Task.Extra)
+	}
 }

@@ -2,6 +2,7 @@ package taskmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -59,7 +60,7 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	t := d.Task
 	js := func(v any) string {
 		b, _ := json.Marshal(v) // plain strings, slices and maps: cannot fail
-		return string(b)
+		return yamlPrintable(string(b))
 	}
 	ts := func(p *time.Time) string {
 		if p == nil {
@@ -83,7 +84,14 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	}
 	created, updated := t.CreatedAt, t.UpdatedAt
 	w.WriteString("---\n")
-	fmt.Fprintf(w, "id: %s\n", t.ID)
+	if task.ValidID(t.ID) {
+		fmt.Fprintf(w, "id: %s\n", t.ID)
+	} else {
+		fmt.Fprintf(w, "id: %s\n", js(t.ID))
+	}
+	if t.OriginID != "" {
+		fmt.Fprintf(w, "origin_id: %s\n", js(t.OriginID))
+	}
 	fmt.Fprintf(w, "title: %s\n", js(t.Title))
 	fmt.Fprintf(w, "status: %s\n", t.Status)
 	fmt.Fprintf(w, "prev_status: %s\n", js(string(t.PrevStatus)))
@@ -108,7 +116,44 @@ func writeFrontmatter(w *bufio.Writer, d Doc) {
 	fmt.Fprintf(w, "updated_at: %s\n", ts(&updated))
 	fmt.Fprintf(w, "started_at: %s\n", ts(t.StartedAt))
 	fmt.Fprintf(w, "finished_at: %s\n", ts(t.FinishedAt))
+	if len(t.Extra) > 0 {
+		fmt.Fprintf(w, "extra: %s\n", compactJSON(t.Extra))
+	}
 	w.WriteString("---\n")
+}
+
+// compactJSON is raw JSON on one line (valid YAML flow style); what is not
+// JSON is written as a string.
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		out, _ := json.Marshal(string(raw))
+		return yamlPrintable(string(out))
+	}
+	return yamlPrintable(b.String())
+}
+
+// yamlPrintable escapes, in JSON text, the characters YAML does not allow
+// in a document (DEL, the C1 controls, U+FFFE and U+FFFF) and NEL (U+0085,
+// which YAML reads as a line break) as \uXXXX, which both read back as the
+// same character. JSON escapes the C0 controls itself, and such characters
+// can only be inside its strings.
+func yamlPrintable(js string) string {
+	bad := func(r rune) bool {
+		return r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff
+	}
+	if strings.IndexFunc(js, bad) < 0 {
+		return js
+	}
+	var b strings.Builder
+	for _, r := range js {
+		if bad(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func entryAttrs(s task.Section) string {

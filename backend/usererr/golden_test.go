@@ -30,6 +30,13 @@ type Golden struct {
 	Dirty       []GoldenFiles      `json:"dirty"`
 	Moved       []GoldenMoved      `json:"moved"`
 	UnknownBase []GoldenBase       `json:"unknown_base"`
+	Duplicates  []GoldenDuplicate  `json:"duplicates"`
+}
+
+type GoldenDuplicate struct {
+	Origin  string `json:"origin"`
+	TaskID  string `json:"task_id"`
+	Message string `json:"message"`
 }
 
 type GoldenTransition struct {
@@ -124,6 +131,9 @@ func buildGolden() Golden {
 	}
 	for _, b := range []string{"nope", `it's "quoted"`} {
 		g.UnknownBase = append(g.UnknownBase, GoldenBase{b, "/home/dev/project", describe(&worktree.UnknownBaseError{Base: b, Dir: "/home/dev/project"})})
+	}
+	for _, d := range [][2]string{{"2025-10-03-retry-flaky-upload", "01m8rn58sxfzrasp"}, {`odd "id"`, "t1"}} {
+		g.Duplicates = append(g.Duplicates, GoldenDuplicate{d[0], d[1], describe(&store.DuplicateOriginError{OriginID: d[0], TaskID: d[1]})})
 	}
 	return g
 }

@@ -2,18 +2,39 @@ package usererr
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func describeInvalid(err error) (string, Code, bool) {
+	var dup *store.DuplicateOriginError
+	if errors.As(err, &dup) {
+		return fmt.Sprintf("Task %q was already imported (as %s); nothing changed: import it again (--again) to make a second copy", dup.OriginID, dup.TaskID), Duplicate, true
+	}
+	var tl *store.TooLargeError
+	if errors.As(err, &tl) {
+		return fmt.Sprintf("Attachment %q is larger than the limit of %s", tl.Name, byteSize(tl.Limit)), InvalidInput, true
+	}
 	var ie *task.InvalidError
 	if errors.As(err, &ie) {
 		return ie.Reason, InvalidInput, true
 	}
 	return "", "", false
+}
+
+// byteSize is a limit for people: "10 MiB", "512 KiB", "300 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func describeSettings(err error) (string, Code, bool) {

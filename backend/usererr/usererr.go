@@ -36,6 +36,8 @@ const (
 	RunnerLocked Code = "runner_locked"
 	// Git: a git command failed.
 	Git Code = "git"
+	// Duplicate: a task file imported before, imported again without --again.
+	Duplicate Code = "duplicate"
 	// InvalidInput: bad user input for a task, command or answer.
 	InvalidInput Code = "invalid_input"
 	// InvalidSettings: settings that are malformed or hold invalid values,

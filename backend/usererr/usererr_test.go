@@ -221,6 +221,12 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.InvalidInput, "Prompt is empty."},
 		{"empty answers", must(f.st.Answer(ctx, f.task(task.StatusActions), " ")),
 			usererr.InvalidInput, "Answers are empty."},
+		{"attachment too large", must(f.st.AddAttachment(ctx, f.task(task.StatusPending), "big.bin", strings.NewReader(strings.Repeat("x", 2049)), 2048)),
+			usererr.InvalidInput, `Attachment "big.bin" is larger than the limit of 2 KiB.`},
+		{"imported before", fmt.Errorf("import: %w", &store.DuplicateOriginError{OriginID: "2025-10-03-x", TaskID: "01abc"}),
+			usererr.Duplicate, `Task "2025-10-03-x" was already imported (as 01abc); nothing changed: import it again (--again) to make a second copy.`},
+		{"template gone at add", must(f.st.CreateTask(ctx, task.NewTask{Prompt: "p", Command: "gone"})),
+			usererr.NotFound, `Command "gone" does not exist.`},
 		{"settings, two bad keys", func() error {
 			s := settings.Defaults(host.Catalog())
 			s.Runner.Concurrency, s.Worktree.OnDone = 0, "trash"

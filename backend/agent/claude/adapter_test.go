@@ -71,7 +71,7 @@ func TestAdapterArgsEnvAndResult(t *testing.T) {
 	transcript := filepath.Join(t.TempDir(), "t.log")
 	var out []byte
 	res, evs := runFake(t, tool, agent.Request{Prompt: "- Do it.", SystemPrompt: "- You develop.", Model: "opus",
-		ResumeSession: "sess-1", Env: []string{"REQ_VAR=1"}, TranscriptPath: transcript,
+		ResumeSession: "sess-1", Env: []string{"REQ_VAR=1"}, TranscriptPath: transcript, ReadDirs: []string{"/data/attachments/t1"},
 		OnOutput: func(b []byte) { out = append(out, b...) }})
 	if res.Failed() || !strings.HasPrefix(res.Report, "Wrote hello.txt.") || len(res.SessionID) != 36 || !res.Usage.CostKnown {
 		t.Fatalf("result %+v", res)
@@ -80,7 +80,7 @@ func TestAdapterArgsEnvAndResult(t *testing.T) {
 		t.Fatalf("questions %q, last event %+v", res.Questions, evs[len(evs)-1])
 	}
 	want := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions",
-		"--model=opus", "--append-system-prompt=- You develop.", "--resume=sess-1", "--", "- Do it."}
+		"--model=opus", "--append-system-prompt=- You develop.", "--resume=sess-1", "--add-dir=/data/attachments/t1", "--", "- Do it."}
 	if got := readArgs(t, rec); !slices.Equal(got, want) {
 		t.Fatalf("args %q", got)
 	}
@@ -106,7 +106,7 @@ func TestAdapterNotRootHasNoSandboxVar(t *testing.T) {
 	if env, _ := os.ReadFile(filepath.Join(rec, "env.txt")); strings.Contains(string(env), "IS_SANDBOX") {
 		t.Fatal("IS_SANDBOX set for a non-root user")
 	}
-	if args := strings.Join(readArgs(t, rec), " "); strings.Contains(args, "--model") || strings.Contains(args, "--resume") || strings.Contains(args, "--append-system-prompt") {
+	if args := strings.Join(readArgs(t, rec), " "); strings.Contains(args, "--model") || strings.Contains(args, "--resume") || strings.Contains(args, "--append-system-prompt") || strings.Contains(args, "--add-dir") {
 		t.Fatalf("empty fields became flags: %q", args)
 	}
 }

@@ -148,6 +148,9 @@ func args(req agent.Request, stdinPrompt bool) []string {
 	if req.ResumeSession != "" {
 		a = append(a, "--resume="+req.ResumeSession)
 	}
+	for _, d := range req.ReadDirs {
+		a = append(a, "--add-dir="+d)
+	}
 	if !stdinPrompt {
 		a = append(a, "--", req.Prompt)
 	}

@@ -72,6 +72,9 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		return w.fail(2, "mock: read prompt: "+err.Error())
 	}
 	o.prompt = string(b)
+	if err := record(o.state, Received{At: time.Now().UTC(), Role: o.role, Dir: o.dir, Model: o.model, Prompt: o.prompt}); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	}
 	o.script, err = ParseScript(o.prompt)
 	if err != nil {
 		return w.fail(2, "mock: "+err.Error())

@@ -26,7 +26,12 @@
 //
 // The developer appends to mock-<worktree name>.md, commits that file as
 // "Boof Mock", then leaves a tracked change in it and an untracked
-// mock-<worktree name>.scratch.txt.
+// mock-<worktree name>.scratch.txt. Outside a git repository it only writes
+// the file (no commit), and observer and reviewer read it.
+//
+// Every prompt the agent program gets is appended to received.jsonl in its
+// state directory; ReadReceived reads them back, so tests assert on what
+// the agent received.
 package mock
 
 import (

@@ -58,11 +58,49 @@ func TestDeveloperEditsCommitsAndLeavesLeftovers(t *testing.T) {
 	}
 }
 
-func TestDeveloperOutsideGitFails(t *testing.T) {
+// Outside a git repository (a task run without isolation) the developer
+// writes its file and makes no commit, and the reviewer reads the file.
+func TestOutsideGitWritesWithoutCommits(t *testing.T) {
 	t.Parallel()
-	res, _ := runRole(t, newTool(t), t.TempDir(), task.RoleDeveloper, "Build it.", nil)
-	if !res.Failed() || res.ExitCode != 1 || res.Transient || !strings.Contains(res.ErrorText, "git") {
-		t.Fatalf("result %+v", res)
+	tool := newTool(t)
+	dir := filepath.Join(t.TempDir(), "plain")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := runRole(t, tool, dir, task.RoleDeveloper, "Build it.", nil)
+	if res.Failed() || !strings.Contains(res.Report, "no commit") {
+		t.Fatalf("developer: %+v", res)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "mock-plain.md")); err != nil || string(b) != "Developer run 1.\n" {
+		t.Fatalf("file: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); !os.IsNotExist(err) {
+		t.Fatalf("a .git appeared: %v", err)
+	}
+	res, rec := runRole(t, tool, dir, task.RoleReviewer, "Review it.", nil)
+	if res.Failed() || !strings.Contains(res.Report, "VERDICT: APPROVE") || !rec.has(agent.EventToolResult, "Developer run 1.") {
+		t.Fatalf("reviewer: %+v", res)
+	}
+}
+
+// The agent program records every prompt it got, with its role and dir.
+func TestPromptsAreRecorded(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	tool := New(Options{Command: []string{os.Args[0]}, Env: []string{agentEnv + "=1", "GORACE=atexit_sleep_ms=0"}, Runner: testRunner, StateDir: state})
+	a, b := gitRepo(t, "task-a"), gitRepo(t, "task-b")
+	runRole(t, tool, a, task.RolePlanner, "## Task\n\nPlan A.\n", nil)
+	runRole(t, tool, b, task.RoleDeveloper, "## Task\n\nBuild B. ünïcode\n", func(r *agent.Request) { r.Model = "mock" })
+	got, err := ReadReceived(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Role != task.RolePlanner || got[0].Dir != a || got[0].Prompt != "## Task\n\nPlan A.\n" ||
+		got[1].Role != task.RoleDeveloper || got[1].Dir != b || got[1].Model != "mock" || got[1].Prompt != "## Task\n\nBuild B. ünïcode\n" {
+		t.Fatalf("received %+v", got)
+	}
+	if none, err := ReadReceived(filepath.Join(state, "nope")); err != nil || len(none) != 0 {
+		t.Fatalf("missing base: %v %v", none, err)
 	}
 }
 

@@ -27,6 +27,12 @@ func work(o runOpts, runs int, step func(agent.Event)) (string, error) {
 	case task.RolePlannerAnswer:
 		return "## Answers\n- Use the defaults of the plan.", nil
 	case task.RoleObserver, task.RoleReviewer:
+		if !inGit(o.dir) {
+			step(agent.Event{Kind: agent.EventToolCall, Tool: "read", CallID: "call-1", Text: FileName(o.dir)})
+			b, err := os.ReadFile(filepath.Join(o.dir, FileName(o.dir)))
+			step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: string(b), IsError: err != nil})
+			return "## Review\nRead the work in the directory (not a git repository).", nil
+		}
 		step(agent.Event{Kind: agent.EventToolCall, Tool: "git", CallID: "call-1", Text: "git status --short"})
 		out, err := git(o.dir, "status", "--short")
 		step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: out, IsError: err != nil})
@@ -55,7 +61,8 @@ func ScratchName(dir string) string {
 }
 
 // develop writes and commits the task file, then leaves a tracked change and
-// an untracked file uncommitted.
+// an untracked file uncommitted. Outside a git repository (a task run
+// without isolation) it writes the file and makes no commit.
 func develop(o runOpts, runs int, step func(agent.Event)) (string, error) {
 	name := FileName(o.dir)
 	path := filepath.Join(o.dir, name)
@@ -65,6 +72,10 @@ func develop(o runOpts, runs int, step func(agent.Event)) (string, error) {
 		return "", err
 	}
 	step(agent.Event{Kind: agent.EventToolResult, CallID: "call-1", Text: "wrote " + name})
+	if !inGit(o.dir) {
+		step(agent.Event{Kind: agent.EventText, Text: "Not a git repository: wrote " + name + " and made no commit."})
+		return fmt.Sprintf("## Changes\n- Wrote %s (not a git repository: no commit).", name), nil
+	}
 
 	step(agent.Event{Kind: agent.EventToolCall, Tool: "git", CallID: "call-2", Text: "git commit " + name})
 	if _, err := git(o.dir, "add", "--", name); err != nil {
@@ -105,6 +116,12 @@ func appendFile(path, text string) error {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return nil
+}
+
+// inGit reports whether dir is inside a git work tree.
+func inGit(dir string) bool {
+	out, err := git(dir, "rev-parse", "--is-inside-work-tree")
+	return err == nil && strings.TrimSpace(out) == "true"
 }
 
 // git runs one git command in dir as the mock's own identity, without

@@ -73,18 +73,43 @@ export const cases = [
     },
     expect: { err: 'The answer is empty.' },
   },
-  { name: 'import: malformed markdown', run: (call) => call('TaskService.Import', 'hello'), expect: { err: 'Invalid task markdown: line 1: the file must start with a --- frontmatter line.' } },
+  { name: 'import: malformed markdown', run: (call) => call('TaskService.Import', 'hello', false), expect: { err: 'Invalid task markdown: line 1: the file must start with a --- frontmatter line.' } },
   {
     name: 'export then import: a new task with the same prompt',
     async run(call) {
       const t = await call('TaskService.Create', input({ title: 'Original', prompt: 'Round trip me' }));
       const md = await call('TaskService.Export', t.ok.id);
       if (!md.ok) return md;
-      const r = await call('TaskService.Import', md.ok.replace(/^title: .*$/m, 'title: Copy'));
+      const r = await call('TaskService.Import', md.ok.replace(/^title: .*$/m, 'title: Copy'), false);
       if (!r.ok) return r;
-      return { ok: { title: r.ok.title, prompt: r.ok.prompt, status: r.ok.status, new_id: r.ok.id !== t.ok.id } };
+      const t2 = r.ok.task;
+      return { ok: { title: t2.title, prompt: t2.prompt, status: t2.status, new_id: t2.id !== t.ok.id, notes: r.ok.notes } };
     },
-    expect: { ok: { title: 'Copy', prompt: 'Round trip me', status: 'pending', new_id: true } },
+    expect: { ok: { title: 'Copy', prompt: 'Round trip me', status: 'pending', new_id: true, notes: [] } },
+  },
+  {
+    name: 'import: the same file twice is refused, a second copy on request',
+    async run(call) {
+      const md = '---\nid: 2025-10-03-retry-flaky-upload\ntitle: Retry flaky uploads\nstatus: done\ncompletedRuns: 1\nassignee: dana\n---\n\n## Prompt\n\nRetry the upload.\n';
+      const first = await call('TaskService.Import', md, false);
+      if (!first.ok) return first;
+      const second = normalize(await call('TaskService.Import', md, false), first.ok.task.id);
+      const again = await call('TaskService.Import', md, true);
+      return { ok: { notes: first.ok.notes, status: first.ok.task.status, second, again: !!again.ok && again.ok.task.id !== first.ok.task.id } };
+    },
+    expect: {
+      ok: {
+        notes: ['unknown key "assignee" kept'],
+        status: 'done',
+        second: { err: 'Task "2025-10-03-retry-flaky-upload" was already imported (as <id>); nothing changed: import it again (--again) to make a second copy.' },
+        again: true,
+      },
+    },
+  },
+  {
+    name: 'create: an unknown command template',
+    run: (call) => call('TaskService.Create', input({ command: 'no-such-template' })),
+    expect: { err: 'Command "no-such-template" does not exist.' },
   },
   {
     name: 'stop: a task that is not running',

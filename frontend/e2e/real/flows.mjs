@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { assert } from '../harness.mjs';
 import { reviewFlows } from './review.mjs';
+import { contentFlows } from './content.mjs';
 
 export const nav = (page, name) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
 const taskList = (page) => page.getByRole('region', { name: 'Tasks' });
@@ -415,6 +416,7 @@ export const flows = {
     },
   },
   ...reviewFlows,
+  ...contentFlows,
 };
 
 // The contract table (e2e/contract/table.mjs) against the real backend; the

@@ -252,6 +252,38 @@ export namespace app {
 	        this.stack = source["stack"];
 	    }
 	}
+	export class ImportResult {
+	    task: task.Task;
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task = this.convertValues(source["task"], task.Task);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class InjectResult {
 	    injection_id: string;
 	    delivery: string;
@@ -332,6 +364,8 @@ export namespace app {
 	    base: string;
 	    labels: string[];
 	    runs: number;
+	    command: string;
+	    attachments: AttachmentInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTaskInput(source);
@@ -345,7 +379,27 @@ export namespace app {
 	        this.base = source["base"];
 	        this.labels = source["labels"];
 	        this.runs = source["runs"];
+	        this.command = source["command"];
+	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class OutputSnapshot {
 	    task_id: string;
@@ -801,7 +855,11 @@ export namespace app {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    origin_id?: string;
+	    extra?: number[];
+	    command_text: string;
 	    attachments: store.Attachment[];
+	    usage_by_role: store.UsageRow[];
 	    answers: string;
 	    reports: Report[];
 	    injections: Injection[];
@@ -840,7 +898,11 @@ export namespace app {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.origin_id = source["origin_id"];
+	        this.extra = source["extra"];
+	        this.command_text = source["command_text"];
 	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
+	        this.usage_by_role = this.convertValues(source["usage_by_role"], store.UsageRow);
 	        this.answers = source["answers"];
 	        this.reports = this.convertValues(source["reports"], Report);
 	        this.injections = this.convertValues(source["injections"], Injection);
@@ -1009,6 +1071,7 @@ export namespace app {
 	    by_tool: store.UsageRow[];
 	    by_model: store.UsageRow[];
 	    by_task: store.UsageRow[];
+	    by_role: store.UsageRow[];
 	
 	    static createFrom(source: any = {}) {
 	        return new UsageSummary(source);
@@ -1020,6 +1083,7 @@ export namespace app {
 	        this.by_tool = this.convertValues(source["by_tool"], store.UsageRow);
 	        this.by_model = this.convertValues(source["by_model"], store.UsageRow);
 	        this.by_task = this.convertValues(source["by_task"], store.UsageRow);
+	        this.by_role = this.convertValues(source["by_role"], store.UsageRow);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1441,6 +1505,8 @@ export namespace task {
 	    base_sha?: string;
 	    head_sha?: string;
 	    worktree_path?: string;
+	    origin_id?: string;
+	    extra?: number[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -1474,6 +1540,8 @@ export namespace task {
 	        this.base_sha = source["base_sha"];
 	        this.head_sha = source["head_sha"];
 	        this.worktree_path = source["worktree_path"];
+	        this.origin_id = source["origin_id"];
+	        this.extra = source["extra"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

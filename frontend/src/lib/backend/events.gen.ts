@@ -96,6 +96,7 @@ export interface Claimed {
 /** Go task.Created */
 export interface Created {
   status: string;
+  command?: string;
 }
 
 /** Go task.Edited */
@@ -121,6 +122,7 @@ export interface FeedItem {
 /** Go task.Imported */
 export interface Imported {
   status: string;
+  origin_id?: string;
 }
 
 /** Go task.InjectionApplied */

@@ -29,8 +29,8 @@ export interface StepEvent {
 
 /** The payload of every event kind (Go: backend/task event*.go). */
 export interface EventPayloads {
-  created: { status: Status };
-  imported: { status: Status };
+  created: { status: Status; command?: string };
+  imported: { status: Status; origin_id?: string };
   edited: Record<string, never>;
   status_changed: { from: Status; to: Status; reason?: string };
   claimed: { runner: string };

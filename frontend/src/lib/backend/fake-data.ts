@@ -23,7 +23,9 @@ export function blankDetail(base: Partial<TaskDetail> & { id: string; prompt: st
     repo: '/home/dev/project',
     updated_at: base.created_at,
     command: '',
+    command_text: '',
     attachments: [],
+    usage_by_role: [],
     tools: {},
     answers: '',
     reports: [],
@@ -97,9 +99,16 @@ export function seedTasks(now: Date): TaskDetail[] {
         { at: d.updated_at, kind: 'status_changed', data: { from: 'ongoing', to: s.status } },
       );
       d.usage = { tokens_in: 182_000 + i * 1000, tokens_out: 21_000 + i * 100, cost_usd: 1.84 + i / 10 };
+      d.usage_by_role = roleUsage(d.usage);
     }
     return d;
   });
+}
+
+/** Splits a task's usage over the roles, in pipeline order. */
+function roleUsage(u: TaskDetail['usage']): UsageRow[] {
+  const weights: [Role, number][] = [['planner', 0.15], ['refinement', 0.1], ['developer', 0.5], ['observer', 0.1], ['reviewer', 0.15]];
+  return weights.map(([key, w]) => ({ key, executions: 1, tokens_in: Math.round(u.tokens_in * w), tokens_out: Math.round(u.tokens_out * w), cost_usd: Math.round(u.cost_usd * w * 100) / 100 }));
 }
 
 function sampleReports(startedAt: string, failed: boolean): TaskDetail['reports'] {
@@ -165,5 +174,6 @@ export function usageFor(range: UsageRange, taskIds: string[]): UsageSummary {
     by_tool: split(['claude-code', 'codex'], [0.7, 0.3]),
     by_model: split(['opus', 'sonnet', 'gpt-5'], [0.4, 0.3, 0.3]),
     by_task: split(taskIds.slice(0, 5), [0.35, 0.25, 0.2, 0.12, 0.08]),
+    by_role: split(['planner', 'refinement', 'developer', 'observer', 'reviewer'], [0.15, 0.1, 0.5, 0.1, 0.15]),
   };
 }

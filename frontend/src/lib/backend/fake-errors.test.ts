@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import golden from './usererr-golden.json';
 import settingsGolden from './settings-golden.json';
 import type { Settings, Status } from './types';
-import { conflictMessage, dirtyMessage, movedMessage, notFound, statusMessage, transitionMessage, unknownBaseMessage } from './fake-errors';
+import { conflictMessage, dirtyMessage, duplicateMessage, movedMessage, notFound, statusMessage, transitionMessage, unknownBaseMessage } from './fake-errors';
 import { validateSettings } from './fake-validate';
 import { MODELS } from './fake-data';
 
@@ -27,6 +27,11 @@ describe('the fake backend speaks the Go error vocabulary', () => {
     for (const g of golden.dirty) expect(dirtyMessage(g.dir!, g.files)).toBe(g.message);
     for (const g of golden.moved) expect(movedMessage(g.branch, g.expected, g.actual)).toBe(g.message);
     for (const g of golden.unknown_base) expect(unknownBaseMessage(g.base, g.dir)).toBe(g.message);
+  });
+
+  it('refuses a task file imported before', () => {
+    expect(golden.duplicates.length).toBe(2);
+    for (const g of golden.duplicates) expect(duplicateMessage(g.origin, g.task_id)).toBe(g.message);
   });
 
   it('validates settings like SettingsService.Save: every invalid field, same paths and messages', () => {

@@ -31,6 +31,11 @@ export function notFound(what: 'task' | 'command' | 'attachment', id: string): s
   return `${what.charAt(0).toUpperCase()}${what.slice(1)} ${JSON.stringify(id)} does not exist.`;
 }
 
+/** A store.DuplicateOriginError: the same task file imported twice. */
+export function duplicateMessage(origin: string, taskId: string): string {
+  return `Task ${JSON.stringify(origin)} was already imported (as ${taskId}); nothing changed: import it again (--again) to make a second copy.`;
+}
+
 /** A task.TransitionError. */
 export function transitionMessage(from: Status, to: Status): string {
   if (from === to && from === 'failed') return 'This task has already failed.';

@@ -5,7 +5,7 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
-import { notFound, statusMessage, unknownBaseMessage } from './fake-errors';
+import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
 
@@ -19,6 +19,8 @@ export interface FakeOptions {
 }
 
 const TERMINAL_KEEP = 1 << 20;
+/** Frontmatter keys a task file may have (snake_case and the earlier camelCase). */
+const KNOWN_KEYS = new Set(['id', 'origin_id', 'title', 'status', 'prev_status', 'priority', 'skip', 'labels', 'command', 'runs', 'completed_runs', 'completedRuns', 'base', 'repo', 'questions', 'tools', 'attachments', 'usage', 'tokenUsage', 'branch', 'base_sha', 'head_sha', 'worktree_path', 'error', 'created_at', 'createdAt', 'updated_at', 'updatedAt', 'started_at', 'finished_at', 'extra']);
 const FEED_KEEP = 2000;
 
 /** In-memory implementation of every bound method, for tests and the browser build. */
@@ -39,6 +41,8 @@ export class FakeBackend implements Backend {
   private streams = new Map<string, { gen: FakeStream; feed: FeedItem[]; terminal: string; bytes: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private counter = 0;
+  /** Origin ids of imported files → the task first imported from each. */
+  private readonly origins = new Map<string, string>();
   private readonly now: () => Date;
   private readonly injectDelivery: InjectDelivery;
 
@@ -130,7 +134,7 @@ export class FakeBackend implements Backend {
   }
 
   private view(t: TaskDetail): TaskView {
-    const { command: _c, attachments: _a, tools: _t, answers: _an, reports: _r, injections: _i, events: _e, log: _l, usage: _u, ...v } = t;
+    const { command: _c, command_text: _ct, attachments: _a, usage_by_role: _ur, tools: _t, answers: _an, reports: _r, injections: _i, events: _e, log: _l, usage: _u, ...v } = t;
     return v;
   }
 
@@ -143,6 +147,20 @@ export class FakeBackend implements Backend {
     t.updated_at = this.stamp();
     this.emit('tasks:changed');
     return this.view(t);
+  }
+
+  /** The current text of a command template, as a task copies it ("" for none). */
+  private commandText(id: string): string {
+    if (!id) return '';
+    const c = this.commands.find((x) => x.id === id);
+    if (!c) throw new Error(notFound('command', id));
+    return c.body;
+  }
+
+  private attachment(taskId: string, name: string, dataBase64: string): TaskDetail['attachments'][number] {
+    const pad = dataBase64.endsWith('==') ? 2 : dataBase64.endsWith('=') ? 1 : 0;
+    const size = Math.floor((dataBase64.length * 3) / 4) - pad;
+    return { name, size, added_at: this.stamp(), path: `/home/dev/.local/share/boof-runner/attachments/${taskId}/${name}` };
   }
 
   private notOngoing(t: TaskDetail, what: string): void {
@@ -191,8 +209,16 @@ export class FakeBackend implements Backend {
       const ts = this.stamp();
       const id = `t${this.now().getTime().toString(36)}${(this.counter++).toString(36).padStart(2, '0')}`;
       const positions = [...this.tasks.values()].filter((t) => t.status === 'pending').map((t) => t.position);
+      const text = this.commandText(input.command ?? '');
+      const files = input.attachments ?? [];
+      files.forEach((f, i) => {
+        if (!f.name.trim()) throw new Error('Attachment name is empty.');
+        if (files.findIndex((g) => g.name === f.name) !== i) throw new Error(`Attachment name "${f.name}" is given twice.`);
+      });
       const t = blankDetail({ id, prompt: input.prompt, created_at: ts });
       Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs || 1, position: Math.max(-1, ...positions) + 1 });
+      Object.assign(t, { command: input.command ?? '', command_text: text, repo: this.settings.working_directory });
+      t.attachments = files.map((f) => this.attachment(id, f.name, f.data_base64));
       this.tasks.set(id, t);
       this.emit('tasks:changed');
       return this.view(t);
@@ -202,7 +228,9 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       this.validateInput(u.prompt, u.runs, u.priority);
       if (t.status !== 'draft' && t.status !== 'pending') throw new Error(`Cannot edit task ${id}: it is ${t.status} (allowed: draft, pending)`);
-      Object.assign(t, { ...u, title: u.title.trim() });
+      // Another template is copied now; the same name keeps the task's copy.
+      const text = u.command === t.command ? t.command_text : this.commandText(u.command);
+      Object.assign(t, { ...u, title: u.title.trim(), command_text: text });
       return this.change(t, undefined, { kind: 'edited', data: {} });
     },
     'TaskService.SetPriority': (id, p) => {
@@ -248,17 +276,24 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       return `---\nid: ${t.id}\ntitle: ${t.title}\nstatus: ${t.status}\npriority: ${t.priority}\nlabels: [${t.labels.join(', ')}]\n---\n\n## Prompt\n\n${t.prompt}\n`;
     },
-    'TaskService.Import': (md) => {
+    'TaskService.Import': (md, again) => {
       const m = /## Prompt\s*\n([\s\S]*)$/.exec(md);
       if (!md.startsWith('---')) throw new Error('Invalid task markdown: line 1: the file must start with a --- frontmatter line.');
       if (!m || !m[1].trim()) throw new Error('Invalid task markdown: no ## Prompt section');
       const title = /^title:\s*(.*)$/m.exec(md)?.[1] ?? '';
+      const origin = (/^origin_?[iI]d:\s*"?([^"\n]*)"?$/m.exec(md) ?? /^id:\s*"?([^"\n]*)"?$/m.exec(md))?.[1] ?? '';
+      const before = origin ? this.origins.get(origin) : undefined;
+      if (before && !again) throw new Error(duplicateMessage(origin, before));
+      const notes = [...md.matchAll(/^([a-zA-Z_]+):/gm)].map((x) => x[1]).filter((k) => !KNOWN_KEYS.has(k)).map((k) => `unknown key "${k}" kept`);
       const created = this.handlers['TaskService.Create']({ title, prompt: m[1].trim(), priority: 0, base: '', labels: [], runs: 1 });
-      // As Go's import: a new task that keeps the exported status (an ongoing one is refused).
+      // As Go's import: a new task that keeps the exported status (an ongoing one comes in stopped).
       const status = /^status:\s*(\w+)$/m.exec(md)?.[1] as TaskDetail['status'] | undefined;
-      if (status === 'ongoing') throw new Error('Invalid task markdown: an ongoing task cannot be imported');
-      if (status && status !== 'pending') this.get(created.id).status = status;
-      return this.view(this.get(created.id));
+      if (status === 'ongoing') {
+        this.get(created.id).status = 'stopped';
+        notes.push('status ongoing imported as stopped (the run it was in is gone)');
+      } else if (status && status !== 'pending') this.get(created.id).status = status;
+      if (origin) this.origins.set(origin, before ?? created.id);
+      return { task: this.view(this.get(created.id)), notes };
     },
     'TaskService.Answer': (id, answer) => {
       const t = this.get(id);
@@ -273,7 +308,7 @@ export class FakeBackend implements Backend {
       const t = this.get(id);
       if (!f.name.trim()) throw new Error('attachment name is empty');
       t.attachments = t.attachments.filter((a) => a.name !== f.name);
-      t.attachments.push({ name: f.name, size: Math.floor((f.data_base64.length * 3) / 4), added_at: this.stamp() });
+      t.attachments.push(this.attachment(id, f.name, f.data_base64));
       this.change(t);
       return t.attachments;
     },

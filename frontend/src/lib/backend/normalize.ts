@@ -18,6 +18,8 @@ export function normalizeDetail(d: TaskDetail): TaskDetail {
     log: d.log ?? '',
     answers: d.answers ?? '',
     command: d.command ?? '',
+    command_text: d.command_text ?? '',
+    usage_by_role: d.usage_by_role ?? [],
     usage: d.usage ?? { tokens_in: 0, tokens_out: 0, cost_usd: 0 },
   };
 }

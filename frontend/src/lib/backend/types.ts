@@ -59,6 +59,10 @@ export interface CreateTaskInput {
   base: string;
   labels: string[];
   runs: number;
+  /** Command template id (its name); its text is copied into the task. "" = none. */
+  command?: string;
+  /** Files the agents get the paths of, stored with the task at once. */
+  attachments?: AttachmentInput[];
 }
 
 export interface ToolChoice {
@@ -75,6 +79,8 @@ export interface Attachment {
   name: string;
   size: number;
   added_at: string;
+  /** Absolute path of the task's copy, outside the worktree: what every prompt lists. */
+  path: string;
 }
 
 export interface Report {
@@ -117,7 +123,11 @@ export interface Usage {
 
 export interface TaskDetail extends TaskView {
   command: string;
+  /** The task's copy of its command template's text (made when it was added): what the agents get. */
+  command_text: string;
   attachments: Attachment[];
+  /** Usage per role (key: the role), in pipeline order. */
+  usage_by_role: UsageRow[];
   tools: Partial<Record<Role, ToolChoice>>;
   answers: string;
   reports: Report[];
@@ -136,6 +146,12 @@ export interface TaskUpdate {
   base: string;
   command: string;
   tools: Partial<Record<Role, ToolChoice>>;
+}
+
+/** A task imported from a file, and what the import noted (unknown keys and sections kept, a status mapped). */
+export interface ImportResult {
+  task: TaskView;
+  notes: string[];
 }
 
 export interface DeleteOptions {
@@ -284,6 +300,7 @@ export interface UsageSummary {
   by_tool: UsageRow[];
   by_model: UsageRow[];
   by_task: UsageRow[];
+  by_role: UsageRow[];
 }
 
 // ---- review (issue 9 entry points) -------------------------------------
@@ -361,7 +378,7 @@ export interface Api {
   'TaskService.Unarchive': (id: string) => Promise<TaskView>;
   'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;
   'TaskService.Export': (id: string) => Promise<string>;
-  'TaskService.Import': (markdown: string) => Promise<TaskView>;
+  'TaskService.Import': (markdown: string, again: boolean) => Promise<ImportResult>;
   'TaskService.Answer': (id: string, answer: string) => Promise<TaskView>;
   'TaskService.Branches': () => Promise<string[]>;
   'TaskService.AddAttachment': (id: string, file: AttachmentInput) => Promise<Attachment[]>;

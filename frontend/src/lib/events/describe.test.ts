@@ -8,8 +8,8 @@ const accepted = { strategy: 'squash' as const, target: 'refs/heads/main', old_s
 
 /** One payload of every kind and the sentence it renders to. */
 const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
-  created: [{ status: 'pending' }, 'Task created'],
-  imported: [{ status: 'done' }, 'Imported as done'],
+  created: [{ status: 'pending', command: 'tests' }, 'Task created with the text of command template “tests”'],
+  imported: [{ status: 'done', origin_id: '2025-10-03-retry' }, 'Imported as done from task 2025-10-03-retry'],
   edited: [{}, 'Task edited'],
   status_changed: [{ from: 'ongoing', to: 'done', reason: 'approved' }, 'Status ongoing → done: approved'],
   claimed: [{ runner: 'host:42' }, 'Claimed by the runner'],

@@ -26,9 +26,9 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
   const ev = e as TypedEvent;
   switch (ev.kind) {
     case 'created':
-      return 'Task created';
+      return ev.data.command ? `Task created with the text of command template “${ev.data.command}”` : 'Task created';
     case 'imported':
-      return `Imported as ${ev.data.status}`;
+      return `Imported as ${ev.data.status}${ev.data.origin_id ? ` from task ${ev.data.origin_id}` : ''}`;
     case 'edited':
       return 'Task edited';
     case 'status_changed':

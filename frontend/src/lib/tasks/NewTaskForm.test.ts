@@ -69,6 +69,6 @@ describe('NewTaskForm', () => {
     await fireEvent.input(screen.getByRole('textbox', { name: 'Runs' }), { target: { value: '2' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
     await waitFor(() => expect(b.calls.some((c) => c.method === 'TaskService.Create')).toBe(true));
-    expect(b.calls.find((c) => c.method === 'TaskService.Create')!.args[0]).toEqual({ title: 'T', prompt: 'Do it', priority: 3, base: '', labels: ['a', 'b'], runs: 2 });
+    expect(b.calls.find((c) => c.method === 'TaskService.Create')!.args[0]).toEqual({ title: 'T', prompt: 'Do it', priority: 3, base: '', labels: ['a', 'b'], runs: 2, command: '', attachments: [] });
   });
 });

@@ -65,12 +65,16 @@ export class TaskStore {
     return t;
   }
 
-  /** Imports a task from exported markdown; throws the readable message on failure. */
-  async importMarkdown(md: string): Promise<TaskView> {
+  /**
+   * Imports a task file (this app's export or the earlier version's); `again`
+   * imports a file whose task was imported before as a second copy. Throws
+   * the readable message on failure.
+   */
+  async importMarkdown(md: string, again = false): Promise<{ task: TaskView; notes: string[] }> {
     try {
-      const t = await this.backend.invoke('TaskService.Import', md);
+      const r = await this.backend.invoke('TaskService.Import', md, again);
       await this.load();
-      return t;
+      return { task: normalizeTask(r.task), notes: r.notes ?? [] };
     } catch (e) {
       throw new Error(errorMessage(e));
     }

@@ -20,7 +20,7 @@ export function Export(arg1:string):Promise<string>;
 
 export function Get(arg1:string):Promise<app.TaskDetail>;
 
-export function Import(arg1:string):Promise<task.Task>;
+export function Import(arg1:string,arg2:boolean):Promise<app.ImportResult>;
 
 export function List(arg1:app.ListFilter):Promise<Array<task.Task>>;
 

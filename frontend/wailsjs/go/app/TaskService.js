@@ -34,8 +34,8 @@ export function Get(arg1) {
   return window['go']['app']['TaskService']['Get'](arg1);
 }
 
-export function Import(arg1) {
-  return window['go']['app']['TaskService']['Import'](arg1);
+export function Import(arg1, arg2) {
+  return window['go']['app']['TaskService']['Import'](arg1, arg2);
 }
 
 export function List(arg1) {

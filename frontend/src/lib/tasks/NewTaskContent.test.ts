@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, fireEvent, waitFor, within } from '@testing-library/svelte';
+import { FakeBackend } from '../backend/fake';
+import { TaskStore } from './tasks.svelte';
+import NewTaskForm from './NewTaskForm.svelte';
+import type { CreateTaskInput } from '../backend/types';
+
+function setup() {
+  const b = new FakeBackend({ seed: false });
+  b.commands = [{ id: 'tests', name: 'tests', body: 'Add a table test.', updated_at: '2026-01-01T00:00:00Z' }];
+  const store = new TaskStore(b);
+  render(NewTaskForm, { store, branches: ['main'], commands: b.commands });
+  return { b, store };
+}
+
+function pick(input: HTMLElement, files: File[]) {
+  Object.defineProperty(input, 'files', { value: files, configurable: true });
+  return fireEvent.change(input);
+}
+
+describe('NewTaskForm: template and attachments', () => {
+  it('sends the picked template and files with the task, all at once', async () => {
+    const { b, store } = setup();
+    await fireEvent.input(screen.getByRole('textbox', { name: /prompt/i }), { target: { value: 'Fix the parser' } });
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Command template' }), { target: { value: 'tests' } });
+    expect(screen.getByText(/keeps a copy of this template's text/)).toBeTruthy();
+    const input = screen.getByLabelText('Attach files');
+    await pick(input, [new File(['hello world!'], 'spec.txt'), new File([new Uint8Array([0x89, 0x50])], 'shot.png')]);
+    const list = await screen.findByRole('list', { name: 'Files to attach' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
+    expect(list.textContent).toMatch(/spec\.txt\s*12 bytes/);
+    await fireEvent.click(screen.getByRole('button', { name: 'Do not attach shot.png' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
+    await waitFor(() => expect(store.tasks).toHaveLength(1));
+    const sent = b.calls.find((c) => c.method === 'TaskService.Create')!.args[0] as CreateTaskInput;
+    expect(sent.command).toBe('tests');
+    expect(sent.attachments).toEqual([{ name: 'spec.txt', data_base64: btoa('hello world!') }]);
+    const t = b.tasks.get(store.tasks[0].id)!;
+    expect(t.command_text).toBe('Add a table test.');
+    expect(t.attachments.map((a) => [a.name, a.size])).toEqual([['spec.txt', 12]]);
+    expect(t.attachments[0].path).toMatch(new RegExp(`/attachments/${t.id}/spec\\.txt$`));
+    expect(screen.queryByRole('list', { name: 'Files to attach' })).toBeNull();
+  });
+
+  it('keeps the form when the backend refuses (template deleted meanwhile)', async () => {
+    const { b, store } = setup();
+    await fireEvent.input(screen.getByRole('textbox', { name: /prompt/i }), { target: { value: 'Fix it' } });
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Command template' }), { target: { value: 'tests' } });
+    await pick(screen.getByLabelText('Attach files'), [new File(['x'], 'a.txt')]);
+    await screen.findByRole('list', { name: 'Files to attach' });
+    b.commands = [];
+    await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Command "tests" does not exist.');
+    expect(store.tasks).toHaveLength(0);
+    expect(b.tasks.size).toBe(0);
+    expect(screen.getByRole('list', { name: 'Files to attach' }).textContent).toMatch(/a\.txt/);
+  });
+});
