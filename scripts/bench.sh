@@ -46,6 +46,8 @@ gobench ./backend/review/ AcceptSquash1000 5x
 gobench ./backend/proc/ 'StopLatency|Throughput' 5x
 gobench ./backend/store/ 'Store100k' 1s
 gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 3x
+gobench ./backend/secrets/ 'ScrubRecorded' 1s
+gobench ./backend/taskimport/ Dir1000 3x
 if [ -n "${BOOF_CLAUDE_BIN:-}" ]; then gobench ./backend/agent/claude/ StepOverhead 5x; fi
 if [ -n "${BOOF_CODEX_BIN:-}" ]; then gobench ./backend/agent/codex/ AdapterVsShell 5x; fi
 

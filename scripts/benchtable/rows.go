@@ -83,4 +83,10 @@ var rows = []row{
 	{id: "K11", what: "one codex step through the adapter ÷ the same in a shell (real CLI, fake model)",
 		bench: "BenchmarkAdapterVsShell", metric: "adapter/shell", atMost: true, goal: 1.1, unit: "×",
 		detail: []string{"adapter-ms/step", "shell-ms/step"}},
+	{id: "K12", what: "secret scrubbing of the real CLIs' recorded output, streamed in 64 KiB reads (no baseline: shown for context)",
+		bench: "BenchmarkScrubRecorded/stream", metric: "MB/s", unit: "MB/s", info: true,
+		detail: []string{"MB/s"}},
+	{id: "K13", what: "import of 1,000 task files into a fresh store (no baseline: shown for context)",
+		bench: "BenchmarkDir1000", metric: "cpu-ms/op", unit: "CPU ms", info: true,
+		detail: []string{"ns/op", "cpu-ms/op"}},
 }
