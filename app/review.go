@@ -205,8 +205,12 @@ func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInp
 			return review.Request{}, userError(err)
 		}
 	}
+	unverified, err := r.store.UnverifiedReason(ctx, taskID)
+	if err != nil {
+		return review.Request{}, userError(err)
+	}
 	return review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
-		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget}, nil
+		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget, Unverified: unverified}, nil
 }
 
 // PlanAccept is the dry run: what an accept would do, conflicts and dirty

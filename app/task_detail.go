@@ -61,6 +61,7 @@ var reportKinds = map[task.SectionKind]task.Role{
 	task.SectionPlannerReport:   task.RolePlanner,
 	task.SectionFinalPlan:       task.RoleRefinement,
 	task.SectionDeveloperReport: task.RoleDeveloper,
+	task.SectionVerification:    task.RoleVerify,
 	task.SectionObserverReport:  task.RoleObserver,
 	task.SectionReviewerReport:  task.RoleReviewer,
 }

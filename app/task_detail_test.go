@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -91,5 +92,40 @@ func TestTaskHistoryFromStoredEvents(t *testing.T) {
 	if js[6].Kind != "verdict" || string(js[6].Data) != `{"role":"reviewer","iteration":1,"round":1,"verdict":"APPROVE"}` ||
 		js[7].Kind != "from_the_future" || string(js[7].Data) != `{"x":1}` || string(js[0].Data) != `{"status":"pending"}` {
 		t.Fatalf("history JSON %s", b)
+	}
+}
+
+// A verification run is one of the task's reports (role verify, its
+// outcome the verdict), after the developer's.
+func TestVerificationIsAReport(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "boof.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, TaskDeps{})
+	tk, err := svc.Create(NewTaskInput{Prompt: "verified"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vr := task.VerifyRun{Command: "./check.sh", Outcome: task.VerifyFailed, ExitCode: 1, DurationMs: 1500, Tail: "FAIL: marker"}
+	for _, sec := range []task.Section{
+		{TaskID: tk.ID, Kind: task.SectionDeveloperReport, Role: task.RoleDeveloper, Iteration: 1, Body: "done"},
+		{TaskID: tk.ID, Kind: task.SectionVerification, Role: task.RoleVerify, Iteration: 1, Round: 1, Verdict: string(vr.Outcome), Step: "verify-1", Body: vr.Body()},
+	} {
+		if _, err := st.AddSection(ctx, sec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := svc.Get(tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Reports) != 2 || d.Reports[1].Role != task.RoleVerify || d.Reports[1].Verdict != "failed" || d.Reports[1].Round != 1 {
+		t.Fatalf("reports %+v", d.Reports)
+	}
+	if b := d.Reports[1].Body; !strings.Contains(b, "Command: `./check.sh`") || !strings.Contains(b, "Exit status: 1") || !strings.Contains(b, "FAIL: marker") {
+		t.Fatalf("body %q", b)
 	}
 }

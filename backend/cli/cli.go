@@ -95,6 +95,8 @@ var commands = map[string]command{
 	"commands":    {"command templates: commands list [--json] | show NAME | add NAME FILE|- [--replace] | rm NAME", runCommands},
 	"log":         {"print a task's log: log ID [--follow] [--events]", runLog},
 	"edit":        {"change a task: edit ID [--priority N] [--skip|--no-skip] [--title T] [--label L]...", runEdit},
+	"queue":       {"the merge queue: " + queueUsage, runQueue},
+	"verify":      {"the verification gate: " + verifyUsage, runVerify},
 }
 
 // wakes are the commands whose change the data root's runner must act on

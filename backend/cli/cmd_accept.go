@@ -89,8 +89,12 @@ func runAccept(ctx context.Context, c *call) error {
 	if msg == "" && st != review.StrategyRebase {
 		msg = review.DefaultMessage(st, t.ID, t.DisplayTitle(), reviewerSummary(ctx, rc.store, t.ID))
 	}
+	unverified, err := rc.store.UnverifiedReason(ctx, t.ID)
+	if err != nil {
+		return err
+	}
 	r := review.Request{Repo: t.Repo, TaskID: t.ID, Status: t.Status, Target: *target, Strategy: st,
-		Message: msg, IncludeLeftovers: *leftovers}
+		Message: msg, IncludeLeftovers: *leftovers, Unverified: unverified}
 	if *dryRun {
 		p, err := rc.svc.Plan(ctx, r)
 		if *asJSON && (err == nil || errors.Is(err, review.ErrConflict) || errors.Is(err, review.ErrDirty)) {

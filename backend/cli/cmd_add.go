@@ -58,6 +58,8 @@ func runAdd(ctx context.Context, c *call) error {
 	fs.StringVar(&n.Command, "command", "", "command template whose text the task copies (see 'commands list')")
 	fs.Var(&attach, "attach", "file to attach (repeatable); the agents get its path")
 	fs.BoolVar(&n.Draft, "draft", false, "store as a draft instead of queueing it")
+	fs.StringVar(&n.Verify, "verify", "", "this task's verify command (wins over the repository's and settings.verify.command)")
+	fs.BoolVar(&n.NoVerify, "no-verify", false, "run no verify command for this task")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err

@@ -10,10 +10,14 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/settings"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/verify"
 )
 
 // runDoctor checks every agent tool in parallel (within 20 s): installed,
@@ -76,6 +80,7 @@ func runDoctor(ctx context.Context, c *call) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(c.io.Stdout, "\nroles use: %s\n", roleSummary(set))
+	verifyDoctor(ctx, c, paths, set)
 	if bad > 0 {
 		return fmt.Errorf("%d tool(s) the roles use are not ready", bad)
 	}
@@ -104,4 +109,34 @@ func roleSummary(s settings.Settings) string {
 		out += " observer=(none)"
 	}
 	return out
+}
+
+// verifyDoctor says which verify command the working directory's tasks
+// run, or suggests one from its files (never run until the user sets it).
+func verifyDoctor(ctx context.Context, c *call, paths dataroot.Paths, set settings.Settings) {
+	if set.WorkingDirectory == "" {
+		return
+	}
+	top, err := gitx.New().TopLevel(ctx, set.WorkingDirectory)
+	if err != nil {
+		return
+	}
+	if st, err := store.Open(ctx, paths.Database(), store.Options{}); err == nil {
+		rv, gerr := st.GetRepoVerify(ctx, top)
+		st.Close()
+		if gerr == nil {
+			fmt.Fprintf(c.io.Stdout, "verify: %s (for %s)\n", safeLine(rv.Command), top)
+			return
+		}
+	}
+	if set.Verify.Command != "" {
+		fmt.Fprintf(c.io.Stdout, "verify: %s (settings verify.command)\n", safeLine(set.Verify.Command))
+		return
+	}
+	sugg := verify.Suggest(top)
+	if len(sugg) == 0 {
+		fmt.Fprintln(c.io.Stdout, "verify: none set; tasks are judged by the reviewer alone")
+		return
+	}
+	fmt.Fprintf(c.io.Stdout, "verify: none set; suggested (from %s): boof-runner verify set --repo %s '%s'\n", sugg[0].Because, top, sugg[0].Command)
 }

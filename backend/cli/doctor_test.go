@@ -44,4 +44,22 @@ func TestDoctorReportsEachTool(t *testing.T) {
 	if text.code != 0 || !strings.Contains(text.stdout, "roles use:") {
 		t.Fatalf("doctor: %+v", text)
 	}
+	// A working directory with go.mod and no verify command: a suggestion,
+	// which nothing runs until the user sets it.
+	repo := t.TempDir()
+	if out, err := exec.Command(gitPath, "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	writeFile(t, filepath.Join(repo, "go.mod"), "module x\n")
+	if r := runCLI(t, dir, "", "settings", "set", "workingDirectory", repo); r.code != 0 {
+		t.Fatalf("settings set: %+v", r)
+	}
+	text = runCLI(t, dir, "", "doctor")
+	if want := "verify: none set; suggested (from go.mod): boof-runner verify set --repo " + repo + " 'go test ./...'"; !strings.Contains(text.stdout, want) {
+		t.Fatalf("doctor lacks %q:\n%s", want, text.stdout)
+	}
+	runCLI(t, dir, "", "verify", "set", "--repo", repo, "make check")
+	if text = runCLI(t, dir, "", "doctor"); !strings.Contains(text.stdout, "verify: make check (for "+repo+")") {
+		t.Fatalf("doctor after set:\n%s", text.stdout)
+	}
 }

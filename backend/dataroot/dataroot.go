@@ -131,6 +131,10 @@ func (p Paths) WakeSocket() string { return filepath.Join(p.Root, "wake.sock") }
 // move an accept or undo makes, written before the ref moves.
 func (p Paths) Journal() string { return filepath.Join(p.Root, "journal") }
 
+// MergeQueueWork holds the merge queue's temporary worktrees, where each
+// landing is verified before its target moves.
+func (p Paths) MergeQueueWork() string { return filepath.Join(p.Root, "merge-queue") }
+
 // DiskReserve is the runner's reserve of disk space (runner.Reserve).
 func (p Paths) DiskReserve() string { return filepath.Join(p.Root, "disk-reserve") }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/mergequeue"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/review"
@@ -24,6 +25,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/verify"
 	"github.com/boof-runner/boof-runner/backend/wake"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
@@ -73,6 +75,8 @@ type Host struct {
 	// Review is the data root's journaled review service; Run reconciles
 	// the accepts a crash cut short with it before the loop starts.
 	Review *review.Service
+	// Queue is the merge queue; Run drives it beside the task loop.
+	Queue *mergequeue.Queue
 
 	store *store.Store
 	onLog func(taskID string, execID int64, level task.LogLevel, text string)
@@ -131,7 +135,11 @@ func Open(o Options) (*Host, error) {
 		Logger:        o.Logger,
 		Scope:         h.Scope,
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
+		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
 	})
+	h.Queue = MergeQueue(o.Paths, o.Store, h.Review, g, h.current)
+	h.Queue.Verify = &verify.Runner{Procs: h.Procs, Git: g}
+	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
 		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Signal: sig})
@@ -178,8 +186,22 @@ func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
 	if err := ReconcileAccepts(ctx, h.Review, h.store, h.onLog); err != nil {
 		h.log.Warn("runner: "+err.Error(), "err", err)
 	}
-	if err := h.Runner.Run(ctx, mode); err != nil {
+	qctx, stopQueue := context.WithCancel(ctx)
+	queueDone := make(chan struct{})
+	go func() {
+		defer close(queueDone)
+		if mode == runner.Forever {
+			h.driveQueue(qctx)
+		}
+	}()
+	err := h.Runner.Run(ctx, mode)
+	stopQueue()
+	<-queueDone
+	if err != nil {
 		return fmt.Errorf("runner: %w", err)
+	}
+	if mode != runner.Forever && ctx.Err() == nil && h.current().Runner.Enabled {
+		h.queuePass(ctx) // a headless --once or --until-idle run lands the queue too
 	}
 	return nil
 }
@@ -206,6 +228,13 @@ func (h *Host) Close() error {
 func ReviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
 	j := review.NewJournal(paths.Journal(), proc.Scope(paths.Root))
 	return review.New(g, time.Now, review.WithJournal(j))
+}
+
+// MergeQueue builds the merge queue of a data root (without a verify
+// runner: Add, Remove, Move and SendBack need none; Host.Open sets one).
+func MergeQueue(paths dataroot.Paths, st *store.Store, rev *review.Service, g *gitx.Git, set func() settings.Settings) *mergequeue.Queue {
+	return &mergequeue.Queue{Store: st, Review: rev, Git: g, Settings: set, WorkDir: paths.MergeQueueWork(),
+		Describe: func(err error) string { msg, _ := usererr.Describe(err); return msg }}
 }
 
 // ReconcileAccepts completes or rolls back the accepts and undos a crash

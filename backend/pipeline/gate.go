@@ -45,10 +45,14 @@ func (r *run) iteration(ctx context.Context, secs []task.Section) error {
 	if err := r.develop(ctx, base, "", ""); err != nil {
 		return err
 	}
+	if err := r.verifyGate(ctx, &base); err != nil {
+		return err
+	}
 	return r.gate(ctx, base)
 }
 
-// gate runs the observer (if configured) and the reviewer with the fix loop.
+// gate runs the observer (if configured) and the reviewer with the fix
+// loop; the verify gate runs again after every developer fix round.
 func (r *run) gate(ctx context.Context, base PromptInput) error {
 	_, hasObserver := r.choice(task.RoleObserver)
 	enforce := r.set.Review.Gate
@@ -69,6 +73,9 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 				if err := r.develop(ctx, base, report, task.RoleObserver); err != nil {
 					return err
 				}
+				if err := r.verifyGate(ctx, &base); err != nil {
+					return err
+				}
 			default:
 				return notApproved(task.RoleObserver, v)
 			}
@@ -79,7 +86,6 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 			return err
 		}
 	}
-	revBudget := r.set.Review.MaxFixRounds
 	for {
 		v, report, err := r.review(ctx, task.RoleReviewer, base)
 		if err != nil || !enforce {
@@ -89,11 +95,14 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 		case task.VerdictApprove:
 			return nil
 		case task.VerdictChangesRequested:
-			if revBudget <= 0 {
+			if r.fixBudget <= 0 {
 				return notApproved(task.RoleReviewer, v)
 			}
-			revBudget--
+			r.fixBudget--
 			if err := r.develop(ctx, base, report, task.RoleReviewer); err != nil {
+				return err
+			}
+			if err := r.verifyGate(ctx, &base); err != nil {
 				return err
 			}
 			if hasObserver {
@@ -116,7 +125,10 @@ func (r *run) develop(ctx context.Context, base PromptInput, findings string, fr
 	in := base
 	in.Findings, in.FindingsRole = findings, from
 	round := r.devRound
-	if findings != "" {
+	switch {
+	case from == task.RoleVerify:
+		r.logf(task.LevelInfo, "Verification failed: developer fix round %d", round)
+	case findings != "":
 		r.logf(task.LevelInfo, "%s requested changes: developer fix round %d", titleCase(string(from)), round)
 	}
 	res, err := r.ask(ctx, stepSpec{role: task.RoleDeveloper, round: round, in: in, diff: findings != ""})

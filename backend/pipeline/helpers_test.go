@@ -17,6 +17,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/verify"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -157,6 +158,7 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 		Settings:      func() settings.Settings { return e.set },
 		TranscriptDir: filepath.Join(t.TempDir(), "transcripts"),
 		ControlPoll:   20 * time.Millisecond,
+		Verify:        &verify.Runner{Procs: testRunner, Git: gitx.New()},
 		Hooks: Hooks{OnEvent: func(taskID string, execID int64, ev task.Event) {
 			e.mu.Lock()
 			e.events = append(e.events, hookEvent{execID, ev})

@@ -15,6 +15,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/verify"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -35,6 +36,7 @@ type Store interface {
 	Decide(ctx context.Context, d store.Decided) (int, error)
 	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
+	VerifyStore
 }
 
 // Tools finds an agent tool by its settings name and prices the steps the
@@ -106,6 +108,9 @@ type Options struct {
 	// and every git command of a run carries proc.StepEnv with it, so crash
 	// recovery finds them. Empty means untagged (tests).
 	Scope string
+	// Verify runs the verification gate's command (verify.Runner); it is
+	// required once a verify command is set.
+	Verify *verify.Runner
 }
 
 // Pipeline runs claimed tasks. It is safe for concurrent use: each Run is

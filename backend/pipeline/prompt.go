@@ -23,6 +23,7 @@ const (
 	HeadingQuestions     = "## Questions to answer"
 	HeadingPlannerAnswer = "## Answers from the planner"
 	HeadingIteration     = "## Iteration"
+	HeadingVerification  = "## Verification"
 )
 
 // Attachment is a file the user attached to the task, as a prompt lists it.
@@ -70,6 +71,8 @@ type PromptInput struct {
 	Asker     task.Role
 	// PlannerAnswers is the planner's answer to this step's own questions.
 	PlannerAnswers string
+	// Verification is the last verify run's result (observer, reviewer).
+	Verification string
 }
 
 func section(b *strings.Builder, heading, body string) {
@@ -140,11 +143,19 @@ func BuildPrompt(in PromptInput) string {
 		section(&b, HeadingFinalPlan, in.FinalPlan)
 	}
 	section(&b, HeadingPrevIteration, in.PrevIteration)
-	if in.Findings != "" {
+	switch {
+	case in.Findings != "" && in.FindingsRole == task.RoleVerify:
+		section(&b, HeadingFindings, strings.TrimSpace(in.Findings)+"\n\n"+
+			"Make the verify command pass: fix the cause in the code or its tests (never weaken or skip the check). "+
+			"Keep working in this directory.")
+	case in.Findings != "":
 		section(&b, HeadingFindings, fmt.Sprintf("The %s asked for changes. Its report:\n\n%s\n\n"+
 			"Fix each real finding, with a test that fails without the fix, or rebut it with evidence "+
 			"(a command and its output, or a file and line) in your report. Keep working in this directory.",
 			in.FindingsRole, strings.TrimSpace(in.Findings)))
+	}
+	if in.Role == task.RoleObserver || in.Role == task.RoleReviewer {
+		section(&b, HeadingVerification, in.Verification)
 	}
 	if in.Role == task.RolePlannerAnswer {
 		section(&b, HeadingQuestions, fmt.Sprintf("The %s asks:\n\n%s", in.Asker, bullets(in.Questions)))

@@ -38,9 +38,14 @@ type run struct {
 	readDirs  []string
 	obsBudget int // observer fix rounds left, shared across the run
 	obsRound  int
-	revRound  int
-	devRound  int
-	finalPlan string
+	// fixBudget is the developer fix rounds left for the reviewer and the
+	// verify gate together (review.maxFixRounds).
+	fixBudget   int
+	verifyCmd   VerifyChoice
+	verifyRound int
+	revRound    int
+	devRound    int
+	finalPlan   string
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -56,6 +61,7 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 		r.first = &first
 	}
 	r.obsBudget = r.set.Review.MaxFixRounds
+	r.fixBudget = r.set.Review.MaxFixRounds
 	err := r.execute(r.gitCtx(ctx, "git"))
 	return r.finish(ctx, err)
 }
@@ -101,6 +107,11 @@ func (r *run) execute(ctx context.Context) error {
 		return &failure{r.p.o.Describe(err)}
 	}
 	r.wt = wt
+	vc, err := ResolveVerify(ctx, r.st, r.set, r.t.ID, wt.Repo)
+	if err != nil {
+		return fmt.Errorf("verify command: %w", err)
+	}
+	r.verifyCmd = vc
 	return r.iteration(ctx, secs)
 }
 

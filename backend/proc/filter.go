@@ -13,12 +13,15 @@ type Filter interface {
 	// Write takes the next bytes read from the PTY and returns the bytes
 	// ready to keep, possibly none. The result may be reused by the next call.
 	Write(p []byte) []byte
+	// FlushIdle returns what may go on after the child paused mid-line;
+	// it may keep a tail that could be the start of a secret.
+	FlushIdle() []byte
 	// Flush returns everything held back.
 	Flush() []byte
 }
 
 // filterHoldFor is how long held-back output may wait while the child
-// prints nothing more; then it is flushed as it is.
+// prints nothing more; then what can go on does (Filter.FlushIdle).
 const filterHoldFor = 500 * time.Millisecond
 
 // outFilter runs a Filter for one handle. The read loop and the hold timer
@@ -62,7 +65,11 @@ func (h *Handle) flushFilter(final bool) {
 	if of.closed {
 		return
 	}
-	h.keepRaw(of.f.Flush())
+	if final {
+		h.keepRaw(of.f.Flush())
+	} else {
+		h.keepRaw(of.f.FlushIdle())
+	}
 	if final {
 		of.closed = true
 		of.timer.Stop()

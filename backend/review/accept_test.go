@@ -242,3 +242,22 @@ func TestAcceptRebaseReplayConflict(t *testing.T) {
 		t.Fatalf("temporary worktree left behind:\n%s", wts)
 	}
 }
+
+// Work whose latest verification failed is refused with the reason, and
+// nothing changes.
+func TestAcceptRefusesUnverifiedWork(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	before := snap(t, f.repo)
+	r := req(f, StrategyMerge)
+	r.Unverified = "verification failed: ./check.sh exited 1"
+	_, err := newService(t).Accept(ctx(t), r, nil)
+	var nv *NotVerifiedError
+	if !errors.As(err, &nv) || !errors.Is(err, ErrNotVerified) || nv.Reason != r.Unverified {
+		t.Fatalf("accept err = %v", err)
+	}
+	if _, _, err := newService(t).Build(ctx(t), r); !errors.Is(err, ErrNotVerified) {
+		t.Fatalf("build err = %v", err)
+	}
+	before.same(t, f.repo)
+}

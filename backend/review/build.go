@@ -128,3 +128,24 @@ func (s *Service) tempWork(repo string) (string, error) {
 	}
 	return tmp, nil
 }
+
+// Build makes the dry run of r and, when it is clean, builds the accept's
+// result commit (merge, squash or rebase of the task branch onto the
+// target's current tip) without moving any ref or touching any working
+// tree. It returns the plan and the built commit; the caller verifies it
+// and lands it with MoveRef (a compare-and-swap from Plan.TargetSHA), as
+// the merge queue does. Errors are those of Plan, and *ConflictError for a
+// rebase that conflicts.
+func (s *Service) Build(ctx context.Context, r Request) (Plan, string, error) {
+	common, unlock, err := s.lockRepo(ctx, r.Repo)
+	if err != nil {
+		return Plan{}, "", fmt.Errorf("build: %w", err)
+	}
+	defer unlock()
+	p, err := s.plan(ctx, r, common, false)
+	if err != nil {
+		return p, "", err
+	}
+	sha, err := s.build(ctx, r, p)
+	return p, sha, err
+}

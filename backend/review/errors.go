@@ -33,7 +33,21 @@ var (
 	// ErrNotConfirmed: branch deletion was asked without confirming
 	// exactly the branches that would go.
 	ErrNotConfirmed = errors.New("branch deletion not confirmed")
+	// ErrNotVerified is matched by *NotVerifiedError.
+	ErrNotVerified = errors.New("work did not pass verification")
 )
+
+// NotVerifiedError is an accept of work whose latest verification failed.
+type NotVerifiedError struct {
+	// Reason is the failed run's message ("verification failed: ./check.sh exited 1").
+	Reason string
+}
+
+// Error names the failed verification.
+func (e *NotVerifiedError) Error() string { return "accept refused: " + e.Reason }
+
+// Unwrap lets errors.Is match ErrNotVerified.
+func (e *NotVerifiedError) Unwrap() error { return ErrNotVerified }
 
 // ConflictError is an accept that cannot be made without conflicts.
 type ConflictError struct {

@@ -32,6 +32,10 @@ type Request struct {
 	// ExpectTarget, when set, is the target commit the user saw in the dry
 	// run; a target that has moved since gives *MovedError.
 	ExpectTarget string `json:"expect_target,omitempty"`
+	// Unverified, when set, says the task's latest verification failed
+	// (store.UnverifiedReason); the accept is refused with
+	// *NotVerifiedError before git runs.
+	Unverified string `json:"unverified,omitempty"`
 }
 
 // Plan is the dry run of an accept: what would be done and what stands in
@@ -86,6 +90,9 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 	var err error
 	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
 		return p, err
+	}
+	if r.Unverified != "" {
+		return p, &NotVerifiedError{Reason: r.Unverified}
 	}
 	if r.Status != "" {
 		if err := task.CheckTransition(r.Status, task.StatusAccepted); err != nil {

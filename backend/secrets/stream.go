@@ -23,6 +23,9 @@ type Stream struct {
 	out   []byte
 	inKey bool
 	count int
+	// tail is the end of the current line already passed on (idleWindow
+	// bytes at most), scanned again with what follows.
+	tail []byte
 }
 
 // NewStream returns a Stream over the default rule set.
@@ -59,6 +62,42 @@ func (s *Stream) Flush() []byte {
 	return s.out
 }
 
+// FlushIdle is called when the child has printed nothing for a while
+// mid-line (a prompt, a pause): it scrubs and returns what is held except a
+// tail that may be the start of a secret whose rest has not come yet (the
+// token running to the end, a secret or its keyword reaching it). The tail
+// waits for its line's end, more output, or Flush; what went on is scanned
+// again with the rest of its line. The result is valid until the next call.
+func (s *Stream) FlushIdle() []byte {
+	s.out = s.out[:0]
+	if cut := s.idleCut(); cut > 0 {
+		s.emit(s.held[:cut], true)
+		s.held = s.held[:copy(s.held, s.held[cut:])]
+	}
+	return s.out
+}
+
+// idleWindow is how much of a line already passed on is kept to scan
+// again with the rest of the line (longer than any assignment's name,
+// operator and quoting before its value, or a key's BEGIN line).
+const idleWindow = 256
+
+// idleCut returns how much of the held line can go on after a pause: not
+// the token running to its end, nor a secret (or its keyword) reaching it.
+func (s *Stream) idleCut() int {
+	h := s.held
+	cut := len(h)
+	for cut > 0 && h[cut-1] != ' ' && h[cut-1] != '\t' && h[cut-1] != '\r' {
+		cut--
+	}
+	for _, sp := range s.m.find(h, nil, true) {
+		if sp.end >= cut {
+			cut = min(cut, sp.ctx)
+		}
+	}
+	return max(cut, 0)
+}
+
 // Held is how many bytes wait for the rest of their line.
 func (s *Stream) Held() int { return len(s.held) }
 
@@ -81,7 +120,9 @@ func (s *Stream) safeCut() int {
 	return cut
 }
 
-// emit scrubs b and appends it to the output.
+// emit scrubs b and appends it to the output. The part of the current
+// line already passed on (after a pause, or a cut of a long line) is
+// scanned again with b, so a secret whose keyword went on before is found.
 func (s *Stream) emit(b []byte, _ bool) {
 	var spans []span
 	if s.inKey {
@@ -91,12 +132,26 @@ func (s *Stream) emit(b []byte, _ bool) {
 		}
 		s.inKey = n == len(b) && !closed
 	}
-	spans = s.m.find(b, spans, true)
+	text := b
+	if len(s.tail) > 0 {
+		text = append(s.tail[:len(s.tail):len(s.tail)], b...)
+	}
+	off := len(text) - len(b)
+	for _, sp := range s.m.find(text, nil, true) {
+		if sp.end > off {
+			spans = append(spans, span{start: max(sp.start-off, 0), end: sp.end - off, ctx: max(sp.ctx-off, 0)})
+		}
+	}
+	spans = mergeSpans(spans)
 	if !s.inKey {
-		s.inKey = openKey(b)
+		s.inKey = openKey(text)
 	}
 	s.count += len(spans)
 	s.out = redact(s.out, b, spans)
+	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	}
+	s.tail = append(s.tail[:0], text[max(0, len(text)-idleWindow):]...)
 }
 
 // openKey reports whether b ends inside a private key: its last BEGIN …

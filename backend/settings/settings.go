@@ -164,6 +164,7 @@ type Settings struct {
 	Retries          Retries               `json:"retries"`
 	Stop             Stop                  `json:"stop"`
 	UI               UI                    `json:"ui"`
+	Verify           Verify                `json:"verify"`
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
@@ -189,6 +190,7 @@ func Defaults(cat Catalog) Settings {
 		},
 		Stop:        Stop{GraceMs: DefaultGraceMs},
 		UI:          UI{Notifications: true, CloseToTray: true},
+		Verify:      defaultVerify(),
 		DefaultTool: def.Tool,
 		catalog:     cat,
 	}

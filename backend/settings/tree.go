@@ -73,6 +73,7 @@ var schema = map[string]any{
 	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
 	"stop":     map[string]any{"graceMs": nil},
 	"ui":       map[string]any{"notifications": nil, "closeToTray": nil, "startAtLogin": nil},
+	"verify":   map[string]any{"command": nil, "timeoutMs": nil, "maxOutputBytes": nil},
 	"tools":    map[string]any{"*": toolKeys},
 }
 

@@ -90,6 +90,7 @@ func (s Settings) problems() []*KeyError {
 	}
 	between("retries.idleTimeoutMs", s.Retries.IdleTimeoutMs, minIdleTimeoutMs, maxDelayMs)
 	between("stop.graceMs", s.Stop.GraceMs, 0, maxGraceMs)
+	s.Verify.problems(bad)
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		if !slices.Contains(s.catalog.Configurable, name) {
 			continue // unknown tools are kept as they are

@@ -95,6 +95,9 @@ func (s *Store) CreateTaskWithFiles(ctx context.Context, n task.NewTask, files [
 		if err := copyCommandTx(ctx, tx, id, n.Command, ms); err != nil {
 			return err
 		}
+		if err := insertTaskVerifyTx(ctx, tx, id, n); err != nil {
+			return err
+		}
 		if err := appendEventTx(ctx, tx, id, ms, task.Created{Status: status, Command: n.Command}); err != nil {
 			return err
 		}

@@ -72,6 +72,10 @@ const (
 	// was made durable before its clean-up; a restart finishes from it.
 	EventOutcomeDecided EventKind = "outcome_decided"
 
+	// EventVerification (VerifyRun, stored, pipeline and merge queue): the
+	// verify command ran (or was skipped) and passed or failed.
+	EventVerification EventKind = "verification"
+
 	// EventNote (Note, live, pipeline): a line of the run's log that is no
 	// other event (run started, worktree notes, the run's end).
 	EventNote EventKind = "note"
@@ -101,6 +105,9 @@ const (
 	// EventAcceptReconciled (AcceptReconciled, stored, review): an accept or
 	// undo cut short by a crash was completed or rolled back.
 	EventAcceptReconciled EventKind = "accept_reconciled"
+	// EventMergeQueue (MergeQueued, stored, merge queue): the task's entry in
+	// the merge queue was added, moved, blocked, landed, sent back...
+	EventMergeQueue EventKind = "merge_queue"
 )
 
 // EventData is the payload of an event. Each kind has exactly one payload
@@ -171,6 +178,8 @@ var kinds = map[EventKind]kindSpec{
 	EventInjectionApplied:  stored[InjectionApplied](),
 	EventStrayReverted:     stored[StrayReverted](),
 	EventOutcomeDecided:    stored[OutcomeDecided](),
+	EventVerification:      stored[VerifyRun](),
+	EventMergeQueue:        stored[MergeQueued](),
 	EventNote:              live[Note](),
 	EventText:              live[AgentText](),
 	EventToolCall:          live[ToolCall](),

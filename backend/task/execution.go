@@ -59,7 +59,7 @@ type Execution struct {
 // attempt 1, an empty pid list). It returns an error wrapping ErrInvalid for
 // an unknown role or a negative counter.
 func (e *Execution) Normalize() error {
-	if _, err := ParseRole(string(e.Role)); err != nil {
+	if _, err := ParseStepRole(string(e.Role)); err != nil {
 		return err
 	}
 	if e.Iteration == 0 {

@@ -18,12 +18,48 @@ const (
 	// mid-run. It is a prompt role, not a step of Roles: its executions are
 	// recorded as RolePlanner, and it runs with the planner's tool.
 	RolePlannerAnswer Role = "planner-answer"
+	// RoleVerify is the verification gate: the project's own verify command
+	// (tests, build) run in the worktree after each developer step. It is not
+	// an agent role: no tool, no model, no prompt, no settings key and no
+	// per-task tool override, so it is not in Roles. Its runs are recorded as
+	// executions and sections of this role (see StepRoles).
+	RoleVerify Role = "verify"
 )
 
 // Roles lists every role in pipeline order.
 var Roles = []Role{RolePlanner, RoleRefinement, RoleDeveloper, RoleObserver, RoleReviewer}
 
-// ParseRole returns the role named s, or an error wrapping ErrInvalid.
+// StepRoles lists every role an execution or a section may be recorded
+// with: the agent roles of Roles, then RoleVerify.
+var StepRoles = append(append([]Role(nil), Roles...), RoleVerify)
+
+// ParseStepRole returns the role named s among StepRoles (an agent role or
+// the verify gate), or an error wrapping ErrInvalid.
+func ParseStepRole(s string) (Role, error) {
+	for _, r := range StepRoles {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", invalid("unknown role %q", s)
+}
+
+// IsAgent reports whether r is run by an agent tool (one of Roles, or the
+// planner answering a question); false for RoleVerify.
+func (r Role) IsAgent() bool {
+	if r == RolePlannerAnswer {
+		return true
+	}
+	for _, x := range Roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseRole returns the agent role named s (one of Roles; never
+// RoleVerify), or an error wrapping ErrInvalid.
 func ParseRole(s string) (Role, error) {
 	for _, r := range Roles {
 		if string(r) == s {

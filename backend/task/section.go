@@ -20,6 +20,10 @@ const (
 	SectionFinalPlan SectionKind = "final_plan"
 	// SectionDeveloperReport is the developer's report.
 	SectionDeveloperReport SectionKind = "developer_report"
+	// SectionVerification is one run of the verify command: the command,
+	// its exit status, duration and output tail (Role RoleVerify, Verdict
+	// the task.VerifyOutcome, Step the step name).
+	SectionVerification SectionKind = "verification"
 	// SectionObserverReport is one observer report (one per round, with its verdict).
 	SectionObserverReport SectionKind = "observer_report"
 	// SectionReviewerReport is one reviewer report (one per round, with its verdict).
@@ -33,7 +37,7 @@ const (
 // SectionKinds lists every section kind in document order.
 var SectionKinds = []SectionKind{
 	SectionPrompt, SectionCommand, SectionQuestions, SectionAnswers,
-	SectionPlannerReport, SectionFinalPlan, SectionDeveloperReport,
+	SectionPlannerReport, SectionFinalPlan, SectionDeveloperReport, SectionVerification,
 	SectionObserverReport, SectionReviewerReport, SectionInjectedPrompt, SectionHumanReview,
 }
 
@@ -70,7 +74,7 @@ func (s Section) Validate() error {
 		return err
 	}
 	if s.Role != "" {
-		if _, err := ParseRole(string(s.Role)); err != nil {
+		if _, err := ParseStepRole(string(s.Role)); err != nil {
 			return err
 		}
 	}

@@ -78,6 +78,11 @@ type NewTask struct {
 	Command  string   `json:"command"`
 	Draft    bool     `json:"draft"`
 	Tools    Tools    `json:"tools"`
+	// Verify is the task's own verify command (it wins over the
+	// repository's and the global one); NoVerify runs no verify command
+	// for this task. See TaskVerify.
+	Verify   string `json:"verify,omitempty"`
+	NoVerify bool   `json:"no_verify,omitempty"`
 }
 
 func invalid(format string, args ...any) error {
@@ -135,6 +140,13 @@ func (n NewTask) Normalize() (NewTask, error) {
 		return n, err
 	}
 	n.Tools = tools
+	if n.Verify != "" || n.NoVerify {
+		tv, err := TaskVerify{Command: n.Verify, Skip: n.NoVerify}.Normalize()
+		if err != nil {
+			return n, err
+		}
+		n.Verify = tv.Command
+	}
 	return n, nil
 }
 

@@ -494,7 +494,7 @@ func parseEntry(attrs string) (task.Section, error) {
 		case "round":
 			s.Round, err = strconv.Atoi(v)
 		case "role":
-			s.Role, err = task.ParseRole(v)
+			s.Role, err = task.ParseStepRole(v)
 		case "verdict":
 			s.Verdict = v
 		case "step":

@@ -14,7 +14,11 @@ func describeReview(err error) (string, Code, bool) {
 	var ce *review.ConflictError
 	var de *review.DirtyError
 	var me *review.MovedError
+	var nv *review.NotVerifiedError
 	switch {
+	case errors.As(err, &nv):
+		return "Nothing changed: the work did not pass its verification gate (" + nv.Reason +
+			"); send it back to the developer, or fix it and run `boof-runner verify ID` again", WrongStatus, true
 	case errors.As(err, &ce):
 		return "Nothing changed: the accept would conflict in " + files(ce.Files) +
 			"; re-queue the task to merge the target into its branch, or resolve it by hand", Conflict, true

@@ -203,6 +203,8 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.Conflict, `Nothing changed: the accept would conflict in "1", "2", "3", "4", "5" and 2 more; re-queue the task to merge the target into its branch, or resolve it by hand.`},
 		{"dirty checkout", &review.DirtyError{Dir: "/src/app", Files: []string{"b.txt"}},
 			usererr.DirtyCheckout, `Nothing changed: the target checkout /src/app has uncommitted changes in "b.txt"; commit or stash them first.`},
+		{"unverified work", fmt.Errorf("accept: %w", &review.NotVerifiedError{Reason: "verification failed: ./check.sh exited 1"}),
+			usererr.WrongStatus, "Nothing changed: the work did not pass its verification gate (verification failed: ./check.sh exited 1); send it back to the developer, or fix it and run `boof-runner verify ID` again."},
 		{"target moved", &review.MovedError{Ref: "refs/heads/main", Expected: strings.Repeat("a", 40), Actual: strings.Repeat("b", 40)},
 			usererr.TargetMoved, "Nothing changed: branch main moved meanwhile (expected aaaaaaaaaaaa, now bbbbbbbbbbbb); try again."},
 		{"unknown base", must(worktree.NewManager(f.git, time.Now).Provision(ctx, worktree.Request{Repo: f.repo, TaskID: "0123456789abcdef", Base: "nope"}, func(task.LogLevel, string, ...any) {})),

@@ -133,6 +133,18 @@ export interface InjectionApplied {
   error?: string;
 }
 
+/** Go task.MergeQueued */
+export interface MergeQueued {
+  action: string;
+  entry: number;
+  target: string;
+  strategy?: string;
+  reason?: string;
+  files?: string[];
+  old?: string;
+  new?: string;
+}
+
 /** Go task.Note */
 export interface Note {
   level: string;
@@ -315,6 +327,7 @@ export interface TaskEventPayloads {
   "exported": Exported;
   "imported": Imported;
   "injection_applied": InjectionApplied;
+  "merge_queue": MergeQueued;
   "note": Note;
   "outcome_decided": OutcomeDecided;
   "planner_answered": PlannerAnswered;
@@ -339,6 +352,7 @@ export interface TaskEventPayloads {
   "tool_retry": ToolRetry;
   "usage": UsageReport;
   "verdict": VerdictGiven;
+  "verification": VerifyRun;
 }
 
 /** Go task.ToolCall */
@@ -392,4 +406,23 @@ export interface VerdictGiven {
   iteration: number;
   round: number;
   verdict: string;
+}
+
+/** Go task.VerifyRun */
+export interface VerifyRun {
+  execution?: number;
+  step?: string;
+  iteration?: number;
+  round?: number;
+  command: string;
+  source?: string;
+  where?: string;
+  outcome: string;
+  exit_code: number;
+  signal?: string;
+  duration_ms: number;
+  tail?: string;
+  bytes?: number;
+  restored?: number;
+  error?: string;
 }

@@ -16,12 +16,39 @@ export interface EventUsage {
   cost_usd: number;
 }
 
+/** An agent role, or the verification gate's own step. */
+export type StepRole = Role | 'verify';
+
+export type VerifyOutcome = 'passed' | 'failed' | 'timed_out' | 'output_limit' | 'stopped' | 'not_started' | 'skipped';
+
+/** One run of the verify command (Go: task.VerifyRun). */
+export interface VerifyRun {
+  execution?: number;
+  step?: string;
+  iteration?: number;
+  round?: number;
+  command: string;
+  source?: 'task' | 'repo' | 'settings';
+  /** "task" (the gate), "queue" (a merge queue landing) or "manual" (boof-runner verify ID). */
+  where?: 'task' | 'queue' | 'manual';
+  outcome: VerifyOutcome;
+  exit_code: number;
+  signal?: string;
+  duration_ms: number;
+  tail?: string;
+  bytes?: number;
+  restored?: number;
+  error?: string;
+}
+
+export type QueueAction = 'added' | 'removed' | 'moved' | 'started' | 'retried' | 'waiting' | 'blocked' | 'sent_back' | 'requeued' | 'landed' | 'undone';
+
 export interface StepEvent {
   /** The execution row of the step attempt. */
   execution: number;
   /** "developer", "reviewer-2"; absent in history written before it was recorded. */
   step?: string;
-  role: Role;
+  role: StepRole;
   iteration: number;
   round: number;
   attempt: number;
@@ -58,6 +85,7 @@ export interface EventPayloads {
   /** A read-only role changed the worktree: saved on ref (commit sha) and reverted. */
   stray_reverted: StepEvent & { files: string[]; head_moved?: boolean; ref: string; sha: string; unreverted?: string[]; error?: string };
   outcome_decided: { status: Status; cleanup?: string };
+  verification: VerifyRun;
 
   note: { level: LogLevel; text: string };
   text: { text: string };
@@ -73,6 +101,7 @@ export interface EventPayloads {
   rejected: { deleted: TaskBranch[]; at: string };
   changes_requested: { comments: number; drops: number };
   accept_reconciled: { op: 'accept' | 'undo'; ref: string; old: string; new: string; completed: boolean; detail: string };
+  merge_queue: { action: QueueAction; entry: number; target: string; strategy?: string; reason?: string; files?: string[]; old?: string; new?: string };
 }
 
 export type EventKind = keyof EventPayloads;

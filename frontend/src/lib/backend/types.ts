@@ -84,10 +84,11 @@ export interface Attachment {
 }
 
 export interface Report {
-  role: Role;
+  /** An agent role, or "verify": one run of the verification gate (its verdict the run's outcome). */
+  role: Role | 'verify';
   round: number;
   iteration: number;
-  verdict?: Verdict;
+  verdict?: Verdict | 'passed' | 'failed' | 'timed_out' | 'output_limit' | 'stopped' | 'not_started' | 'skipped';
   body: string;
   created_at: string;
 }
@@ -168,7 +169,8 @@ export interface AttachmentInput {
 export interface RunningInfo {
   task_id: string;
   title: string;
-  role: Role;
+  /** The running step's role; "verify" while the verification gate runs. */
+  role: Role | 'verify';
   round: number;
   iteration: number;
   iterations: number;
@@ -191,7 +193,7 @@ export interface RunnerStatus {
  * One entry of a running task's feed: a typed event (kind and data, as in
  * EventPayloads) and the role of the step it belongs to ('' for the run).
  */
-export type FeedItem<K extends FeedKind = FeedKind> = { seq: number; at: string; role: Role | '' } & TypedEvent<K>;
+export type FeedItem<K extends FeedKind = FeedKind> = { seq: number; at: string; role: Role | 'verify' | '' } & TypedEvent<K>;
 
 export interface OutputBatch {
   task_id: string;

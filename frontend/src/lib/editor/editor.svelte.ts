@@ -17,14 +17,18 @@ export interface Draft {
 
 export interface ReportGroup {
   iteration: number;
-  role: Role;
+  role: Report['role'];
   reports: Report[];
 }
+
+/** Pipeline order of the report groups: the verification gate runs after the developer. */
+const REPORT_ORDER: Report['role'][] = ['planner', 'refinement', 'developer', 'verify', 'observer', 'reviewer'];
 
 /** Groups reports by iteration, then role in pipeline order; rounds ascending. */
 export function groupReports(reports: Report[]): ReportGroup[] {
   const out: ReportGroup[] = [];
-  const sorted = [...reports].sort((a, b) => a.iteration - b.iteration || ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || a.round - b.round);
+  const order = (r: Report) => REPORT_ORDER.indexOf(r.role);
+  const sorted = [...reports].sort((a, b) => a.iteration - b.iteration || order(a) - order(b) || a.round - b.round);
   for (const r of sorted) {
     const last = out.at(-1);
     if (last && last.iteration === r.iteration && last.role === r.role) last.reports.push(r);

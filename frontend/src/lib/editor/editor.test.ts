@@ -11,6 +11,11 @@ describe('groupReports', () => {
     const g = groupReports([r('reviewer', 1, 2), r('observer', 2, 1), r('planner', 1, 1), r('observer', 1, 1)]);
     expect(g.map((x) => `${x.iteration}:${x.role}:${x.reports.map((y) => y.round).join(',')}`)).toEqual(['1:planner:1', '1:observer:1,2', '2:reviewer:1']);
   });
+  it('puts the verification runs between the developer and the observer', () => {
+    const r = (role: Report['role'], round: number): Report => ({ role, round, iteration: 1, body: '', created_at: '' });
+    const g = groupReports([r('reviewer', 1), r('verify', 2), r('developer', 1), r('observer', 1), r('verify', 1)]);
+    expect(g.map((x) => `${x.role}:${x.reports.map((y) => y.round).join(',')}`)).toEqual(['developer:1', 'verify:1,2', 'observer:1', 'reviewer:1']);
+  });
 });
 
 describe('toUpdate', () => {

@@ -54,6 +54,14 @@ const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
     { op: 'accept', ref: 'refs/heads/main', old: 'a1', new: 'b2', completed: true, detail: 'the checkout was brought along' },
     'Interrupted accept into main completed: the checkout was brought along',
   ],
+  verification: [
+    { execution: 9, step: 'verify-1', command: './check.sh', source: 'settings', where: 'task', outcome: 'failed', exit_code: 1, duration_ms: 1234, tail: 'FAIL' },
+    'Verification: `./check.sh` failed (exit 1, 1.2 s)',
+  ],
+  merge_queue: [
+    { action: 'blocked', entry: 3, target: 'main', reason: 'conflicts with main in 1 file(s)', files: ['README.md'] },
+    'Blocked in the merge queue of main: conflicts with main in 1 file(s) (README.md)',
+  ],
 };
 
 describe('describeEvent', () => {

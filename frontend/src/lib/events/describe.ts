@@ -1,7 +1,7 @@
 // One sentence per event, rendered from its kind and typed payload: the
 // words the feed and the history show. Nothing here reads structure out of
 // text; the text is made from the structure.
-import type { TypedEvent } from '../backend/events';
+import type { EventPayloads, TypedEvent, VerifyRun } from '../backend/events';
 
 const cap = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -18,6 +18,56 @@ function fallback(kind: string, data: unknown): string {
   const words = kind.replace(/_/g, ' ');
   if (data === null || data === undefined || (typeof data === 'object' && Object.keys(data).length === 0)) return words;
   return `${words} ${JSON.stringify(data)}`;
+}
+
+/** The one line of a verify run (Go: task.VerifyRun.Summary). */
+export function verifySummary(v: VerifyRun): string {
+  const dur = `${(v.duration_ms / 1000).toFixed(1)} s`;
+  switch (v.outcome) {
+    case 'passed':
+      return `\`${v.command}\` passed (exit 0, ${dur})`;
+    case 'skipped':
+      return `\`${v.command}\` skipped: the work has no changes against its base`;
+    case 'timed_out':
+      return `\`${v.command}\` timed out after ${dur}`;
+    case 'output_limit':
+      return `\`${v.command}\` was stopped: ${v.error ?? 'too much output'}`;
+    case 'stopped':
+      return `\`${v.command}\` was stopped after ${dur}`;
+    case 'not_started':
+      return `\`${v.command}\` could not start: ${v.error ?? ''}`;
+  }
+  if (v.signal) return `\`${v.command}\` failed (killed by ${v.signal}, ${dur})`;
+  return `\`${v.command}\` failed (exit ${v.exit_code}, ${dur})`;
+}
+
+function mergeQueueText(d: EventPayloads['merge_queue']): string {
+  const on = `the merge queue of ${d.target}`;
+  switch (d.action) {
+    case 'added':
+      return `Added to ${on} (${d.strategy ?? 'merge'})`;
+    case 'removed':
+      return `Removed from ${on}`;
+    case 'moved':
+      return `Moved in ${on}${d.reason ? `: ${d.reason}` : ''}`;
+    case 'started':
+      return `Landing on ${d.target}: built on its tip and verified`;
+    case 'retried':
+      return `${d.target} moved meanwhile; landing again on its new tip`;
+    case 'waiting':
+      return `Waiting in ${on}: ${d.reason ?? ''}`;
+    case 'blocked':
+      return `Blocked in ${on}: ${d.reason ?? ''}${d.files?.length ? ` (${d.files.join(', ')})` : ''}`;
+    case 'sent_back':
+      return `Sent back to the developer from ${on}`;
+    case 'requeued':
+      return `Queued again in ${on}${d.reason ? `: ${d.reason}` : ''}`;
+    case 'landed':
+      return `Landed on ${d.target}${d.new ? ` (${d.new.slice(0, 10)})` : ''}`;
+    case 'undone':
+      return `Landing on ${d.target} undone`;
+  }
+  return `Merge queue: ${d.action}`;
 }
 
 /** Renders an event of any kind; a kind this version does not know shows its name and payload. */
@@ -88,6 +138,8 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     }
     case 'outcome_decided':
       return `Outcome decided: ${ev.data.status}${ev.data.cleanup ? `; worktree clean-up (${ev.data.cleanup}) follows` : ''}`;
+    case 'verification':
+      return `Verification${ev.data.where === 'queue' ? ' on the merge queue' : ev.data.where === 'manual' ? ' (on demand)' : ''}: ${verifySummary(ev.data)}`;
     case 'note':
     case 'text':
       return ev.data.text;
@@ -113,6 +165,8 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
       return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;
     }
+    case 'merge_queue':
+      return mergeQueueText(ev.data);
     default: {
       const unhandled: never = ev; // every declared kind has its case above
       void unhandled;
