@@ -5,6 +5,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 BIN      := build/bin/boof-runner
+# The window: BIN is the headless command the user types (no GTK, no
+# WebKit loaded) and execs DESK_BIN only to open the window (main.go).
+DESK_BIN := build/bin/boof-runner-desktop
 OUT      := out
 CLI_DIR  ?= $(HOME)/.cache/boof-runner/clis
 GO_TAGS  := desktop,production
@@ -19,13 +22,14 @@ override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m 
 # Every build tag combination the code has, for go vet.
 VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey
 
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
 
 run: build
 	./$(BIN) $(ARGS)
 
 build: deps frontend
-	go build -tags $(GO_TAGS) -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
+	go build -tags $(GO_TAGS) -buildmode=pie -ldflags "$(LDFLAGS)" -o $(DESK_BIN) .
+	go build -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # The .deb and the .rpm in $(PKG_DIR) (nfpm, a Go tool of this module; config
 # build/linux/nfpm.yaml), checked with lintian when it is installed.
@@ -103,10 +107,17 @@ test-go: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
 	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_TEST) ./...
 
-# Every benchmark once, so the sanity checks inside them run.
-bench: go-flags
+# Every benchmark once, so the sanity checks inside them run (make test).
+bench-smoke: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
 	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_BENCH) ./...
+
+# The measurement: every benchmark side by side with its baseline, one
+# table (id, figure, goal, holds) printed and saved as out/bench.md
+# (scripts/bench.sh, rows in scripts/benchtable/rows.go).
+bench: go-flags build
+	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
+	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex scripts/bench.sh $(BIN)
 
 # The browser flows against the real backend: a dev-tagged build serves
 # frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs).

@@ -1,11 +1,16 @@
 // Command boof-runner is the Boof Runner desktop app and its headless CLI.
 // With no command it opens the window (package app/shell); with one it runs
 // headless (package backend/cli). This file is wiring only.
+//
+// It is built twice: with the desktop tag as boof-runner-desktop, the
+// window (desktop.go), and without it as boof-runner, the command the user
+// types (front.go): its headless commands never load GTK or WebKit, and it
+// replaces itself with boof-runner-desktop (exec, same process) only to
+// open the window.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,12 +20,13 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/boof-runner/boof-runner/app/shell"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/cli"
-	"github.com/boof-runner/boof-runner/build"
-	"github.com/boof-runner/boof-runner/frontend"
 )
+
+// frontEnv carries the path of the headless boof-runner to the desktop
+// binary it execs (front.go sets it, desktop.go reads and removes it).
+const frontEnv = "BOOF_RUNNER_FRONT"
 
 // version is set at build time (-X main.version=…, scripts/version.sh).
 var version = "0.0.0+dev"
@@ -69,33 +75,18 @@ func run(args []string) int {
 		return cli.ExitOK
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	launch := shell.Launch{Hidden: *hidden, NewTask: *newTask, Review: review.set, ReviewID: review.id}
-	if err := runDesktop(ctx, *dataDir, launch, log); err != nil {
+	l := launch{hidden: *hidden, newTask: *newTask, review: review.set, reviewID: review.id}
+	if err := runDesktop(ctx, args, *dataDir, l, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}
 	return cli.ExitOK
 }
 
-// runDesktop claims the data root's desktop app first of all: when it runs
-// already, the launch goes to it and this process ends. Otherwise it opens
-// the app, shows the window until it closes, and closes the app (every
-// running step stopped first) before giving up the claim.
-func runDesktop(ctx context.Context, dataDir string, launch shell.Launch, log *slog.Logger) error {
-	inst, handedOff, err := shell.ClaimInstance(ctx, dataDir, launch, log)
-	if err != nil || handedOff {
-		return err
-	}
-	desk, err := shell.Open(ctx, shell.Options{
-		Instance: inst, Launch: launch, Hidden: launch.Hidden, Log: log,
-		Assets: frontend.Assets(), AppIcon: build.AppIcon,
-		TrayIcons: shell.TrayIcons{Idle: build.TrayIdle, Running: build.TrayRunning, Attention: build.TrayAttention},
-	})
-	if err != nil {
-		return errors.Join(err, inst.Close())
-	}
-	runErr := desk.Run()
-	return errors.Join(runErr, desk.Close(), inst.Close())
+// launch is what the command line asks of the window.
+type launch struct {
+	hidden, newTask, review bool
+	reviewID                string
 }
 
 // reviewFlag is --review with an optional task id: "--review", "--review=ID"

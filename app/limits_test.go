@@ -31,7 +31,7 @@ func TestRunServiceShowsAndResumesPausedTools(t *testing.T) {
 	live := NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
 	defer live.Close()
 	sf := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
-	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue"), sf, live, rec, context.Background)
+	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue", nil), sf, live, rec, context.Background)
 	s, err := run.Status()
 	if err != nil || len(s.Paused) != 1 || s.Paused[0].Tool != "claude-code" ||
 		!strings.HasPrefix(s.Paused[0].Text, "claude-code paused until ") || !strings.HasSuffix(s.Paused[0].Text, "(usage limit)") {

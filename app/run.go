@@ -160,6 +160,7 @@ func (r *RunService) Stop(taskID string) error {
 	if err := runner.Stop(r.ctx(), r.store, taskID); err != nil { // refuses a task that is not ongoing
 		return userError(err)
 	}
+	r.control.Wake() // the step's watch acts now, not at its next poll
 	r.live.Add(taskID, FeedItem{Data: task.Note{Level: task.LevelInfo, Text: "Stop requested: stopping the step's process tree; the work is kept."}})
 	return nil
 }
@@ -174,6 +175,7 @@ func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
 	if err != nil {
 		return InjectResult{}, userError(err)
 	}
+	r.control.Wake()
 	res := InjectResult{InjectionID: strconv.FormatInt(rep.Injection.ID, 10), Delivery: "next_step", Message: rep.Message}
 	if rep.Live {
 		res.Delivery = "live"

@@ -199,7 +199,7 @@ func TestRunServiceWhileAnotherProcessRunsTheQueue(t *testing.T) {
 	live := NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
 	defer live.Close()
 	sf := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
-	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue"), sf, live, rec, context.Background)
+	run := NewRunService(st, LockedRunner(st, "process 42 runs the queue", nil), sf, live, rec, context.Background)
 
 	s, err := run.Status()
 	if err != nil || s.LockHeld || s.LockMessage != "process 42 runs the queue" || !s.Enabled {

@@ -11,7 +11,7 @@ import (
 // services use it. LocalRunner is the queue run by this process's loop;
 // LockedRunner is the mode where another process holds the runner lock
 // (this window still reads, adds tasks and sends stop and inject controls,
-// which the other process picks up from the store).
+// which the other process picks up from the store, woken by a poke).
 type RunnerControl interface {
 	// Running returns the ids of the tasks running now.
 	Running(ctx context.Context) []string
@@ -48,15 +48,20 @@ type TaskLister interface {
 
 // LockedRunner is the RunnerControl of a process that does not hold the
 // runner lock: the running tasks are the store's ongoing ones (run by the
-// lock holder), Wake does nothing (the holder polls the store), and message
-// says which process holds the lock.
-func LockedRunner(st TaskLister, message string) RunnerControl {
-	return lockedRunner{st: st, msg: message}
+// lock holder), Wake calls poke (which rings the holder's wake-up socket;
+// nil does nothing, and the holder's poll picks the change up), and
+// message says which process holds the lock.
+func LockedRunner(st TaskLister, message string, poke func()) RunnerControl {
+	if poke == nil {
+		poke = func() {}
+	}
+	return lockedRunner{st: st, msg: message, poke: poke}
 }
 
 type lockedRunner struct {
-	st  TaskLister
-	msg string
+	st   TaskLister
+	msg  string
+	poke func()
 }
 
 // Running lists the store's ongoing tasks; a store error gives none.
@@ -72,5 +77,5 @@ func (l lockedRunner) Running(ctx context.Context) []string {
 	return ids
 }
 
-func (l lockedRunner) Wake()                {}
+func (l lockedRunner) Wake()                { l.poke() }
 func (l lockedRunner) Lock() (bool, string) { return false, l.msg }

@@ -17,6 +17,7 @@ metainfo=io.github.boof_runner.BoofRunner.metainfo.xml
 # files prints every installed file, relative to PREFIX.
 files() {
 	echo bin/boof-runner
+	echo lib/boof-runner/boof-runner-desktop
 	echo share/applications/boof-runner.desktop
 	echo "share/metainfo/$metainfo"
 	echo share/man/man1/boof-runner.1.gz
@@ -35,7 +36,10 @@ refresh() {
 case "$mode" in
 install)
 	[ -x "$bin" ] || { echo "install: $bin is missing; run make build first" >&2; exit 1; }
+	desk="$(dirname "$bin")/boof-runner-desktop"
+	[ -x "$desk" ] || { echo "install: $desk is missing; run make build first" >&2; exit 1; }
 	install -Dm755 "$bin" "$root/bin/boof-runner"
+	install -Dm755 "$desk" "$root/lib/boof-runner/boof-runner-desktop"
 	install -d "$root/share/applications"
 	sed -e "s|^Exec=boof-runner|Exec=$prefix/bin/boof-runner|" build/linux/boof-runner.desktop >"$root/share/applications/boof-runner.desktop"
 	chmod 644 "$root/share/applications/boof-runner.desktop"
@@ -54,6 +58,7 @@ uninstall)
 	while read -r f; do
 		if [ -e "$root/$f" ] || [ -L "$root/$f" ]; then rm -f "$root/$f"; n=$((n + 1)); fi
 	done < <(files)
+	rmdir "$root/lib/boof-runner" 2>/dev/null || true
 	refresh
 	echo "removed $n files of boof-runner from $prefix (your data root and settings are kept)"
 	;;

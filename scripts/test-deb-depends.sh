@@ -28,7 +28,7 @@ inroot apt-get update -qq
 inroot apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$root/tmp/apt.log" 2>&1 || { tail -30 "$root/tmp/apt.log"; exit 1; }
 echo "deb-depends: apt-get pulled $(grep -c '^Setting up' "$root/tmp/apt.log") packages"
 stage "apt-get install ./$(basename "$deb")"
-if inroot ldd /usr/bin/boof-runner | grep "not found"; then
+if inroot ldd /usr/bin/boof-runner /usr/lib/boof-runner/boof-runner-desktop | grep "not found"; then
 	echo "deb-depends: shared libraries missing" >&2
 	exit 1
 fi

@@ -19,11 +19,12 @@ deb=$(ls "$pkgdir"/boof-runner_*.deb | head -n1)
 tmp=$(mktemp -d)
 installed=0
 # our_pids lists the installed app's processes started by this test: exe
-# /usr/bin/boof-runner and this test's runtime directory in the environment.
+# /usr/bin/boof-runner (or the desktop binary it execs to open the window)
+# and this test's runtime directory in the environment.
 our_pids() {
 	local p
 	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/exe" 2>/dev/null)" = /usr/bin/boof-runner ] || continue
+		case "$(readlink "$p/exe" 2>/dev/null)" in /usr/bin/boof-runner | /usr/lib/boof-runner/boof-runner-desktop) ;; *) continue ;; esac
 		tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$tmp/run" && echo "${p#/proc/}"
 	done
 	return 0
@@ -43,7 +44,7 @@ prefix="$tmp/prefix"
 mkdir -p "$prefix/share/boof-runner-data-guard"
 echo keep >"$prefix/share/boof-runner-data-guard/mine"
 "$here/install.sh" install "$prefix" "$bin" >/dev/null
-for f in bin/boof-runner share/applications/boof-runner.desktop share/metainfo/io.github.boof_runner.BoofRunner.metainfo.xml \
+for f in bin/boof-runner lib/boof-runner/boof-runner-desktop share/applications/boof-runner.desktop share/metainfo/io.github.boof_runner.BoofRunner.metainfo.xml \
 	share/man/man1/boof-runner.1.gz share/icons/hicolor/48x48/apps/boof-runner.png share/icons/hicolor/512x512/apps/boof-runner.png; do
 	[ -f "$prefix/$f" ] || fail "make install did not install $f"
 done
@@ -67,6 +68,9 @@ fi
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get install failed"; }
 installed=1
 [ -x /usr/bin/boof-runner ] || fail "no /usr/bin/boof-runner after install"
+[ -x /usr/lib/boof-runner/boof-runner-desktop ] || fail "no /usr/lib/boof-runner/boof-runner-desktop after install"
+# The command the user types loads neither GTK nor WebKit.
+! ldd /usr/bin/boof-runner | grep -qE 'libgtk|libwebkit' || fail "/usr/bin/boof-runner links GTK or WebKit"
 echo "test-install: apt-get install $(basename "$deb"): ok"
 
 start_xvfb
@@ -99,6 +103,7 @@ before=$(cd "$data" && find . -type f ! -name 'ui-snapshot.txt' -printf '%p %s\n
 apt-get remove -y -qq boof-runner >/dev/null 2>&1 || fail "apt-get remove failed"
 installed=0
 [ ! -e /usr/bin/boof-runner ] || fail "/usr/bin/boof-runner is still there after removal"
+[ ! -e /usr/lib/boof-runner ] || fail "/usr/lib/boof-runner is still there after removal"
 [ ! -e /usr/share/applications/boof-runner.desktop ] || fail "the desktop entry is still there after removal"
 after=$(cd "$data" && find . -type f ! -name 'ui-snapshot.txt' -printf '%p %s\n' | sort)
 [ "$before" = "$after" ] || fail "removing the package changed the data root"

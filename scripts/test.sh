@@ -49,7 +49,7 @@ stage contract make --no-print-directory contract
 stage test-frontend make --no-print-directory test-frontend
 stage vet make --no-print-directory -o frontend vet
 stage test-go make --no-print-directory test-go
-stage bench make --no-print-directory bench
+stage bench make --no-print-directory bench-smoke
 stage reliability make --no-print-directory test-reliability
 stage test-e2e make --no-print-directory -o frontend test-e2e
 # (-o: the front end was built and the deps installed by the stages above.)

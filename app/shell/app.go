@@ -125,7 +125,7 @@ func (a *App) start() {
 	}()
 	go func() { // changes by other processes (the CLI, a headless runner) reach the UI as a hint
 		defer a.wg.Done()
-		if err := a.store.Watch(a.ctx, watchInterval, func() { a.emit.Emit(app.EventTasksChanged) }); err != nil && a.ctx.Err() == nil {
+		if err := a.store.Watch(a.ctx, watchInterval, a.queue.woken(), func() { a.emit.Emit(app.EventTasksChanged) }); err != nil && a.ctx.Err() == nil {
 			a.log.Error("watch database", "err", err)
 		}
 	}()

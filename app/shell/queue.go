@@ -16,6 +16,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
 // This file is the shell's one use of the runner host: opening it, the
@@ -34,6 +35,10 @@ type queue interface {
 	// run runs the queue until ctx ends; it returns at once when another
 	// process runs the queue.
 	run(ctx context.Context) error
+	// woken returns the channel the next wake-up of the queue closes (a
+	// poke of its wake-up socket by another process), nil when another
+	// process runs the queue.
+	woken() func() <-chan struct{}
 	// close stops every process still running and releases the lock; call
 	// it after run returned.
 	close() error
@@ -66,7 +71,7 @@ func openQueue(o queueOptions) (queue, error) {
 	case errors.As(err, &locked):
 		o.log.Warn("runner", "err", err)
 		return lockedQueue{
-			ctl:  app.LockedRunner(o.store, lockMessage(err)),
+			ctl:  app.LockedRunner(o.store, lockMessage(err), func() { _ = wake.Poke(o.paths.WakeSocket()) }),
 			file: host.SettingsFile(o.paths),
 		}, nil
 	case err != nil:
@@ -78,9 +83,10 @@ func openQueue(o queueOptions) (queue, error) {
 // hostQueue is the queue run by this process.
 type hostQueue struct{ h *host.Host }
 
-func (q hostQueue) control() app.RunnerControl { return app.LocalRunner(q.h.Runner) }
-func (q hostQueue) settings() *settings.File   { return q.h.Settings }
-func (q hostQueue) close() error               { return q.h.Close() }
+func (q hostQueue) control() app.RunnerControl    { return app.LocalRunner(q.h.Runner) }
+func (q hostQueue) settings() *settings.File      { return q.h.Settings }
+func (q hostQueue) close() error                  { return q.h.Close() }
+func (q hostQueue) woken() func() <-chan struct{} { return q.h.Woken }
 
 func (q hostQueue) run(ctx context.Context) error { return q.h.Run(ctx, runner.Forever) }
 
@@ -100,11 +106,12 @@ type lockedQueue struct {
 	file *settings.File
 }
 
-func (q lockedQueue) control() app.RunnerControl { return q.ctl }
-func (q lockedQueue) settings() *settings.File   { return q.file }
-func (q lockedQueue) tools() []agent.Tool        { return nil }
-func (q lockedQueue) run(context.Context) error  { return nil }
-func (q lockedQueue) close() error               { return nil }
+func (q lockedQueue) control() app.RunnerControl    { return q.ctl }
+func (q lockedQueue) settings() *settings.File      { return q.file }
+func (q lockedQueue) tools() []agent.Tool           { return nil }
+func (q lockedQueue) run(context.Context) error     { return nil }
+func (q lockedQueue) close() error                  { return nil }
+func (q lockedQueue) woken() func() <-chan struct{} { return nil }
 
 // lockMessage is the banner shown while another process runs the queue.
 func lockMessage(err error) string {

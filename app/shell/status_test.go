@@ -33,7 +33,7 @@ func TestStatusWatch(t *testing.T) {
 	rec := &app.RecordingEmitter{}
 	live := app.NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
 	defer live.Close()
-	rc := app.LockedRunner(st, "held elsewhere")
+	rc := app.LockedRunner(st, "held elsewhere", nil)
 	svc := app.NewRunService(st, rc, file, live, rec, context.Background)
 	run := runControl{svc: svc, queue: rc, settings: file, ctx: context.Background}
 

@@ -16,6 +16,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
 // Exit codes.
@@ -102,6 +103,26 @@ var commands = map[string]command{
 	"limits":          {"tools paused by a usage limit: limits [--json] | limits resume TOOL", runLimits},
 }
 
+// wakes are the commands whose change the data root's runner must act on
+// (a task to claim, a control, a setting): when they succeed the runner's
+// wake-up socket is poked, so a runner in another process acts at once
+// instead of at its next poll.
+var wakes = map[string]bool{"add": true, "stop": true, "inject": true, "answer": true, "retry": true,
+	"settings": true, "unarchive": true, "import": true}
+
+// pokeRunner rings the wake-up socket of the call's data root. Nothing
+// listening (no runner, a crashed one's stale socket) is not an error: the
+// change is in the store, and the next runner or poll picks it up.
+func (c *call) pokeRunner() {
+	getenv := c.env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if root, err := dataroot.Resolve(c.dataDir, getenv, goos); err == nil {
+		_ = wake.Poke(dataroot.Paths{Root: root}.WakeSocket())
+	}
+}
+
 // Commands returns the subcommand names, sorted.
 func Commands() []string {
 	var names []string
@@ -185,6 +206,9 @@ func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 	c := &call{name: name, summary: cmd.summary, args: append(global, args[1:]...), io: stdio, env: env}
 	err = cmd.run(ctx, c)
 	if err == nil {
+		if wakes[name] {
+			c.pokeRunner()
+		}
 		return ExitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {

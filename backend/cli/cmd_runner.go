@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -51,7 +52,7 @@ func runRunner(ctx context.Context, c *call) error {
 	var outMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	h, err := host.Open(host.Options{
-		Paths: paths, Store: st, Exe: exe, Logger: logger,
+		Paths: paths, Store: st, Exe: exe, Logger: logger, ControlPoll: controlPoll(c),
 		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()
 			defer outMu.Unlock()
@@ -74,4 +75,21 @@ func runRunner(ctx context.Context, c *call) error {
 		fmt.Fprintln(c.io.Stderr, "boof-runner runner: paused (runner.enabled is false); no task is started until it is true")
 	}
 	return h.Run(ctx, mode)
+}
+
+// controlPollEnv sets how often a running step looks for controls without
+// a wake-up (a Go duration; default 250 ms). For tests and diagnostics: a
+// long one shows that controls arrive through the wake-up socket.
+const controlPollEnv = "BOOF_RUNNER_CONTROL_POLL"
+
+func controlPoll(c *call) time.Duration {
+	getenv := c.env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	d, err := time.ParseDuration(getenv(controlPollEnv))
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return d
 }

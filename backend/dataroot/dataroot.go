@@ -123,6 +123,10 @@ func (p Paths) Attachments() string { return filepath.Join(p.Root, "attachments"
 // RunnerLock is the file locked by the one runner loop of this data root.
 func (p Paths) RunnerLock() string { return filepath.Join(p.Root, "runner.lock") }
 
+// WakeSocket is the runner's wake-up socket (package wake): another process
+// that changed the store pokes it so that the runner acts at once.
+func (p Paths) WakeSocket() string { return filepath.Join(p.Root, "wake.sock") }
+
 // Journal is the directory of the accept journal: the intent of every ref
 // move an accept or undo makes, written before the ref moves.
 func (p Paths) Journal() string { return filepath.Join(p.Root, "journal") }

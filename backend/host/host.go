@@ -27,6 +27,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/verify"
+	"github.com/boof-runner/boof-runner/backend/wake"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -45,6 +46,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Poll overrides the loop's poll interval (≤ 1 s).
 	Poll time.Duration
+	// ControlPoll overrides how often a running step looks for stop and
+	// inject controls without a wake-up (pipeline.Options.ControlPoll).
+	ControlPoll time.Duration
 	// GitTimeout bounds each git command the runner runs (a hook that
 	// hangs); zero means DefaultGitTimeout.
 	GitTimeout time.Duration
@@ -85,6 +89,11 @@ type Host struct {
 
 	store *store.Store
 	onLog func(taskID string, execID int64, level task.LogLevel, text string)
+	// sig is fired by every wake-up of the runner.
+	sig *wake.Signal
+	// wake is the data root's wake-up socket, nil when it could not be
+	// bound (controls then arrive through the poll).
+	wake *wake.Listener
 
 	log      *slog.Logger
 	warnOnce sync.Once
@@ -122,7 +131,11 @@ func Open(o Options) (*Host, error) {
 	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
 		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
 	h.Budgets = budget.New(budget.Options{Store: o.Store, Now: o.Now, Logger: o.Logger})
+	sig := &wake.Signal{}
+	h.sig = sig
 	h.Pipeline = pipeline.New(pipeline.Options{
+		Wake:          sig.Next,
+		ControlPoll:   o.ControlPoll,
 		Store:         o.Store,
 		Budgets:       h.Budgets,
 		Tools:         h.Tools,
@@ -141,9 +154,18 @@ func Open(o Options) (*Host, error) {
 	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig})
+	// Held by the lock, so a socket file there is a crashed runner's.
+	if h.wake, err = wake.Listen(o.Paths.WakeSocket(), h.Runner.Wake); err != nil {
+		o.Logger.Warn("runner: controls from other processes arrive through the poll only", "err", err)
+	}
 	return h, nil
 }
+
+// Woken returns the channel the next wake-up of the runner closes (an
+// in-process Wake or a poke of the wake-up socket by another process): a
+// window's watch of the store looks at once instead of at its next poll.
+func (h *Host) Woken() <-chan struct{} { return h.sig.Next() }
 
 // current loads the settings; a bad file gives the defaults and one warning.
 func (h *Host) current() settings.Settings {
@@ -196,11 +218,14 @@ func (h *Host) Run(ctx context.Context, mode runner.Mode) error {
 	return nil
 }
 
-// Close stops every process still running (grace from settings), then
-// every process still carrying a runner step tag of this data root (a git
-// hook's daemon that left its group), then releases the lock. Call it
-// after Run returned.
+// Close stops listening on the wake-up socket, stops every process still
+// running (grace from settings), then every process still carrying a
+// runner step tag of this data root (a git hook's daemon that left its
+// group), then releases the lock. Call it after Run returned.
 func (h *Host) Close() error {
+	if h.wake != nil {
+		_ = h.wake.Close()
+	}
 	grace := time.Duration(h.current().Stop.GraceMs) * time.Millisecond
 	h.Procs.Shutdown(grace)
 	if left, err := proc.KillTagged(proc.TagPrefix(h.Scope, proc.OwnerRun), grace); err != nil || len(left) > 0 {

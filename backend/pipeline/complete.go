@@ -129,6 +129,7 @@ func (r *run) stoppable(ctx context.Context) (context.Context, func() bool) {
 		defer close(finished)
 		tick := time.NewTicker(r.p.o.ControlPoll)
 		defer tick.Stop()
+		woken := r.p.o.Wake()
 		for {
 			select {
 			case <-done:
@@ -136,7 +137,9 @@ func (r *run) stoppable(ctx context.Context) (context.Context, func() bool) {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
+			case <-woken:
 			}
+			woken = r.p.o.Wake()
 			if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop {
 				stopped.Store(true)
 				r.logf(task.LevelWarn, "Stop requested: stopping the worktree provisioning")

@@ -104,6 +104,10 @@ type Options struct {
 	// the budgets (warning at 80 and 100 %) and stops the steps a reached
 	// cap covers; nil records usage at each step's end only.
 	Budgets Budgets
+	// Wake, when set, returns a channel closed when a control may have
+	// arrived (wake.Signal.Next): the running steps look at the store at
+	// once instead of at the next ControlPoll.
+	Wake func() <-chan struct{}
 	// Hooks receive live output.
 	Hooks Hooks
 	// Logger receives internal problems (a log line that could not be stored).
@@ -137,6 +141,9 @@ func New(o Options) *Pipeline {
 	}
 	if o.ControlPoll <= 0 {
 		o.ControlPoll = 250 * time.Millisecond
+	}
+	if o.Wake == nil {
+		o.Wake = func() <-chan struct{} { return nil }
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

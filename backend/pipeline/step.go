@@ -330,6 +330,7 @@ const pidRefresh = 3 * time.Second
 func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec task.Execution, name string, userStop *atomic.Bool, done <-chan struct{}) {
 	tick := time.NewTicker(r.p.o.ControlPoll)
 	defer tick.Stop()
+	woken := r.p.o.Wake()
 	lastPids := time.Now()
 	for {
 		select {
@@ -338,7 +339,9 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec tas
 		case <-ctx.Done():
 			return // the process runner stops the step on cancellation
 		case <-tick.C:
+		case <-woken:
 		}
+		woken = r.p.o.Wake() // taken before the look: a wake-up during it is not missed
 		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop && !userStop.Load() {
 			userStop.Store(true)
 			r.note(exec.ID, task.LevelWarn, "Stop requested: stopping "+name)

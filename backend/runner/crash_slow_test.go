@@ -23,25 +23,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
-// spawnEnv starts a headless runner process with extra environment.
-func (r *root) spawnEnv(env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	r.t.Helper()
-	cmd := exec.Command(os.Args[0], append(append([]string{"runner"}, args...), "--data-dir", r.dir)...)
-	cmd.Env = append(append(os.Environ(), cliEnv+"=1"), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	r.t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
-	return cmd, &out
-}
-
 // killedAt runs a runner that the failpoint kills and waits for its death.
 func (r *root) killedAt(point string) {
 	r.t.Helper()

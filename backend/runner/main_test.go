@@ -143,6 +143,25 @@ func (r *root) spawn(args ...string) (*exec.Cmd, *bytes.Buffer) {
 	return cmd, &out
 }
 
+// spawnEnv starts a headless runner process with extra environment.
+func (r *root) spawnEnv(env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	r.t.Helper()
+	cmd := exec.Command(os.Args[0], append(append([]string{"runner"}, args...), "--data-dir", r.dir)...)
+	cmd.Env = append(append(os.Environ(), cliEnv+"=1"), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	return cmd, &out
+}
+
 // waitFor polls cond (bounded) and fails the test when it never holds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -18,6 +18,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
 // Store is the part of the store the runner uses.
@@ -99,6 +100,10 @@ type Options struct {
 	// Reserve, when set, is deleted to make room when a task's outcome
 	// cannot be recorded because the disk is full.
 	Reserve *Reserve
+	// Signal, when set, is fired by every Wake, so that whatever else
+	// waits on it (the running steps' stop and inject watch) looks at the
+	// store at once too.
+	Signal *wake.Signal
 }
 
 // Runner is the queue loop. Its methods are safe for concurrent use.
@@ -144,8 +149,11 @@ func New(o Options) *Runner {
 	return &Runner{o: o, wake: make(chan struct{}, 1), running: map[string]bool{}}
 }
 
-// Wake makes the loop look at the queue now (after an in-process change).
+// Wake makes the loop look at the queue now (after an in-process change,
+// or a poke of the wake-up socket by another process) and fires
+// Options.Signal.
 func (r *Runner) Wake() {
+	r.o.Signal.Fire()
 	select {
 	case r.wake <- struct{}{}:
 	default:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
 func openTemp(t *testing.T) (*Store, string) {
@@ -154,7 +155,7 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 	defer cancel()
 	changed := make(chan struct{}, 10)
 	watched := make(chan error, 1)
-	go func() { watched <- s.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} }) }()
+	go func() { watched <- s.Watch(ctx, 20*time.Millisecond, nil, func() { changed <- struct{}{} }) }()
 	other, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +187,44 @@ func TestWatchSeesOtherConnections(t *testing.T) {
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// With an hour-long poll, a wake-up makes Watch look at once: another
+// connection's commit is reported after the wake fires, and not before.
+func TestWatchLooksWhenWoken(t *testing.T) {
+	s, path := openTemp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var sig wake.Signal
+	taken := make(chan struct{}, 100)
+	next := func() <-chan struct{} { taken <- struct{}{}; return sig.Next() }
+	changed := make(chan struct{}, 10)
+	watched := make(chan error, 1)
+	go func() { watched <- s.Watch(ctx, time.Hour, next, func() { changed <- struct{}{} }) }()
+	<-taken // the baseline is read and Watch waits
+	other, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.CreateTask(ctx, task.NewTask{Prompt: "from elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+		t.Fatal("a change was reported without a wake-up or a poll")
+	case <-time.After(100 * time.Millisecond):
+	}
+	sig.Fire()
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wake-up did not make Watch look")
+	}
+	cancel()
+	if err := <-watched; err != nil {
+		t.Fatalf("watch returned %v", err)
 	}
 }
 

@@ -1,0 +1,65 @@
+//go:build !desktop
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// desktopName is the desktop binary's file name.
+const desktopName = "boof-runner-desktop"
+
+// runDesktop replaces this process with the desktop binary (same pid, same
+// arguments, argv[0] kept so GTK's program name and the window class stay
+// "boof-runner"); it returns only when that binary is missing or cannot
+// be started.
+func runDesktop(_ context.Context, args []string, _ string, _ launch, _ *slog.Logger) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find this program: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	desk, tried := findDesktop(exe, os.Getenv("BOOF_DESKTOP_BIN"))
+	if desk == "" {
+		return fmt.Errorf("the desktop app is not installed (no %s in %s); the headless commands work: run 'boof-runner help'",
+			desktopName, strings.Join(tried, ", "))
+	}
+	env := append(os.Environ(), frontEnv+"="+exe)
+	argv := append([]string{os.Args[0]}, args...)
+	if err := syscall.Exec(desk, argv, env); err != nil {
+		return fmt.Errorf("start the desktop app %s: %w", desk, err)
+	}
+	return nil
+}
+
+// findDesktop returns the desktop binary for the headless one at exe:
+// override (BOOF_DESKTOP_BIN) when set, else the first executable of
+// exe's folder (a build tree), PREFIX/lib/boof-runner and
+// PREFIX/libexec/boof-runner (make install, the packages). It also returns
+// the places it looked.
+func findDesktop(exe, override string) (string, []string) {
+	dir := filepath.Dir(exe)
+	places := []string{
+		filepath.Join(dir, desktopName),
+		filepath.Join(dir, "..", "lib", "boof-runner", desktopName),
+		filepath.Join(dir, "..", "libexec", "boof-runner", desktopName),
+	}
+	if override != "" {
+		places = []string{override}
+	}
+	for i, p := range places {
+		places[i] = filepath.Clean(p)
+		if fi, err := os.Stat(places[i]); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return places[i], places
+		}
+	}
+	return "", places
+}

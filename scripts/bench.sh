@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# bench.sh [BIN] — `make bench`: every benchmark measured side by side with
+# its baseline in one run, then one table (scripts/benchtable: id, figure,
+# goal, holds) printed and saved as out/bench.md; the raw results go to
+# out/bench-raw.txt. BIN is the built headless command (its window binary
+# BIN-desktop next to it). Rows whose benchmark cannot run here (no real
+# CLI, no Xvfb) show "not measured". BENCH_QUICK=1 runs each Go benchmark
+# once (a smoke run of this script).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:-build/bin/boof-runner}")
+desk="$(dirname "$bin")/boof-runner-desktop"
+here=$PWD/scripts
+# shellcheck source=scripts/xvfb.sh
+. "$here/xvfb.sh"
+mkdir -p out
+raw=$PWD/out/bench-raw.txt
+tmp=$(mktemp -d)
+app=""
+cleanup() {
+	[ -z "$app" ] || { kill -TERM "$app" 2>/dev/null; wait "$app" 2>/dev/null || true; }
+	stop_bus
+	stop_xvfb
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+: >"$raw"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" | tee -a "$raw"
+
+# gobench PKG PATTERN BENCHTIME runs Go benchmarks, adding their lines to $raw.
+gobench() {
+	local t=$3
+	[ "${BENCH_QUICK:-0}" = 1 ] && t=1x
+	echo "bench: go test -bench '$2' -benchtime $t $1" >&2
+	go test -count=1 -run '^$' -bench "$2" -benchtime "$t" -timeout 30m -tags slow,realcli "$1" 2>&1 |
+		tee -a "$raw" | grep -E '^(Benchmark|--- FAIL|FAIL|ok)' >&2 || true
+}
+
+if [ -z "${BOOF_CLAUDE_BIN:-}" ] || [ -z "${BOOF_CODEX_BIN:-}" ]; then
+	echo "bench: BOOF_CLAUDE_BIN / BOOF_CODEX_BIN not set: the real-CLI rows are not measured" >&2
+fi
+gobench ./backend/pipeline/ OrchestrationOverhead 10x
+gobench ./backend/runner/ StopFromCLI 5x
+gobench ./backend/runner/ ParallelTasks 3x
+gobench ./backend/review/ AcceptSquash1000 5x
+gobench ./backend/proc/ 'StopLatency|Throughput' 5x
+gobench ./backend/store/ 'Store100k' 1s
+gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 3x
+gobench ./backend/secrets/ 'ScrubRecorded' 1s
+gobench ./backend/taskimport/ Dir1000 3x
+if [ -n "${BOOF_CLAUDE_BIN:-}" ]; then gobench ./backend/agent/claude/ StepOverhead 5x; fi
+if [ -n "${BOOF_CODEX_BIN:-}" ]; then gobench ./backend/agent/codex/ AdapterVsShell 5x; fi
+
+now_ns() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# P6a: a headless command of the installed command, of a binary built
+# without the desktop tag (the baseline) and of the window binary (what
+# the command cost when it was the window binary), alternated, 20 rounds.
+echo "bench: headless commands" >&2
+go build -o "$tmp/headless-only" .
+data="$tmp/data"
+"$bin" list --data-dir "$data" >/dev/null
+for cmd in list add; do
+	declare -A sum=([bin]=0 [base]=0 [desk]=0)
+	n=20
+	for _ in $(seq $n); do
+		for which in bin base desk; do
+			case $which in bin) b=$bin ;; base) b=$tmp/headless-only ;; desk) b=$desk ;; esac
+			args=(list)
+			[ $cmd = add ] && args=(add --title "Bench" "A task the benchmark adds.")
+			t0=$(now_ns)
+			"$b" "${args[@]}" --data-dir "$data" >/dev/null
+			sum[$which]=$((sum[$which] + $(now_ns) - t0))
+		done
+	done
+	awk -v c=$cmd -v n=$n -v b="${sum[bin]}" -v o="${sum[base]}" -v d="${sum[desk]}" 'BEGIN {
+		printf "BenchmarkHeadlessCommand/%s %d %.2f ms/command %.2f ms/headless-only %.2f ms/desktop-binary %.3f ratio %.3f desktop-ratio\n",
+			c, n, b/n/1e6, o/n/1e6, d/n/1e6, b/o, d/o }' | tee -a "$raw" >&2
+	unset sum
+done
+
+# P6b: cold start of BIN (which execs the window binary) to the front
+# end's first paint under Xvfb, median of 5, and the idle PSS and RSS of
+# the app's process tree 5 s after the first paint of the first run.
+tree() {
+	local pids=("$1") i=0 kids
+	while [ $i -lt ${#pids[@]} ]; do
+		kids=$(pgrep -P "${pids[$i]}" || true)
+		for k in $kids; do pids+=("$k"); done
+		i=$((i + 1))
+	done
+	echo "${pids[@]}"
+}
+if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
+	echo "bench: desktop start under Xvfb" >&2
+	export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
+	mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+	start_bus
+	cold=() pss=0 rss=0
+	for run in 1 2 3 4 5; do
+		log="$tmp/app$run.log"
+		: >"$log"
+		t0=$(now_ns)
+		"$bin" --data-dir "$tmp/desk$run" >"$log" 2>&1 &
+		app=$!
+		ok=0
+		for _ in $(seq 6000); do
+			grep -q "window: first paint" "$log" && { ok=1; break; }
+			sleep 0.005
+		done
+		[ $ok = 1 ] || { echo "bench: the window never painted" >&2; tail "$log" >&2; break; }
+		cold+=($((($(now_ns) - t0) / 1000000)))
+		if [ $run = 1 ]; then
+			sleep 5
+			for p in $(tree "$app"); do
+				pss=$((pss + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
+				rss=$((rss + $(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
+			done
+		fi
+		stop_app "$app" || true
+		app=""
+	done
+	if [ ${#cold[@]} = 5 ]; then
+		echo "BenchmarkDesktopStart 5 $(printf '%s\n' "${cold[@]}" | median) ms/first-paint $((pss / 1024)) MiB-PSS $((rss / 1024)) MiB-RSS" | tee -a "$raw" >&2
+	fi
+else
+	echo "bench: no Xvfb or no $desk: the desktop rows are not measured" >&2
+fi
+
+go run ./scripts/benchtable -o "$tmp/table.md" "$raw"
+{
+	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo
+	echo "$(grep -m1 '^load average' "$raw"); the figures vary with load, the ratios (measured side by side) less so."
+	echo
+	cat "$tmp/table.md"
+} >out/bench.md
+echo "bench: table saved as out/bench.md, raw results in out/bench-raw.txt" >&2
