@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -93,26 +94,38 @@ func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.Ac
 	if _, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA); err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
+	// One git apply takes every chosen file (it is all or nothing); only
+	// when it fails is each file tried alone, to name those that conflict.
+	patches := make([]string, len(picks))
+	for i, pk := range picks {
+		patches[i] = pk.f.patchOf(pk.hunks)
+		if len(pk.hunks) > 0 {
+			patches[i] = pk.f.partPatch(pk.hunks)
+		}
+	}
+	apply := func(patch string) error {
+		_, err := s.git.Exec(ctx, gitx.Cmd{Dir: top, Env: env, Args: []string{"apply", "--cached", "--binary"}, Input: []byte(patch)})
+		return err
+	}
+	if err := apply(strings.Join(patches, "")); err != nil {
+		for i, pk := range picks {
+			if apply(patches[i]) != nil {
+				p.Conflicts = append(p.Conflicts, pk.f.Path)
+			}
+		}
+		if len(p.Conflicts) == 0 {
+			return nil, fmt.Errorf("hunk accept: %w", err)
+		}
+		return nil, nil
+	}
 	taken := make([]task.AcceptedFile, 0, len(picks))
 	for _, pk := range picks {
-		patch := pk.f.patchOf(pk.hunks)
-		if len(pk.hunks) > 0 {
-			patch = pk.f.partPatch(pk.hunks)
-		}
-		_, err := s.git.Exec(ctx, gitx.Cmd{Dir: top, Env: env, Args: []string{"apply", "--cached", "--binary"}, Input: []byte(patch)})
-		if err != nil {
-			p.Conflicts = append(p.Conflicts, pk.f.Path)
-			continue
-		}
 		af := task.AcceptedFile{File: pk.f.Path}
 		for _, h := range pk.hunks {
 			af.Hunks = append(af.Hunks, h)
 			af.Headers = append(af.Headers, pk.f.Hunks[h-1].Header)
 		}
 		taken = append(taken, af)
-	}
-	if len(p.Conflicts) > 0 {
-		return nil, nil
 	}
 	if p.Tree, err = s.git.WriteTree(ctx, top, env); err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
