@@ -3,10 +3,10 @@
 // headless (package backend/cli). This file is wiring only.
 //
 // It is built twice: with the desktop tag as boof-runner-desktop, the
-// window (desktop.go), and without it as boof-runner, the command the user
-// types (front.go): its headless commands never load GTK or WebKit, and it
-// replaces itself with boof-runner-desktop (exec, same process) only to
-// open the window.
+// window, and without it as boof-runner, the command the user types: its
+// headless commands never load GTK or WebKit, and it replaces itself with
+// boof-runner-desktop (exec, same process) only to open the window
+// (package app/desktop).
 package main
 
 import (
@@ -20,13 +20,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/boof-runner/boof-runner/app/desktop"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/cli"
 )
-
-// frontEnv carries the path of the headless boof-runner to the desktop
-// binary it execs (front.go sets it, desktop.go reads and removes it).
-const frontEnv = "BOOF_RUNNER_FRONT"
 
 // version is set at build time (-X main.version=…, scripts/version.sh).
 var version = "0.0.0+dev"
@@ -75,18 +72,12 @@ func run(args []string) int {
 		return cli.ExitOK
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	l := launch{hidden: *hidden, newTask: *newTask, review: review.set, reviewID: review.id}
-	if err := runDesktop(ctx, args, *dataDir, l, log); err != nil {
+	l := desktop.Launch{Hidden: *hidden, NewTask: *newTask, Review: review.set, ReviewID: review.id}
+	if err := desktop.Run(ctx, args, *dataDir, l, log); err != nil {
 		fmt.Fprintf(os.Stderr, "boof-runner: %v\n", err)
 		return cli.ExitUser
 	}
 	return cli.ExitOK
-}
-
-// launch is what the command line asks of the window.
-type launch struct {
-	hidden, newTask, review bool
-	reviewID                string
 }
 
 // reviewFlag is --review with an optional task id: "--review", "--review=ID"

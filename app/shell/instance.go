@@ -183,18 +183,20 @@ func holderPID(path string) string {
 
 // socketPath is the socket in the data root, or, when that path is too long
 // for a Unix socket address, one named by the root's hash in the user's
-// runtime directory.
+// runtime directory, else in the temporary directory (the first that fits).
 func socketPath(root string) string {
 	p := filepath.Join(root, instanceSocketFile)
 	if len(p) <= maxSocketPath {
 		return p
 	}
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		dir = os.TempDir()
-	}
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(dir, "boof-runner-"+hex.EncodeToString(sum[:8])+".sock")
+	name := "boof-runner-" + hex.EncodeToString(sum[:8]) + ".sock"
+	for _, dir := range []string{os.Getenv("XDG_RUNTIME_DIR"), os.TempDir()} {
+		if dir != "" && len(filepath.Join(dir, name)) <= maxSocketPath {
+			return filepath.Join(dir, name)
+		}
+	}
+	return filepath.Join(os.TempDir(), name) // too long everywhere: listen fails, logged, no hand-off
 }
 
 // listenInstance removes what a crashed app left at the socket path and

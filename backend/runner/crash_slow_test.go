@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
@@ -167,7 +168,21 @@ func TestRecoveryEndsEscapeesCountsThemAndNamesTheirStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	before, err := proc.FindTagged(proc.TagPrefix(r.scope(), proc.OwnerRun))
+	// The count once it is settled: a daemon's intermediate process may
+	// still be on its way out just after the kill.
+	var before []proc.Tagged
+	var err error
+	for settled, last := 0, -1; settled < 3; {
+		time.Sleep(150 * time.Millisecond)
+		if before, err = proc.FindTagged(proc.TagPrefix(r.scope(), proc.OwnerRun)); err != nil {
+			break
+		}
+		if len(before) == last {
+			settled++
+		} else {
+			settled, last = 0, len(before)
+		}
+	}
 	if err != nil || len(before) < 2 {
 		t.Fatalf("survivors of the kill -9: %d %v\n%s", len(before), err, out)
 	}

@@ -1,6 +1,6 @@
 //go:build !desktop
 
-package main
+package desktop
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 func buildFront(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "boof-runner")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/boof-runner/boof-runner").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin

@@ -1,6 +1,6 @@
 //go:build !desktop && !bindings
 
-package main
+package desktop
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 // desktopName is the desktop binary's file name.
 const desktopName = "boof-runner-desktop"
 
-// runDesktop replaces this process with the desktop binary (same pid, same
+// Run replaces this process with the desktop binary (same pid, same
 // arguments, argv[0] kept so GTK's program name and the window class stay
 // "boof-runner"); it returns only when that binary is missing or cannot
 // be started.
-func runDesktop(_ context.Context, args []string, _ string, _ launch, _ *slog.Logger) error {
+func Run(_ context.Context, args []string, _ string, _ Launch, _ *slog.Logger) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find this program: %w", err)
@@ -32,7 +32,7 @@ func runDesktop(_ context.Context, args []string, _ string, _ launch, _ *slog.Lo
 		return fmt.Errorf("the desktop app is not installed (no %s in %s); the headless commands work: run 'boof-runner help'",
 			desktopName, strings.Join(tried, ", "))
 	}
-	env := append(os.Environ(), frontEnv+"="+exe)
+	env := append(os.Environ(), FrontEnv+"="+exe)
 	argv := append([]string{os.Args[0]}, args...)
 	if err := syscall.Exec(desk, argv, env); err != nil {
 		return fmt.Errorf("start the desktop app %s: %w", desk, err)

@@ -1,6 +1,6 @@
 //go:build desktop || bindings
 
-package main
+package desktop
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/boof-runner/boof-runner/frontend"
 )
 
-// runDesktop claims the data root's desktop app first of all: when it runs
+// Run claims the data root's desktop app first of all: when it runs
 // already, the launch goes to it and this process ends. Otherwise it opens
 // the app, shows the window until it closes, and closes the app (every
 // running step stopped first) before giving up the claim.
-func runDesktop(ctx context.Context, _ []string, dataDir string, l launch, log *slog.Logger) error {
-	launch := shell.Launch{Hidden: l.hidden, NewTask: l.newTask, Review: l.review, ReviewID: l.reviewID}
+func Run(ctx context.Context, _ []string, dataDir string, l Launch, log *slog.Logger) error {
+	launch := shell.Launch{Hidden: l.Hidden, NewTask: l.NewTask, Review: l.Review, ReviewID: l.ReviewID}
 	inst, handedOff, err := shell.ClaimInstance(ctx, dataDir, launch, log)
 	if err != nil || handedOff {
 		return err
@@ -40,8 +40,8 @@ func runDesktop(ctx context.Context, _ []string, dataDir string, l launch, log *
 // agent runs and the start-at-login entry name it, so neither pays for
 // the desktop binary's libraries. The variable is not passed on to agents.
 func frontExe() string {
-	exe := os.Getenv(frontEnv)
-	os.Unsetenv(frontEnv)
+	exe := os.Getenv(FrontEnv)
+	os.Unsetenv(FrontEnv)
 	if exe == "" {
 		return ""
 	}
