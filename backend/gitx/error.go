@@ -92,7 +92,10 @@ func (e *Error) Is(target error) bool {
 	case ErrRefLocked:
 		return !strings.Contains(s, "index.lock") && strings.Contains(s, ".lock': File exists")
 	case ErrWorktreeRace:
-		return strings.Contains(s, "failed to read") && strings.Contains(s, "/worktrees/")
+		// Reading another's half-written registration, or a registration
+		// of ours that another git's prune took while it was being made.
+		return strings.Contains(s, "/worktrees/") &&
+			(strings.Contains(s, "failed to read") || strings.Contains(s, "could not open") && strings.Contains(s, "for writing"))
 	case ErrRefMoved:
 		return strings.Contains(s, "cannot lock ref") &&
 			(strings.Contains(s, "but expected") ||

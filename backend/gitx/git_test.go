@@ -203,3 +203,19 @@ func TestLockRepoSharedByLinkedWorktrees(t *testing.T) {
 		t.Fatalf("lock outside a repo: %v", err)
 	}
 }
+
+// The two ways a concurrent worktree add shows in git's words are both a
+// race worth trying again; an unrelated failure to open a file is not.
+func TestWorktreeRaceWords(t *testing.T) {
+	for stderr, want := range map[string]bool{
+		"fatal: failed to read worktree /r/.git/worktrees/c3/gitdir":                  true,
+		"fatal: could not open '.git/worktrees/c13/locked' for writing: No such file": true,
+		"fatal: could not open 'notes.txt' for writing: Permission denied":            false,
+		"fatal: invalid reference: main":                                              false,
+	} {
+		err := &gitx.Error{Args: []string{"worktree", "add"}, ExitCode: 128, Stderr: stderr}
+		if got := errors.Is(err, gitx.ErrWorktreeRace); got != want {
+			t.Errorf("%q: race = %v, want %v", stderr, got, want)
+		}
+	}
+}
