@@ -89,6 +89,14 @@ func runFuzz(t *testing.T, root string, ft fuzzTarget, box time.Duration, goal i
 	// Stopped by our SIGINT, the go command exits by that signal after the
 	// test binary reported PASS; anything else non-zero is a failure.
 	failed := strings.Contains(text, "--- FAIL") || strings.Contains(text, "\nFAIL")
+	// The fuzz engine itself may fail with "context deadline exceeded" when
+	// the time box ends while it handles a new input (no input failed: a
+	// crash always writes "Failing input written to"); that is not a crash
+	// of the target.
+	if failed && !strings.Contains(text, "Failing input written to") && strings.Contains(text, "context deadline exceeded") {
+		t.Logf("%s: the fuzz engine stopped at the end of its time box with %q; not a crash of the target", ft.name, "context deadline exceeded")
+		failed, err = false, nil
+	}
 	if failed || err != nil && !(stopped && strings.Contains(text, "\nPASS")) {
 		res.crashed = true
 		res.detail = lastLines(text, 12)
