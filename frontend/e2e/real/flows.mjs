@@ -247,7 +247,7 @@ export const flows = {
       await pane.getByText('CHANGES_REQUESTED').first().waitFor();
       await shot('editor');
       // A failed task is edited after Retry: Go refuses edits of a failed task, and says so.
-      await pane.getByRole('button', { name: 'Retry' }).click();
+      await pane.getByRole('button', { name: 'Retry', exact: true }).click();
       await row(page, 'Parse codex usage lines', 'pending').waitFor();
       assert(world.show(seeded.id).status === 'pending', 'retried task is pending');
       const title = pane.getByRole('textbox', { name: 'Title' });
