@@ -123,6 +123,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		opts.AttachmentLimit = DefaultAttachmentLimit
 	}
 	s := &Store{db: db, path: path, now: opts.Now, attachDir: opts.AttachmentsDir, attachLimit: opts.AttachmentLimit}
+	if err := firstConnect(ctx, db, opts.BusyTimeout); err != nil {
+		db.Close()
+		return nil, wrapOpenErr(path, err)
+	}
 	if err := migrate(ctx, db, path); err != nil {
 		db.Close()
 		return nil, err
