@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -97,6 +98,9 @@ type NewTaskInput struct {
 	Command string `json:"command"`
 	// Attachments are files the agents get the paths of.
 	Attachments []AttachmentInput `json:"attachments"`
+	// NotBefore is the earliest time the queue may start the task (nil:
+	// any time; a time in the past: now).
+	NotBefore *time.Time `json:"not_before,omitempty"`
 }
 
 // Create stores a new pending task, with its template text and attachments,
@@ -114,7 +118,7 @@ func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
 	repo := s.workDir()
 	nt := task.NewTask{
 		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
-		Runs: in.Runs, Repo: repo, Command: in.Command,
+		Runs: in.Runs, Repo: repo, Command: in.Command, NotBefore: in.NotBefore,
 	}
 	if _, err := nt.Normalize(); err != nil {
 		return task.Task{}, userError(err)

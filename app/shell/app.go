@@ -42,6 +42,8 @@ type App struct {
 	diag     *app.DiagService
 	nav      *app.Navigator
 	navSvc   *app.NavService
+	// schedules is the Schedules screen's service (recurring tasks).
+	schedules *app.ScheduleService
 
 	autostart Autostart
 

@@ -196,6 +196,9 @@ func (a *App) buildServices(paths dataroot.Paths) {
 			return err
 		},
 	})
+	a.schedules = app.NewScheduleService(a.store, a.emit, a.context, app.ScheduleDeps{
+		WorkDir: func() string { return a.settingsNow().WorkDir() }, Wake: rc.Wake,
+	})
 	a.diag = app.NewDiagService(a.log, a.emit, a.context)
 	a.commands = app.NewCommandService(a.store, a.emit, a.context)
 	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)
@@ -218,7 +221,7 @@ func (a *App) ui() settings.UI { return a.settingsNow().UI }
 // bound lists the services bound to the window: their exported methods are
 // what the front end calls (window.go.app.<Service>.<Method>).
 func (a *App) bound() []any {
-	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc}
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc, a.schedules}
 }
 
 // branches lists a working directory's branches for the base-ref picker,

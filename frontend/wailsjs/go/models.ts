@@ -211,6 +211,24 @@ export namespace app {
 	        this.body = source["body"];
 	    }
 	}
+	export class CronPreview {
+	    cron: string;
+	    tz: string;
+	    text: string;
+	    next: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CronPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.cron = source["cron"];
+	        this.tz = source["tz"];
+	        this.text = source["text"];
+	        this.next = source["next"];
+	    }
+	}
 	export class DeleteOptions {
 	    delete_branches: boolean;
 	
@@ -491,6 +509,8 @@ export namespace app {
 	    runs: number;
 	    command: string;
 	    attachments: AttachmentInput[];
+	    // Go type: time
+	    not_before?: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTaskInput(source);
@@ -506,6 +526,7 @@ export namespace app {
 	        this.runs = source["runs"];
 	        this.command = source["command"];
 	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
+	        this.not_before = this.convertValues(source["not_before"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -955,6 +976,114 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ScheduleInput {
+	    name: string;
+	    cron: string;
+	    tz: string;
+	    task: NewTaskInput;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.cron = source["cron"];
+	        this.tz = source["tz"];
+	        this.task = this.convertValues(source["task"], NewTaskInput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduledTaskRef {
+	    id: string;
+	    title: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduledTaskRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.status = source["status"];
+	    }
+	}
+	export class ScheduleView {
+	    id: string;
+	    name: string;
+	    display: string;
+	    cron: string;
+	    cron_text: string;
+	    tz: string;
+	    paused: boolean;
+	    // Go type: time
+	    next_fire?: any;
+	    // Go type: time
+	    last_fire?: any;
+	    last_task?: ScheduledTaskRef;
+	    template: task.NewTask;
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.display = source["display"];
+	        this.cron = source["cron"];
+	        this.cron_text = source["cron_text"];
+	        this.tz = source["tz"];
+	        this.paused = source["paused"];
+	        this.next_fire = this.convertValues(source["next_fire"], null);
+	        this.last_fire = this.convertValues(source["last_fire"], null);
+	        this.last_task = this.convertValues(source["last_task"], ScheduledTaskRef);
+	        this.template = this.convertValues(source["template"], task.NewTask);
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	
 	export class TaskEvent {
@@ -1841,6 +1970,77 @@ export namespace task {
 	        this.headers = source["headers"];
 	    }
 	}
+	export class ToolChoice {
+	    tool: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.model = source["model"];
+	    }
+	}
+	export class NewTask {
+	    title: string;
+	    prompt: string;
+	    priority: number;
+	    base: string;
+	    labels: string[];
+	    runs: number;
+	    repo: string;
+	    command: string;
+	    draft: boolean;
+	    tools: {[key: string]: ToolChoice};
+	    verify?: string;
+	    no_verify?: boolean;
+	    // Go type: time
+	    not_before?: any;
+	    on_limit?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NewTask(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.prompt = source["prompt"];
+	        this.priority = source["priority"];
+	        this.base = source["base"];
+	        this.labels = source["labels"];
+	        this.runs = source["runs"];
+	        this.repo = source["repo"];
+	        this.command = source["command"];
+	        this.draft = source["draft"];
+	        this.tools = this.convertValues(source["tools"], ToolChoice, true);
+	        this.verify = source["verify"];
+	        this.no_verify = source["no_verify"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.on_limit = source["on_limit"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class RunStart {
 	    from?: string;
 	    resume?: boolean;
@@ -1877,20 +2077,6 @@ export namespace task {
 	        this.cache_read = source["cache_read"];
 	        this.cache_write = source["cache_write"];
 	        this.cost_usd = source["cost_usd"];
-	    }
-	}
-	export class ToolChoice {
-	    tool: string;
-	    model: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolChoice(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tool = source["tool"];
-	        this.model = source["model"];
 	    }
 	}
 	export class Task {

@@ -27,7 +27,7 @@ export function terminal(s: Status): boolean {
 }
 
 /** A store.NotFoundError: `Task "x" does not exist.` */
-export function notFound(what: 'task' | 'command' | 'attachment', id: string): string {
+export function notFound(what: 'task' | 'command' | 'attachment' | 'schedule', id: string): string {
   return `${what.charAt(0).toUpperCase()}${what.slice(1)} ${JSON.stringify(id)} does not exist.`;
 }
 

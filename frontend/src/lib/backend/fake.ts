@@ -6,6 +6,7 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
+import { scheduleHandlers } from './fake-schedules';
 import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
@@ -222,6 +223,7 @@ export class FakeBackend implements Backend {
       const t = blankDetail({ id, prompt: input.prompt, created_at: ts });
       Object.assign(t, { title: input.title.trim(), priority: input.priority, base: input.base, labels: input.labels, runs: input.runs || 1, position: Math.max(-1, ...positions) + 1 });
       Object.assign(t, { command: input.command ?? '', command_text: text, repo: this.settings.working_directory });
+      if (input.not_before) t.not_before = new Date(input.not_before).toISOString().replace(/\.\d{3}Z$/, 'Z');
       t.attachments = files.map((f) => this.attachment(id, f.name, f.data_base64));
       this.tasks.set(id, t);
       this.emit('tasks:changed');
@@ -446,6 +448,7 @@ export class FakeBackend implements Backend {
     },
 
     ...reviewHandlers(this),
+    ...scheduleHandlers({ tasks: this.tasks, now: () => this.now(), workDir: () => this.settings.working_directory, createTask: (i) => this.handlers['TaskService.Create'](i) }),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
     'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),
     'ReviewService.FilePatchWith': (id, path, o) => fakePatch(o.leftovers ? `${this.diffKey(id)}-leftovers` : this.diffKey(id), path, o.force),

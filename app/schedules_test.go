@@ -1,0 +1,158 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
+)
+
+func newScheduleService(t *testing.T, now time.Time) (*ScheduleService, *store.Store, *RecordingEmitter, *int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "boof.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rec := &RecordingEmitter{}
+	wakes := 0
+	svc := NewScheduleService(st, rec, context.Background, ScheduleDeps{
+		WorkDir: func() string { return "/srv/repo" },
+		Wake:    func() { wakes++ },
+		Now:     func() time.Time { return now },
+	})
+	return svc, st, rec, &wakes
+}
+
+// The Repeat option previews the next fires in the zone and refuses a bad
+// expression with the sentence the CLI prints.
+func TestSchedulePreviewShowsNextFiresAndRefusesBadInput(t *testing.T) {
+	now := time.Date(2026, 12, 4, 2, 0, 0, 0, time.UTC) // Friday, 03:00 in Berlin
+	svc, _, _, _ := newScheduleService(t, now)
+	p, err := svc.Preview("0 2 * * 1-5", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2026-12-07T01:00:00Z", "2026-12-08T01:00:00Z", "2026-12-09T01:00:00Z"}
+	if p.Text != "weekdays at 02:00" || !slices.Equal(p.Next, want) {
+		t.Fatalf("preview %+v", p)
+	}
+	for _, c := range []struct{ cron, tz, want string }{
+		{"61 * * * *", "", `Invalid cron expression "61 * * * *"`},
+		{"0 2 * *", "UTC", "expected five fields"},
+		{"0 2 * * *", "Mars/Olympus", `Unknown time zone "Mars/Olympus"`},
+		{"", "", "A schedule needs a cron expression"},
+	} {
+		if _, err := svc.Preview(c.cron, c.tz); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Preview(%q, %q) = %v, want %q", c.cron, c.tz, err, c.want)
+		}
+	}
+}
+
+// A schedule made from the form is listed with its next fire and its task;
+// pause clears the next fire, resume re-arms it, run now queues a task from
+// the template and delete keeps the tasks it queued.
+func TestScheduleServiceJourney(t *testing.T) {
+	now := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
+	svc, st, rec, wakes := newScheduleService(t, now)
+	ctx := context.Background()
+	if _, err := svc.Create(ScheduleInput{Cron: "every night", Task: NewTaskInput{Prompt: "Update deps", Runs: 1}}); err == nil ||
+		!strings.Contains(err.Error(), `Invalid cron expression "every night"`) {
+		t.Fatalf("bad cron: %v", err)
+	}
+	if _, err := svc.Create(ScheduleInput{Cron: "0 2 * * *", Task: NewTaskInput{Prompt: " ", Runs: 1}}); err == nil || !strings.Contains(err.Error(), "Prompt is empty") {
+		t.Fatalf("empty prompt: %v", err)
+	}
+	if all, _ := st.ListSchedules(ctx); len(all) != 0 {
+		t.Fatalf("a refused schedule was stored: %+v", all)
+	}
+	v, err := svc.Create(ScheduleInput{Name: "Nightly deps", Cron: "30 2 * * *", TZ: "Europe/Berlin",
+		Task: NewTaskInput{Title: "Update deps", Prompt: "Update the dependencies.", Runs: 1, Labels: []string{"chore"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *wakes != 1 || v.Display != "Nightly deps" || v.CronText != "every day at 02:30" || v.NextFire == nil ||
+		!v.NextFire.Equal(time.Date(2026, 12, 5, 1, 30, 0, 0, time.UTC)) || v.Template.Repo != "/srv/repo" {
+		t.Fatalf("created %+v (wakes %d)", v, *wakes)
+	}
+	list, err := svc.List()
+	if err != nil || len(list) != 1 || list[0].ID != v.ID || list[0].TZ != "Europe/Berlin" {
+		t.Fatalf("list %+v %v", list, err)
+	}
+
+	p, err := svc.SetPaused(v.ID, true)
+	if err != nil || !p.Paused || p.NextFire != nil {
+		t.Fatalf("pause %+v %v", p, err)
+	}
+	if _, err := svc.RunNow(v.ID); err == nil || !strings.Contains(err.Error(), "is paused: resume it to run it now") {
+		t.Fatalf("run now while paused: %v", err)
+	}
+	r, err := svc.SetPaused(v.ID, false)
+	if err != nil || r.Paused || r.NextFire == nil {
+		t.Fatalf("resume %+v %v", r, err)
+	}
+
+	tk, err := svc.RunNow(v.ID)
+	if err != nil || tk.Status != task.StatusPending || tk.Prompt != "Update the dependencies." || tk.Repo != "/srv/repo" {
+		t.Fatalf("run now: %+v %v", tk, err)
+	}
+	if n := len(rec.PayloadsOf(EventTasksChanged)); n != 1 {
+		t.Fatalf("tasks:changed emitted %d times", n)
+	}
+	list, _ = svc.List()
+	if list[0].LastTask == nil || list[0].LastTask.ID != tk.ID || list[0].LastFire == nil || !list[0].NextFire.Equal(*r.NextFire) {
+		t.Fatalf("after run now %+v", list[0])
+	}
+	runs, _ := st.ScheduleRuns(ctx, v.ID, 0)
+	if len(runs) != 1 || runs[0].Outcome != task.FireQueued || runs[0].TaskID != tk.ID || runs[0].Note != "run now from the window" {
+		t.Fatalf("log %+v", runs)
+	}
+
+	if err := svc.Delete(v.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Delete(v.ID); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("second delete: %v", err)
+	}
+	if list, _ := svc.List(); len(list) != 0 {
+		t.Fatalf("deleted schedule listed: %+v", list)
+	}
+	if got, err := st.GetTask(ctx, tk.ID); err != nil || got.Status != task.StatusPending {
+		t.Fatalf("the queued task was not kept: %+v %v", got, err)
+	}
+}
+
+// A task with a start time ahead is listed as scheduled; the form's start
+// time reaches the store.
+func TestScheduledListsTasksWaitingForTheirStart(t *testing.T) {
+	now := time.Now()
+	svc, st, rec, _ := newScheduleService(t, now)
+	tasks := NewTaskService(st, rec, context.Background, TaskDeps{})
+	later, sooner := now.Add(3*time.Hour), now.Add(time.Hour)
+	past := now.Add(-time.Hour)
+	a, err := tasks.Create(NewTaskInput{Prompt: "Later", Runs: 1, NotBefore: &later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := tasks.Create(NewTaskInput{Prompt: "Sooner", Runs: 1, NotBefore: &sooner})
+	if _, err := tasks.Create(NewTaskInput{Prompt: "Past start runs now", Runs: 1, NotBefore: &past}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tasks.Create(NewTaskInput{Prompt: "Any time", Runs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.Scheduled()
+	if err != nil || len(got) != 2 || got[0].ID != b.ID || got[1].ID != a.ID || !got[1].NotBefore.Equal(later.UTC().Truncate(time.Millisecond)) {
+		t.Fatalf("scheduled %+v %v", got, err)
+	}
+	if _, err := svc.Create(ScheduleInput{Cron: "@daily", Task: NewTaskInput{Prompt: "x", Runs: 1, NotBefore: &later}}); err == nil ||
+		!strings.Contains(err.Error(), "give a start time or a repeat, not both") {
+		t.Fatalf("start time with repeat: %v", err)
+	}
+}
