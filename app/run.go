@@ -117,11 +117,8 @@ func (r *RunService) Status() (RunnerStatus, error) {
 		}
 		st.Running = append(st.Running, info)
 	}
-	now := time.Now()
-	if ps, err := r.store.ToolPauses(ctx, now); err == nil {
-		for _, p := range ps {
-			st.Paused = append(st.Paused, PausedTool{Tool: p.Tool, Until: p.Until, Text: p.Describe(now, time.Local), Warning: p.Warning})
-		}
+	if ps, err := PausedTools(ctx, r.store, time.Now(), time.Local); err == nil && len(ps) > 0 {
+		st.Paused = ps
 	}
 	return st, nil
 }

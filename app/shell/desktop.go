@@ -28,6 +28,11 @@ type RunControl interface {
 	// StopTask durably asks the runner to stop an ongoing task (its work is
 	// kept); it returns the store's error when the task is not ongoing.
 	StopTask(id string) error
+	// Paused returns the tools paused by a usage limit now.
+	Paused() []app.PausedTool
+	// ResumeTool ends a tool's usage-limit pause now; it returns an error
+	// when the tool is not paused.
+	ResumeTool(tool string) error
 }
 
 // TaskReader is the part of the store the desktop reads; *store.Store has it.
@@ -134,7 +139,7 @@ func NewDesktop(deps DesktopDeps) *Desktop {
 // TrayState reads what the tray shows. A store error is logged (once per
 // distinct message) and leaves the counts at zero.
 func (d *Desktop) TrayState() TrayState {
-	st := TrayState{WindowVisible: d.d.Window.Visible(), RunnerEnabled: d.d.Run.Enabled()}
+	st := TrayState{WindowVisible: d.d.Window.Visible(), RunnerEnabled: d.d.Run.Enabled(), Paused: d.d.Run.Paused()}
 	ctx, cancel := context.WithTimeout(d.d.Context(), 5*time.Second)
 	defer cancel()
 	tasks, err := d.d.Store.ListTasks(ctx, store.Filter{

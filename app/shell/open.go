@@ -206,7 +206,7 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	a.nav = app.NewNavigator(a.store, a.emit, a.context, a.log)
 	a.navSvc = app.NewNavService(a.nav)
 	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context)
-	a.run = runControl{svc: a.runSvc, queue: rc, settings: sf, ctx: a.context}
+	a.run = runControl{svc: a.runSvc, pauses: a.store, queue: rc, settings: sf, ctx: a.context}
 }
 
 // settingsNow loads the settings; a bad file gives the defaults, as the

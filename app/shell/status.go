@@ -16,6 +16,7 @@ import (
 // whether the queue is paused.
 type runControl struct {
 	svc      *app.RunService
+	pauses   app.PauseReader
 	queue    app.RunnerControl
 	settings *settings.File
 	ctx      func() context.Context
@@ -41,6 +42,20 @@ func (r runControl) Running() []string { return r.queue.Running(r.ctx()) }
 
 // StopTask asks the runner to stop the task (the UI's Stop).
 func (r runControl) StopTask(id string) error { return r.svc.Stop(id) }
+
+// Paused returns the tools paused by a usage limit now; a store error
+// gives none.
+func (r runControl) Paused() []app.PausedTool {
+	ps, _ := app.PausedTools(r.ctx(), r.pauses, time.Now(), time.Local)
+	return ps
+}
+
+// ResumeTool ends a tool's pause now through the bound service (the
+// window's Resume): the queue wakes and the window hears runner:status.
+func (r runControl) ResumeTool(tool string) error {
+	_, err := r.svc.ResumeTool(tool)
+	return err
+}
 
 // statusWatch emits runner:status whenever the set of running tasks or the
 // paused state changes, and on every step change the pipeline reports

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"fyne.io/systray"
+
+	"github.com/boof-runner/boof-runner/app"
 )
 
 // TrayIcons are the tray images (PNG) for each state.
@@ -34,6 +36,8 @@ type TrayState struct {
 	Review int
 	// Attention counts tasks parked with questions.
 	Attention int
+	// Paused lists the tools paused by a usage limit.
+	Paused []app.PausedTool
 }
 
 // RunningTask is a running task as the tray names it.
@@ -44,7 +48,8 @@ type RunningTask struct {
 // equal reports whether s and o show the same.
 func (s TrayState) equal(o TrayState) bool {
 	return s.WindowVisible == o.WindowVisible && s.RunnerEnabled == o.RunnerEnabled &&
-		s.Review == o.Review && s.Attention == o.Attention && slices.Equal(s.Running, o.Running)
+		s.Review == o.Review && s.Attention == o.Attention && slices.Equal(s.Running, o.Running) &&
+		slices.EqualFunc(s.Paused, o.Paused, func(a, b app.PausedTool) bool { return a.Tool == b.Tool && a.Text == b.Text })
 }
 
 // TrayControls is what the tray menu acts on. Methods report their own
@@ -56,6 +61,8 @@ type TrayControls interface {
 	SetRunnerEnabled(on bool)
 	StopTask(id string)
 	ShowReview()
+	// ResumeTool ends a tool's usage-limit pause now.
+	ResumeTool(tool string)
 	Quit()
 }
 
@@ -110,6 +117,7 @@ type Tray struct {
 	stopSubs []*systray.MenuItem // itemStopMenu's sub-items, grown as needed
 	subIDs   []string            // the task each sub-item stops; "" hidden
 	subLabel []string
+	pauses   pauseItems // the paused tools' lines and Resume items
 	last     TrayState
 	shown    bool // Refresh ran once
 	lastIcon string
@@ -159,6 +167,7 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 		t.items[itemNewTask] = systray.AddMenuItem("New task…", "Open the New task form")
 		systray.AddSeparator()
 		t.items[itemPause] = systray.AddMenuItem("Pause runner", "Pause or resume the queue")
+		t.addPauseItems()
 		t.items[itemStop] = systray.AddMenuItem("Stop running task", "Stop the running task (its work is kept)")
 		t.items[itemStopMenu] = systray.AddMenuItem("Stop a running task", "Stop one of the running tasks (its work is kept)")
 		t.items[itemReview] = systray.AddMenuItem("Review queue", "Open the oldest finished task waiting for review")
@@ -256,6 +265,10 @@ func (t *Tray) act(c click) {
 		if id != "" {
 			t.c.StopTask(id)
 		}
+	case itemResumeTool:
+		if tool := t.pausedTool(c.index); tool != "" {
+			t.c.ResumeTool(tool)
+		}
 	case itemReview:
 		t.c.ShowReview()
 	case itemQuit:
@@ -295,12 +308,14 @@ func (t *Tray) Refresh() {
 	if !st.RunnerEnabled {
 		tip += " (runner paused)"
 	}
+	tip += pauseTip(st.Paused)
 	if name != t.lastIcon {
 		systray.SetIcon(icon)
 		t.lastIcon = name
 	}
 	systray.SetTooltip(tip)
 	t.refreshStop(st.Running)
+	t.refreshPauses(st.Paused)
 	t.setLabel(itemShow, choose(st.WindowVisible, "Hide window", "Show window"))
 	t.setLabel(itemPause, choose(st.RunnerEnabled, "Pause runner", "Resume runner"))
 	t.setLabel(itemReview, fmt.Sprintf("Review queue (%d waiting)", st.Review))

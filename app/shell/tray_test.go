@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -53,6 +55,23 @@ func (r *testRun) Running() []string {
 
 func (r *testRun) StopTask(id string) error {
 	return runner.Stop(context.Background(), r.st, id)
+}
+
+// Paused reads the store's pauses as the real runControl does.
+func (r *testRun) Paused() []app.PausedTool {
+	if r.st == nil {
+		return nil
+	}
+	ps, _ := app.PausedTools(context.Background(), r.st, time.Now(), time.Local)
+	return ps
+}
+
+// ResumeTool ends the pause through the bound service, as the real
+// runControl does.
+func (r *testRun) ResumeTool(tool string) error {
+	svc := app.NewRunService(r.st, app.LockedRunner(r.st, "", nil), r.file, nil, &app.RecordingEmitter{}, context.Background)
+	_, err := svc.ResumeTool(tool)
+	return err
 }
 
 // testWindow stands in for the Wails window (which needs a display): it
@@ -247,6 +266,42 @@ func TestTray(t *testing.T) {
 		if !enabledInFile(t, settingsPath) {
 			t.Fatal("settings file has runner.enabled false after resume")
 		}
+	})
+
+	t.Run("a paused tool is named with its reset and resumed from the menu", func(t *testing.T) {
+		ctx := context.Background()
+		until := time.Now().Add(90 * time.Minute)
+		if _, err := st.PauseTool(ctx, task.ToolPause{Tool: "claude-code", Until: until, Reason: "usage limit"}); err != nil {
+			t.Fatal(err)
+		}
+		tray.Hint()
+		want := run.Paused()[0].Text
+		if !strings.HasPrefix(want, "claude-code paused until ") || !strings.HasSuffix(want, "(usage limit)") ||
+			(until.Local().YearDay() == time.Now().Local().YearDay() && want != "claude-code paused until "+until.Local().Format("15:04")+" (usage limit)") {
+			t.Fatalf("pause text %q", want)
+		}
+		got := waitLabel(want)
+		if got.Enabled {
+			t.Fatal("the paused line is clickable")
+		}
+		ls := labels(entries())
+		if i := slices.Index(ls, want); i < 1 || ls[i-1] != "Pause runner" || ls[i+1] != "Resume claude-code now" {
+			t.Fatalf("menu %q: the pause line and its Resume item belong after Pause runner", ls)
+		}
+		tip, err := bus.Object(sender, item).GetProperty("org.kde.StatusNotifierItem.ToolTip")
+		if err != nil || !strings.Contains(fmt.Sprint(tip.Value()), want) {
+			t.Fatalf("tooltip %v %v does not say %q", tip, err, want)
+		}
+		click("Resume claude-code now")
+		waitFor(t, "the pause to end in the store", func() bool {
+			ps, err := st.ToolPauses(ctx, time.Now())
+			return err == nil && len(ps) == 0
+		})
+		tray.Hint()
+		waitFor(t, "the pause line to go", func() bool {
+			ls := labels(entries())
+			return !slices.Contains(ls, want) && !slices.Contains(ls, "Resume claude-code now")
+		})
 	})
 
 	var runningID string

@@ -8,6 +8,7 @@ describe('shortcutFor', () => {
     [k('1', { ctrlKey: true }), { kind: 'screen', screen: 'tasks' }],
     [k('4', { ctrlKey: true }), { kind: 'screen', screen: 'settings' }],
     [k('5', { metaKey: true }), { kind: 'screen', screen: 'review' }],
+    [k('6', { ctrlKey: true }), { kind: 'screen', screen: 'schedules' }],
     [k('n', { ctrlKey: true }), { kind: 'new' }],
     [k('f', { ctrlKey: true, typing: true }), { kind: 'search' }],
     [k('.', { ctrlKey: true }), { kind: 'stop' }],
