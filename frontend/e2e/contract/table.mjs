@@ -166,4 +166,44 @@ export const cases = [
     },
     expect: { ok: { skip: true, status: 'pending' } },
   },
+  // Schedules (issue 21): the Repeat preview's sentences are the CLI's.
+  {
+    name: 'schedule preview: weekdays at 02:00 in words, three fires',
+    async run(call) {
+      const r = await call('ScheduleService.Preview', '0 2 * * 1-5', 'Europe/Berlin');
+      if (!r.ok) return r;
+      return { ok: { text: r.ok.text, tz: r.ok.tz, count: r.ok.next.length, utc: r.ok.next.every((n) => /^\d{4}-\d\d-\d\dT0[01]:00:00Z$/.test(n)) } };
+    },
+    expect: { ok: { text: 'weekdays at 02:00', tz: 'Europe/Berlin', count: 3, utc: true } },
+  },
+  {
+    name: 'schedule preview: four fields',
+    run: (call) => call('ScheduleService.Preview', '0 2 * *', ''),
+    expect: { err: 'Invalid cron expression "0 2 * *": expected exactly 5 fields, found 4: [0 2 * *] (expected five fields: minute hour day-of-month month day-of-week, or @daily, @every 1h).' },
+  },
+  {
+    name: 'schedule preview: minute out of range',
+    run: (call) => call('ScheduleService.Preview', '61 * * * *', 'UTC'),
+    expect: { err: 'Invalid cron expression "61 * * * *": end of range (61) above maximum (59): 61 (expected five fields: minute hour day-of-month month day-of-week, or @daily, @every 1h).' },
+  },
+  { name: 'schedule preview: unknown zone', run: (call) => call('ScheduleService.Preview', '0 2 * * *', 'Mars/Olympus'), expect: { err: 'Unknown time zone "Mars/Olympus" (use an IANA name such as Europe/Berlin or UTC).' } },
+  { name: 'schedule preview: empty', run: (call) => call('ScheduleService.Preview', '', ''), expect: { err: 'A schedule needs a cron expression (for example "0 2 * * 1-5").' } },
+  {
+    name: 'schedule: create, pause (no next fire), run now refused while paused, delete',
+    async run(call) {
+      const c = await call('ScheduleService.Create', { name: 'Nightly', cron: '30 2 * * *', tz: 'UTC', task: input({ prompt: 'Update deps' }) });
+      if (!c.ok) return c;
+      const p = await call('ScheduleService.SetPaused', c.ok.id, true);
+      const run = await call('ScheduleService.RunNow', c.ok.id);
+      const d = await call('ScheduleService.Delete', c.ok.id);
+      const again = normalize(await call('ScheduleService.Delete', c.ok.id), c.ok.id);
+      return { ok: { display: c.ok.display, text: c.ok.cron_text, armed: !!c.ok.next_fire, paused: p.ok?.paused, next: p.ok?.next_fire ?? null, run: run.err, deleted: 'ok' in d, again: again.err } };
+    },
+    expect: { ok: { display: 'Nightly', text: 'every day at 02:30', armed: true, paused: true, next: null, run: 'Schedule Nightly is paused: resume it to run it now.', deleted: true, again: 'Schedule "<id>" does not exist.' } },
+  },
+  {
+    name: 'schedule: a repeat with a start time is refused',
+    run: (call) => call('ScheduleService.Create', { name: '', cron: '@daily', tz: '', task: input({ not_before: '2030-01-01T00:00:00Z' }) }),
+    expect: { err: 'A recurring task starts at its fires: give a start time or a repeat, not both.' },
+  },
 ];

@@ -21,7 +21,7 @@ describe('shortcutFor', () => {
   it('leaves typing alone', () => {
     expect(shortcutFor(k('/', { typing: true }))).toBeNull();
     expect(shortcutFor(k('Escape', { typing: true }))).toBeNull();
-    expect(shortcutFor(k('6', { ctrlKey: true }))).toBeNull();
+    expect(shortcutFor(k('7', { ctrlKey: true }))).toBeNull();
     expect(shortcutFor(k('n', { ctrlKey: true, shiftKey: true }))).toBeNull();
     expect(shortcutFor(k('Enter', { ctrlKey: true }))).toBeNull();
   });
