@@ -231,3 +231,37 @@ func (s *ScheduleService) RunNow(id string) (task.Task, error) {
 	s.wake()
 	return t, nil
 }
+
+// Update replaces a schedule's name, cron expression, zone and task (its
+// paused state, log and last fire are kept) and re-arms it from now. Bad
+// input changes nothing and gives the CLI's sentence.
+func (s *ScheduleService) Update(id string, in ScheduleInput) (ScheduleView, error) {
+	if len(in.Task.Attachments) > 0 || in.Task.NotBefore != nil {
+		return ScheduleView{}, userError(&task.InvalidError{Reason: "a recurring task carries no attachments and no start time"})
+	}
+	sc, err := schedule.Edit(s.ctx(), s.store, id, s.now(), func(sc *task.Schedule) {
+		sc.Name, sc.Cron, sc.TZ = in.Name, in.Cron, in.TZ
+		t := &sc.Template
+		t.Title, t.Prompt, t.Priority, t.Base, t.Labels, t.Runs, t.Command = in.Task.Title, in.Task.Prompt, in.Task.Priority, in.Task.Base, in.Task.Labels, in.Task.Runs, in.Task.Command
+	})
+	if err != nil {
+		return ScheduleView{}, userError(err)
+	}
+	s.wake()
+	return s.view(s.ctx(), sc), nil
+}
+
+// Log returns the newest fires of a schedule and what came of each
+// (queued, skipped because the previous task still ran, missed, caught up),
+// newest first.
+func (s *ScheduleService) Log(id string) ([]task.ScheduleRun, error) {
+	ctx := s.ctx()
+	if _, err := s.store.GetSchedule(ctx, id); err != nil {
+		return nil, userError(err)
+	}
+	runs, err := s.store.ScheduleRuns(ctx, id, 20)
+	if err != nil {
+		return nil, userError(err)
+	}
+	return runs, nil
+}

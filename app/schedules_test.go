@@ -114,8 +114,30 @@ func TestScheduleServiceJourney(t *testing.T) {
 		t.Fatalf("log %+v", runs)
 	}
 
+	log, err := svc.Log(v.ID)
+	if err != nil || len(log) != 1 || log[0].TaskID != tk.ID {
+		t.Fatalf("log %+v %v", log, err)
+	}
+
+	// An edit keeps the log and re-arms from now; a bad one changes nothing.
+	if _, err := svc.Update(v.ID, ScheduleInput{Cron: "0 25 * * *", TZ: "UTC", Task: NewTaskInput{Prompt: "x", Runs: 1}}); err == nil ||
+		!strings.Contains(err.Error(), "end of range (25) above maximum (23)") {
+		t.Fatalf("bad edit: %v", err)
+	}
+	e, err := svc.Update(v.ID, ScheduleInput{Name: "", Cron: "0 9 * * 1-5", TZ: "UTC", Task: NewTaskInput{Title: "Deps", Prompt: "Update them all.", Runs: 2}})
+	if err != nil || e.Display != "Deps" || e.CronText != "weekdays at 09:00" || e.Template.Runs != 2 || e.Template.Repo != "/srv/repo" ||
+		!e.NextFire.Equal(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)) || e.LastTask == nil {
+		t.Fatalf("edit %+v %v", e, err)
+	}
+	if log, _ := svc.Log(v.ID); len(log) != 1 {
+		t.Fatalf("the edit lost the log: %+v", log)
+	}
+
 	if err := svc.Delete(v.ID); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := svc.Log(v.ID); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("log of a deleted schedule: %v", err)
 	}
 	if err := svc.Delete(v.ID); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("second delete: %v", err)

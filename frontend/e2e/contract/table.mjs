@@ -202,6 +202,30 @@ export const cases = [
     expect: { ok: { display: 'Nightly', text: 'every day at 02:30', armed: true, paused: true, next: null, run: 'Schedule Nightly is paused: resume it to run it now.', deleted: true, again: 'Schedule "<id>" does not exist.' } },
   },
   {
+    name: 'schedule: a bad edit changes nothing; the log of a missing schedule',
+    async run(call) {
+      const c = await call('ScheduleService.Create', { name: 'Nightly', cron: '30 2 * * *', tz: 'UTC', task: input() });
+      if (!c.ok) return c;
+      const bad = await call('ScheduleService.Update', c.ok.id, { name: 'X', cron: '0 25 * * *', tz: 'UTC', task: input() });
+      const list = await call('ScheduleService.List');
+      const good = await call('ScheduleService.Update', c.ok.id, { name: '', cron: '0 9 * * 1-5', tz: 'UTC', task: input({ title: 'Deps' }) });
+      const log = await call('ScheduleService.Log', c.ok.id);
+      await call('ScheduleService.Delete', c.ok.id);
+      const gone = normalize(await call('ScheduleService.Log', c.ok.id), c.ok.id);
+      return { ok: { bad: bad.err, kept: list.ok?.[0]?.cron, display: good.ok?.display, text: good.ok?.cron_text, log: log.ok, gone: gone.err } };
+    },
+    expect: {
+      ok: {
+        bad: 'Invalid cron expression "0 25 * * *": end of range (25) above maximum (23): 25 (expected five fields: minute hour day-of-month month day-of-week, or @daily, @every 1h).',
+        kept: '30 2 * * *',
+        display: 'Deps',
+        text: 'weekdays at 09:00',
+        log: [],
+        gone: 'Schedule "<id>" does not exist.',
+      },
+    },
+  },
+  {
     name: 'schedule: a repeat with a start time is refused',
     run: (call) => call('ScheduleService.Create', { name: '', cron: '@daily', tz: '', task: input({ not_before: '2030-01-01T00:00:00Z' }) }),
     expect: { err: 'A recurring task starts at its fires: give a start time or a repeat, not both.' },

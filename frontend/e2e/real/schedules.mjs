@@ -62,6 +62,17 @@ export const scheduleFlows = {
       await screen.getByRole('status').filter({ hasText: 'Queued “Nightly deps” from “Nightly deps”.' }).waitFor();
       const queued = world.list();
       assert(queued.length === 1 && queued[0].status === 'pending' && queued[0].prompt === 'Update the dependencies and run the tests.', `run now queued ${JSON.stringify(queued)}`);
+      // Edit: a new expression is previewed and saved; the recent fires list the run now.
+      await screen.getByRole('button', { name: 'Edit Nightly deps' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit “Nightly deps”' });
+      await dialog.getByRole('list', { name: 'Recent fires' }).getByText(/queued a task — run now from the window/).waitFor();
+      await dialog.getByRole('textbox', { name: 'Cron expression' }).fill('0 9 * * 1-5');
+      await dialog.getByText('Runs weekdays at 09:00 (UTC).').waitFor();
+      await dialog.getByRole('button', { name: 'Save schedule' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await row.getByText('weekdays at 09:00').waitFor();
+      const [edited] = JSON.parse(world.cli('schedules', '--json'));
+      assert(edited.cron === '0 9 * * 1-5' && hhmm(edited.next_fire) === '09:00', `edited ${JSON.stringify(edited)}`);
       await screen.getByRole('button', { name: 'Delete Nightly deps' }).click();
       await page.getByRole('button', { name: 'Delete schedule' }).click();
       await screen.getByText(/No recurring tasks/).waitFor();

@@ -2059,6 +2059,50 @@ export namespace task {
 	        this.fix = source["fix"];
 	    }
 	}
+	export class ScheduleRun {
+	    id: number;
+	    schedule_id: string;
+	    // Go type: time
+	    at: any;
+	    // Go type: time
+	    due: any;
+	    outcome: string;
+	    task_id?: string;
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.schedule_id = source["schedule_id"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.due = this.convertValues(source["due"], null);
+	        this.outcome = source["outcome"];
+	        this.task_id = source["task_id"];
+	        this.note = source["note"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Usage {
 	    tokens_in: number;
 	    tokens_out: number;

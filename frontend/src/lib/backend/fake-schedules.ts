@@ -1,7 +1,7 @@
 // Fake ScheduleService (issue 21) for tests and the browser build: schedules
 // kept in memory, fired only by RunNow (the fake has no runner loop).
 import type { CreateTaskInput, TaskDetail, TaskView } from './types';
-import type { ScheduleView } from './schedules-api';
+import type { ScheduleRun, ScheduleView } from './schedules-api';
 import { describeCron, parseCron } from './fake-cron';
 import { notFound } from './fake-errors';
 
@@ -15,6 +15,15 @@ export interface ScheduleHost {
 }
 
 const all = new WeakMap<ScheduleHost, Map<string, ScheduleView>>();
+const logs = new WeakMap<ScheduleHost, Map<string, ScheduleRun[]>>();
+
+function logOf(host: ScheduleHost, id: string): ScheduleRun[] {
+  let m = logs.get(host);
+  if (!m) logs.set(host, (m = new Map()));
+  let l = m.get(id);
+  if (!l) m.set(id, (l = []));
+  return l;
+}
 
 function schedules(host: ScheduleHost): Map<string, ScheduleView> {
   let m = all.get(host);
@@ -110,7 +119,31 @@ export function scheduleHandlers(host: ScheduleHost) {
       const t = host.createTask({ title, prompt, priority, base, labels, runs, command });
       sc.last_fire = iso(host.now());
       sc.last_task = { id: t.id, title: t.title, status: t.status };
+      const log = logOf(host, id);
+      log.unshift({ id: log.length + 1, schedule_id: id, at: sc.last_fire, due: sc.last_fire, outcome: 'queued', task_id: t.id, note: 'run now from the window' });
       return t;
+    },
+    'ScheduleService.Update': (id: string, input: { name: string; cron: string; tz: string; task: CreateTaskInput }): ScheduleView => {
+      const sc = get(host, id);
+      if (input.task.attachments?.length || input.task.not_before) throw new Error('A recurring task carries no attachments and no start time.');
+      parseCron(input.cron, input.tz);
+      const t = input.task;
+      if (!t.prompt.trim()) throw new Error('Prompt is empty.');
+      Object.assign(sc, {
+        name: input.name.trim(),
+        display: input.name.trim() || t.title.trim() || t.prompt.split('\n')[0],
+        cron: input.cron.trim(),
+        cron_text: describeCron(input.cron),
+        tz: input.tz.trim() || 'UTC',
+        template: { ...sc.template, title: t.title.trim(), prompt: t.prompt, priority: t.priority, base: t.base, labels: t.labels, runs: t.runs || 1, command: t.command ?? '' },
+      });
+      sc.next_fire = nextFire(sc, host.now());
+      if (!sc.next_fire) delete sc.next_fire;
+      return view(host, sc);
+    },
+    'ScheduleService.Log': (id: string): ScheduleRun[] => {
+      get(host, id);
+      return logOf(host, id).slice(0, 20);
     },
   };
 }

@@ -59,6 +59,18 @@ export interface CronPreview {
   next: string[];
 }
 
+/** One fire of a schedule and what came of it. */
+export interface ScheduleRun {
+  id: number;
+  schedule_id: string;
+  at: string;
+  due: string;
+  outcome: 'queued' | 'skipped' | 'missed' | 'caught_up';
+  task_id?: string;
+  /** Why ("the previous task … is still ongoing", "run now from the window"). */
+  note?: string;
+}
+
 declare module './types' {
   interface TaskView {
     /** The earliest time the queue may start it; absent: any time. */
@@ -76,5 +88,7 @@ declare module './types' {
     'ScheduleService.SetPaused': (id: string, paused: boolean) => Promise<ScheduleView>;
     'ScheduleService.Delete': (id: string) => Promise<void>;
     'ScheduleService.RunNow': (id: string) => Promise<TaskView>;
+    'ScheduleService.Update': (id: string, input: ScheduleInput) => Promise<ScheduleView>;
+    'ScheduleService.Log': (id: string) => Promise<ScheduleRun[]>;
   }
 }

@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { EVENTS, type TaskView } from '../backend/types';
-import type { CronPreview, ScheduleInput, ScheduleView } from '../backend/schedules-api';
+import type { CronPreview, ScheduleInput, ScheduleRun, ScheduleView } from '../backend/schedules-api';
 import { normalizeTask } from '../backend/normalize';
 import { run } from '../busy';
 
@@ -59,6 +59,28 @@ export class ScheduleStore {
     }
     await this.load();
     return sc;
+  }
+
+  /** Replaces a schedule's name, expression, zone and task; throws the readable message on failure. */
+  async update(id: string, input: ScheduleInput): Promise<ScheduleView> {
+    let sc: ScheduleView;
+    try {
+      sc = await this.backend.invoke('ScheduleService.Update', id, input);
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+    this.note = `Saved “${sc.display}”.`;
+    await this.load();
+    return sc;
+  }
+
+  /** A schedule's newest fires; throws the readable message on failure. */
+  async log(id: string): Promise<ScheduleRun[]> {
+    try {
+      return (await this.backend.invoke('ScheduleService.Log', id)) ?? [];
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
   }
 
   private async act<T>(id: string, fn: () => Promise<T>, done: (v: T) => string): Promise<boolean> {

@@ -139,6 +139,27 @@ describe('SchedulesScreen', () => {
     expect([...b.tasks.values()].filter((t) => t.prompt === 'Update deps')).toHaveLength(1);
   });
 
+  it('edits a schedule: previews the new expression, refuses a bad one, saves, and lists its recent fires', async () => {
+    const { b, store } = await seeded();
+    await fireEvent.click(screen.getByRole('button', { name: 'Run Nightly deps now' }));
+    await waitFor(() => expect(store.note).toMatch(/^Queued/));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Edit Nightly deps' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit “Nightly deps”' });
+    await waitFor(() => expect(within(dialog).getByRole('list', { name: 'Recent fires' }).textContent).toMatch(/queued a task — run now from the window/));
+    const cron = within(dialog).getByRole('textbox', { name: 'Cron expression' });
+    await fireEvent.input(cron, { target: { value: '0 25 * * *' } });
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toMatch(/^Invalid cron expression "0 25 \* \* \*": end of range \(25\) above maximum \(23\)/));
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    expect(calls(b, 'ScheduleService.Update')).toHaveLength(0);
+    await fireEvent.input(cron, { target: { value: '0 9 * * 1-5' } });
+    await waitFor(() => expect(within(dialog).getByLabelText('Next fires').textContent).toBe('Mon 7 Dec 09:00 · Tue 8 Dec 09:00 · Wed 9 Dec 09:00'));
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: /Schedule name/ }), { target: { value: 'Morning deps' } });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(store.schedules[0]).toMatchObject({ display: 'Morning deps', cron: '0 9 * * 1-5', cron_text: 'weekdays at 09:00', next_fire: '2026-12-07T09:00:00Z' });
+    expect(screen.getByRole('row', { name: 'Morning deps' }).textContent).toMatch(/weekdays at 09:00/);
+  });
+
   it('shows a failed action as one line and keeps the list', async () => {
     const { b, store } = await seeded();
     b.failNext('ScheduleService.Delete', 'Schedule "x" does not exist.');

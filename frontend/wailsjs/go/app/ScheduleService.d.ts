@@ -9,6 +9,8 @@ export function Delete(arg1:string):Promise<void>;
 
 export function List():Promise<Array<app.ScheduleView>>;
 
+export function Log(arg1:string):Promise<Array<task.ScheduleRun>>;
+
 export function Preview(arg1:string,arg2:string):Promise<app.CronPreview>;
 
 export function RunNow(arg1:string):Promise<task.Task>;
@@ -16,3 +18,5 @@ export function RunNow(arg1:string):Promise<task.Task>;
 export function Scheduled():Promise<Array<task.Task>>;
 
 export function SetPaused(arg1:string,arg2:boolean):Promise<app.ScheduleView>;
+
+export function Update(arg1:string,arg2:app.ScheduleInput):Promise<app.ScheduleView>;

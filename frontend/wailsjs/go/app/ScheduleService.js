@@ -14,6 +14,10 @@ export function List() {
   return window['go']['app']['ScheduleService']['List']();
 }
 
+export function Log(arg1) {
+  return window['go']['app']['ScheduleService']['Log'](arg1);
+}
+
 export function Preview(arg1, arg2) {
   return window['go']['app']['ScheduleService']['Preview'](arg1, arg2);
 }
@@ -28,4 +32,8 @@ export function Scheduled() {
 
 export function SetPaused(arg1, arg2) {
   return window['go']['app']['ScheduleService']['SetPaused'](arg1, arg2);
+}
+
+export function Update(arg1, arg2) {
+  return window['go']['app']['ScheduleService']['Update'](arg1, arg2);
 }
