@@ -42,6 +42,10 @@ type App struct {
 	diag     *app.DiagService
 	nav      *app.Navigator
 	navSvc   *app.NavService
+	// mergeQueue and verify: the merge queue and the per-repository
+	// verify commands (mergequeue.go).
+	mergeQueue *app.MergeQueueService
+	verify     *app.VerifyService
 
 	autostart Autostart
 
