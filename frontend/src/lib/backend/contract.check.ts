@@ -1,19 +1,22 @@
 // Compile-time check (svelte-check, `make test`) that the hand-written Api
-// (types.ts, review-api.ts) matches the bindings generated from the Go types:
+// (types.ts, review-api.ts, queue-api.ts) matches the bindings generated from the Go types:
 // `go tool wails generate module` writes wailsjs/ (methods, arguments, results)
 // and app/internal/genevents writes events.gen.ts (event names and payloads).
 // A method, argument or field that drifts from Go fails the type check here.
 import type * as Commands from '../../../wailsjs/go/app/CommandService';
 import type * as Diag from '../../../wailsjs/go/app/DiagService';
+import type * as MergeQueue from '../../../wailsjs/go/app/MergeQueueService';
 import type * as Nav from '../../../wailsjs/go/app/NavService';
 import type * as Review from '../../../wailsjs/go/app/ReviewService';
 import type * as Run from '../../../wailsjs/go/app/RunService';
 import type * as Settings from '../../../wailsjs/go/app/SettingsService';
 import type * as Tasks from '../../../wailsjs/go/app/TaskService';
+import type * as Verify from '../../../wailsjs/go/app/VerifyService';
 import type { EVENT_NAMES, EventPayloads } from './events.gen';
 import type { Api, OutputBatch, RunnerStatus } from './types';
 import { EVENTS } from './types';
 import './review-api';
+import './queue-api';
 
 type Prefixed<P extends string, M> = { [K in keyof M & string as `${P}.${K}`]: M[K] };
 /** Every bound Go method, by "Service.Method". */
@@ -23,7 +26,9 @@ export type GeneratedApi = Prefixed<'TaskService', typeof Tasks> &
   Prefixed<'SettingsService', typeof Settings> &
   Prefixed<'ReviewService', typeof Review> &
   Prefixed<'DiagService', typeof Diag> &
-  Prefixed<'NavService', typeof Nav>;
+  Prefixed<'NavService', typeof Nav> &
+  Prefixed<'MergeQueueService', typeof MergeQueue> &
+  Prefixed<'VerifyService', typeof Verify>;
 
 /** The data of a generated model class (its methods dropped); Go times are `any` there. */
 type Plain<T> = T extends readonly unknown[] ? { [I in keyof T]: Plain<T[I]> } : T extends object ? { [K in keyof T as T[K] extends (...a: never[]) => unknown ? never : K]: Plain<T[K]> } : T;

@@ -6,6 +6,8 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
+import { queueHandlers } from './fake-queue';
+import './queue-api';
 import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
 type Handlers = { [K in keyof Api]: (...args: Parameters<Api[K]>) => Awaited<ReturnType<Api[K]>> };
@@ -446,6 +448,7 @@ export class FakeBackend implements Backend {
     },
 
     ...reviewHandlers(this),
+    ...queueHandlers(this),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
     'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),
     'ReviewService.FilePatchWith': (id, path, o) => fakePatch(o.leftovers ? `${this.diffKey(id)}-leftovers` : this.diffKey(id), path, o.force),
