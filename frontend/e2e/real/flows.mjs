@@ -6,6 +6,7 @@ import net from 'node:net';
 import { assert } from '../harness.mjs';
 import { reviewFlows } from './review.mjs';
 import { contentFlows } from './content.mjs';
+import { mergeQueueFlows } from './mergequeue.mjs';
 
 export const nav = (page, name) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
 const taskList = (page) => page.getByRole('region', { name: 'Tasks' });
@@ -451,6 +452,7 @@ export const flows = {
   },
   ...reviewFlows,
   ...contentFlows,
+  ...mergeQueueFlows,
 };
 
 // The contract table (e2e/contract/table.mjs) against the real backend; the
