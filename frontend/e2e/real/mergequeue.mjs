@@ -114,4 +114,33 @@ export const mergeQueueFlows = {
       assert(world.git('rev-parse', 'main').trim() === mainBefore, 'main still did not move');
     },
   },
+  'settings-verify-suggestion': {
+    seed(world) {
+      fs.writeFileSync(path.join(world.repo, 'go.mod'), 'module example.com/demo\n\ngo 1.22\n');
+      world.git('add', 'go.mod');
+      git(world.repo, 'commit', '-q', '-m', 'Add go.mod');
+      return {};
+    },
+    async run(page, { world, shot }) {
+      await nav(page, 'Settings').click();
+      const repo = page.getByRole('textbox', { name: `Verify command of ${world.repo}`, exact: true });
+      await page.locator('[aria-label="Verify commands"]').getByText('Suggested:').first().waitFor();
+      await page.getByText('(from go.mod)').scrollIntoViewIfNeeded();
+      await shot('settings-verify-suggestion');
+      // Shown, never applied: nothing is stored until the user clicks "Use it".
+      assert(world.cli('verify', 'get', '--repo', world.repo).startsWith('no verify command set'), 'nothing stored before "Use it"');
+      assert((await repo.inputValue()) === '', 'the field stays empty');
+      await page.getByRole('button', { name: 'Use it' }).click();
+      await page.getByRole('status').filter({ hasText: `Verify command of ${world.repo}: go test ./...` }).waitFor();
+      assert(world.cli('verify', 'get', '--repo', world.repo).trim() === 'go test ./...', 'the suggestion is stored once chosen');
+      // A bad command is refused with one line, and what was stored stays.
+      await repo.fill('x'.repeat(5000));
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'longer than 4096 bytes' }).waitFor();
+      assert(world.cli('verify', 'get', '--repo', world.repo).trim() === 'go test ./...', 'a refused command changes nothing');
+      await page.getByRole('button', { name: 'Remove', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: `Removed the verify command of ${world.repo}.` }).waitFor();
+      await page.getByText('Suggested:').first().waitFor();
+    },
+  },
 };
