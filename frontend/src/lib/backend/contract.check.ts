@@ -16,7 +16,7 @@ import type { EVENT_NAMES, EventPayloads } from './events.gen';
 import type { Api, OutputBatch, RunnerStatus } from './types';
 import { EVENTS } from './types';
 import './review-api';
-import './queue-api';
+import { QUEUE_CHANGED } from './queue-api';
 
 type Prefixed<P extends string, M> = { [K in keyof M & string as `${P}.${K}`]: M[K] };
 /** Every bound Go method, by "Service.Method". */
@@ -88,5 +88,6 @@ export const methods: { [K in keyof Api & keyof GeneratedApi]: MethodCheck<K> } 
 type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 type UsedNames = Exclude<(typeof EVENTS)[keyof typeof EVENTS], (id: string) => string> | 'task:output:';
 export const eventNames: Ok<Compat<UsedNames, EventName, false>> = true;
+export const queueChangedName: Ok<Compat<typeof QUEUE_CHANGED, EventName, false>> = true;
 export const runnerStatusPayload: Ok<Compat<RunnerStatus, EventPayloads['runner:status'], true>> = true;
 export const outputPayload: Ok<Compat<OutputBatch, EventPayloads['task:output:'], true>> = true;
