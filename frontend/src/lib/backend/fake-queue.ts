@@ -73,13 +73,14 @@ export function queueHandlers(host: QueueHost) {
   return {
     'MergeQueueService.List': (history: boolean): QueueItem[] => structuredClone(list(history)),
     'MergeQueueService.Add': (taskId: string, input: QueueAddInput): QueueItem => {
+      // In Go's order: the strategy, the task, then the store's checks (status, already queued).
+      const strategy = input.strategy || 'merge';
+      if (!['merge', 'squash', 'rebase'].includes(strategy)) throw new Error(`Bad accept strategy: ${JSON.stringify(strategy)} (want merge, squash or rebase).`);
       const t = host.tasks.get(taskId);
       if (!t) throw new Error(notFound('task', taskId));
+      if (t.status !== 'done') throw new Error(`This task is ${t.status}: only done tasks allow that.`);
       const cur = s.entries.find((x) => x.task_id === taskId && active(x));
       if (cur) throw new Error(`Task ${taskId} is already in the merge queue of ${cur.target} (${cur.state}).`);
-      if (t.status !== 'done') throw new Error(`This task is ${t.status}: only done tasks allow that.`);
-      const strategy = input.strategy || 'merge';
-      if (!['merge', 'squash', 'rebase'].includes(strategy)) throw new Error(`Unknown strategy ${JSON.stringify(strategy)}: use merge, squash or rebase.`);
       s.counter++;
       const e: QueueItem = {
         id: s.counter,
@@ -134,7 +135,9 @@ export function queueHandlers(host: QueueHost) {
     'VerifyService.Set': (repo: string, command: string): RepoVerify => {
       if (!repo) throw new Error('Choose a repository folder first');
       const cmd = command.trim();
-      if (!cmd || cmd.includes('\n')) throw new Error('The verify command must be one non-empty line.');
+      if (!cmd) throw new Error('Verify command is empty.');
+      if (cmd.length > 4096) throw new Error('Verify command is longer than 4096 bytes.');
+      if (cmd.includes('\n')) throw new Error('Verify command contains the control character U+000A; it must be one line of plain text.');
       s.verify.set(repo, cmd);
       host.emit('settings:changed');
       return view(s, repo);
