@@ -148,6 +148,8 @@ func Open(o Options) (*Host, error) {
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
 		Now:           o.Now,
+		Switch:        SwitchTarget(h.current),
+		ContextWindow: ContextWindow,
 	})
 	h.Queue = MergeQueue(o.Paths, o.Store, h.Review, g, h.current)
 	h.Queue.Verify = &verify.Runner{Procs: h.Procs, Git: g}

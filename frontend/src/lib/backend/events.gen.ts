@@ -202,6 +202,7 @@ export interface LimitReached {
   action: string;
   switch_to?: string;
   before?: boolean;
+  handoff?: string;
 }
 
 /** Go task.MergeQueued */
@@ -363,6 +364,7 @@ export interface SessionRotated {
   rotation: number;
   max_rotations: number;
   from_session?: string;
+  handoff?: string;
 }
 
 /** Go task.SkipChanged */
