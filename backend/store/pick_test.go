@@ -77,6 +77,49 @@ func TestNextClaimableWaitsForTimeAndTool(t *testing.T) {
 	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code"}}); got != plain.ID {
 		t.Fatalf("released task: got %s", got)
 	}
+	nextStep := func(id string) string {
+		t.Helper()
+		var role, tool string
+		if err := s.db.QueryRow(`SELECT next_role, next_tool FROM tasks WHERE id = ?`, id).Scan(&role, &tool); err != nil {
+			t.Fatal(err)
+		}
+		return role + "/" + tool
+	}
+	if got := nextStep(plain.ID); got != "developer/" {
+		t.Fatalf("released task's next step %s", got)
+	}
+	// An edit starts the run over (the resume point goes) with the tools it sets.
+	edit := TaskEdit{Prompt: "mock", Priority: 7, Runs: 1, Tools: task.Tools{task.RolePlanner: {Tool: "claude-code"}, task.RoleDeveloper: {Tool: "mock"}}}
+	if _, err := s.UpdateTask(ctx, plain.ID, edit); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "planner/claude-code" {
+		t.Fatalf("edited task's next step %s", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code"}}); got != "" {
+		t.Fatalf("edited to the paused tool: got %s", got)
+	}
+	if _, err := s.Release(ctx, plain.ID, rp, "usage limit", nil); err == nil {
+		t.Fatal("a pending task was released")
+	}
+	if _, err := s.Claim(ctx, plain.ID, ClaimInfo{Runner: "t", Role: task.RolePlanner, Tool: "claude-code"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Release(ctx, plain.ID, rp, "usage limit", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "developer/mock" {
+		t.Fatalf("released at its own developer tool: %s", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code", "codex"}}); got != plain.ID {
+		t.Fatalf("its own developer tool runs: got %s", got)
+	}
+	if err := s.DropResume(ctx, plain.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "planner/claude-code" {
+		t.Fatalf("resume dropped: %s", got)
+	}
 }
 
 // A second limit never shortens a pause; the user can end it early; an
@@ -191,6 +234,12 @@ func BenchmarkPickNextWithLimits(b *testing.B) {
 		}
 	})
 }
+
+// undoNextStep drops what the next-step migration adds (its triggers name
+// task_resume, so it goes before undoLimits).
+const undoNextStep = `DROP TRIGGER tasks_next_step_insert; DROP TRIGGER tasks_next_step_tools;
+	DROP TRIGGER task_resume_next_step_insert; DROP TRIGGER task_resume_next_step_update; DROP TRIGGER task_resume_next_step_delete;
+	DROP INDEX tasks_next_tool; DROP INDEX tasks_next_role; ALTER TABLE tasks DROP COLUMN next_role; ALTER TABLE tasks DROP COLUMN next_tool; `
 
 // undoLimits drops what the limits and schedules migration adds, so that a
 // test can reopen an older schema.
