@@ -154,3 +154,52 @@ func TestRealCLILimitCodexPausesUntilTheReset(t *testing.T) {
 		fakemodel.OpenAIUsageLimit(reset), srv,
 		func(time.Time) time.Time { return reset.Truncate(time.Minute) }, 0, "")
 }
+
+// With limits.onLimit switch, the real claude meeting its usage limit in
+// the developer step hands the step to the real codex: codex starts fresh
+// with the handoff in its prompt, the reviewer runs on codex too (claude is
+// paused), and the task is done in the same run.
+func TestRealCLILimitClaudeSwitchesToCodexWithAHandoff(t *testing.T) {
+	t.Parallel()
+	claudeBin := realBin(t, "BOOF_CLAUDE_BIN", "Claude Code")
+	codexBin := realBin(t, "BOOF_CODEX_BIN", "codex")
+	srv := fakemodel.Start(t)
+	var model pipelineModel
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
+		switch {
+		case c.role == task.RoleDeveloper && c.api == "claude":
+			return fakemodel.AnthropicUsageLimit(time.Now().Add(3 * time.Hour))
+		case c.role == task.RoleDeveloper:
+			return developerReply(c)
+		case c.role == task.RoleReviewer:
+			return fakemodel.Reply{Text: "Done.\n\nVERDICT: APPROVE", InputTokens: 150, OutputTokens: 25}
+		default:
+			return planReply(c)
+		}
+	})
+	p := runPipelineWith(t, map[string]any{"planner": claudeRole(), "refinement": claudeRole(), "developer": claudeRole(), "reviewer": claudeRole()},
+		map[string]any{"claude-code": claudeSettings(t, claudeBin, srv, nil), "codex": codexSettings(t, codexBin, srv)},
+		map[string]any{"limits": map[string]any{"onLimit": "switch"}})
+	p.requireDone(t)
+	var handed bool
+	for _, r := range srv.ModelRequests("/v1/responses") {
+		if c := classify(r); c.role == task.RoleDeveloper && !c.toolResult {
+			body := string(r.Body)
+			handed = strings.Contains(body, "## Handoff") && strings.Contains(body, "claude-code reached its usage limit") &&
+				strings.Contains(body, "Request rejected (429)")
+		}
+	}
+	if !handed {
+		t.Error("codex's developer prompt carries no handoff from claude")
+	}
+	var tools []string
+	for _, x := range p.executions(t, "") {
+		tools = append(tools, string(x.Role)+":"+x.Tool+":"+string(x.Outcome))
+	}
+	if got := strings.Join(tools, " "); got != "planner:claude-code:succeeded refinement:claude-code:succeeded developer:claude-code:limited developer:codex:succeeded reviewer:codex:succeeded" {
+		t.Errorf("executions %s", got)
+	}
+	if !strings.Contains(p.r.logText(p.tk.ID), "claude-code hit its usage limit; continuing on codex with a handoff") {
+		t.Errorf("log:\n%s", p.r.logText(p.tk.ID))
+	}
+}
