@@ -235,3 +235,25 @@ func (e *env) execs(id string) []task.Execution {
 	}
 	return xs
 }
+
+// A step that passes settings.sessions.rotateAfterTurns tool calls is
+// stopped there and rotated, before the tool ends it itself.
+func TestTurnThresholdRotatesMidStep(t *testing.T) {
+	e := newEnv(t, func(s *settings.Settings) { s.Sessions.RotateAfterTurns = 3 })
+	tk := e.addTask("Many calls.\n[[mock-turns developer=1]]\n[[mock-delay developer=300]]", 1)
+	res := e.claimRun(context.Background(), tk.ID)
+	if res.Status != task.StatusDone {
+		t.Fatalf("status %s (%s)", res.Status, res.Message)
+	}
+	dev := e.rec.prompts(task.RoleDeveloper)
+	if len(dev) != 2 {
+		t.Fatalf("developer ran %d times", len(dev))
+	}
+	mustContain(t, dev[1], HeadingHandoff, "the mock session ran out of turns (3 turns", "→ read")
+	if strings.Contains(dev[1], "worked 3 turns before running out") || strings.Contains(dev[1], mock.TurnsError) {
+		t.Errorf("the step was not stopped at the threshold:\n%s", dev[1])
+	}
+	if rots := eventsOf[task.SessionRotated](e); len(rots) != 1 || rots[0].Reason != task.RotateTurns {
+		t.Fatalf("rotations %+v", rots)
+	}
+}
