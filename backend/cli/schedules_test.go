@@ -115,8 +115,15 @@ func TestAddAtSetsNotBefore(t *testing.T) {
 
 func TestLimitsListsAndResumes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "no tool is paused") {
+	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "no tool is paused") ||
+		!strings.Contains(r.stdout, "on a usage limit, tasks wait for the reset (settings limits.onLimit)") {
 		t.Fatalf("limits: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "settings", "set", "limits.onLimit", "switch"); r.code != 0 {
+		t.Fatalf("settings set: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "tasks switch to the other installed tool with a handoff") {
+		t.Fatalf("limits after switch: %+v", r)
 	}
 	if r := runCLI(t, dir, "", "limits", "resume", "claude-code"); r.code != 1 || !strings.Contains(r.stderr, "The tool claude-code is not paused") {
 		t.Fatalf("limits resume: %+v", r)
