@@ -270,8 +270,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 
 	res.Usage = g.silentUsage(req.Prompt, res.Usage)
 	guarded := g.stopCause()
-	rotating := guarded == nil && !userStop.Load() && ctx.Err() == nil &&
-		(w.tripped() != "" || (w.armed && res.Exhausted != "" && res.Limit == nil && res.Failed()))
+	// A step the watch stopped, or that the tool ended out of room, rotates
+	// (a step that finished before the watch's stop took is done).
+	rotating := guarded == nil && !userStop.Load() && ctx.Err() == nil && res.Failed() && res.Limit == nil &&
+		(w.tripped() != "" || (w.armed && res.Exhausted != ""))
 	outcome := task.OutcomeSucceeded
 	switch {
 	case rotating:
