@@ -257,3 +257,24 @@ func TestTurnThresholdRotatesMidStep(t *testing.T) {
 		t.Fatalf("rotations %+v", rots)
 	}
 }
+
+// A task that switches tools and meets its tool already paused runs its
+// steps on the other tool from the start (nothing to hand off).
+func TestPausedToolSwitchesBeforeTheStep(t *testing.T) {
+	e, alt := switchEnv(t, true, nil)
+	if _, err := e.st.PauseTool(context.Background(), task.ToolPause{Tool: mock.Name, Until: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := e.st.CreateTask(context.Background(), task.NewTask{Prompt: "Paused from the start.", Runs: 1, OnLimit: task.OnLimitSwitch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.claimRun(context.Background(), tk.ID)
+	if res.Status != task.StatusDone {
+		t.Fatalf("status %s (%s)\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	if len(e.rec.reqs) != 0 || len(alt.prompts(task.RolePlanner)) != 1 || len(alt.prompts(task.RoleReviewer)) != 1 {
+		t.Fatalf("mock ran %d steps; mock-b planner %d reviewer %d", len(e.rec.reqs), len(alt.prompts(task.RolePlanner)), len(alt.prompts(task.RoleReviewer)))
+	}
+	mustContain(t, e.logText(tk.ID), "the task switches tools, so step planner runs on mock-b")
+}
