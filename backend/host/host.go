@@ -156,7 +156,8 @@ func Open(o Options) (*Host, error) {
 	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig,
+		Switch: SwitchTarget(h.current)})
 	// Held by the lock, so a socket file there is a crashed runner's.
 	if h.wake, err = wake.Listen(o.Paths.WakeSocket(), h.Runner.Wake); err != nil {
 		o.Logger.Warn("runner: controls from other processes arrive through the poll only", "err", err)

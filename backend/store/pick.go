@@ -27,6 +27,13 @@ type Pick struct {
 	RoleTools map[task.Role]string
 	// Except lists tasks to pass over this time (a budget holds them).
 	Except []string
+	// Switchable lists the paused tools whose tasks that switch tools on a
+	// usage limit may still be claimed: their steps run on the other tool,
+	// which is installed and not paused.
+	Switchable []string
+	// SwitchByDefault is true when settings limits.onLimit is switch: a
+	// task without its own on-limit switches too.
+	SwitchByDefault bool
 }
 
 // NextClaimable returns the task the runner should take next, as
@@ -37,28 +44,57 @@ type Pick struct {
 //
 // With tools paused, the tasks are looked up by the stored role and tool
 // of their next step (next_role, next_tool, kept by triggers): one indexed
-// pick per tool and per role that may run, so the tasks that wait for a
-// paused tool are never read, however many come first in line.
+// pick per tool and per role that may run, the first of those wins, so the
+// tasks that wait for a paused tool are never read, however many come
+// first in line.
 func (s *Store) NextClaimable(ctx context.Context, p Pick) (task.Task, error) {
-	q, args := claimBase(p)
-	if len(p.Paused) > 0 {
-		groups, err := s.claimGroups(ctx, p)
+	if len(p.Paused) == 0 {
+		q, args := claimBase(p)
+		t, err := scanTask(s.db.QueryRowContext(ctx, q, args...))
+		if errors.Is(err, sql.ErrNoRows) {
+			return task.Task{}, fmt.Errorf("next claimable task: %w", ErrNotFound)
+		}
 		if err != nil {
 			return task.Task{}, fmt.Errorf("next claimable task: %w", err)
 		}
-		if len(groups) == 0 {
-			return task.Task{}, fmt.Errorf("next claimable task: %w", ErrNotFound)
-		}
-		q, args = claimUnion(p, groups)
+		return t, nil
 	}
-	t, err := scanTask(s.db.QueryRowContext(ctx, q, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return task.Task{}, fmt.Errorf("next claimable task: %w", ErrNotFound)
-	}
+	groups, err := s.claimGroups(ctx, p)
 	if err != nil {
 		return task.Task{}, fmt.Errorf("next claimable task: %w", err)
 	}
-	return t, nil
+	var best task.Task
+	found := false
+	for _, g := range groups {
+		q, args := claimGroupQuery(p, g)
+		t, err := scanTask(s.db.QueryRowContext(ctx, q, args...))
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return task.Task{}, fmt.Errorf("next claimable task: %w", err)
+		}
+		if !found || queueBefore(t, best) {
+			best, found = t, true
+		}
+	}
+	if !found {
+		return task.Task{}, fmt.Errorf("next claimable task: %w", ErrNotFound)
+	}
+	return best, nil
+}
+
+// queueBefore reports whether a comes before b in the queue's order.
+func queueBefore(a, b task.Task) bool {
+	switch {
+	case a.Priority != b.Priority:
+		return a.Priority > b.Priority
+	case a.Position != b.Position:
+		return a.Position < b.Position
+	case !a.CreatedAt.Equal(b.CreatedAt):
+		return a.CreatedAt.Before(b.CreatedAt)
+	}
+	return a.ID < b.ID
 }
 
 // claimOrder is the queue's order (NextPending's).
@@ -84,12 +120,36 @@ func claimBase(p Pick) (string, []any) {
 	return `SELECT ` + taskColumns + ` FROM tasks WHERE ` + f + claimOrder + ` LIMIT 1`, args
 }
 
-// claimGroup is one set of pending tasks whose next step runs with a tool
-// that is not paused: those whose own tool for it is tool, or (tool "")
-// those that leave it to settings and whose next step is role.
+// claimGroup is one set of pending tasks whose next step may run: those
+// whose own tool for it is tool, or (tool "") those that leave it to
+// settings and whose next step is role; with onLimit set, only the tasks
+// of that on-limit (a paused tool's tasks that switch tools).
 type claimGroup struct {
-	tool string
-	role string
+	tool    string
+	role    string
+	onLimit *string
+}
+
+// groups returns the groups of tasks of a next-step tool (effective: the
+// task's own or settings') that may run: all of them when effective is
+// not paused, the ones that switch tools when it is switchable, else none.
+func (p Pick) groups(g claimGroup, effective string) []claimGroup {
+	if !slices.Contains(p.Paused, effective) {
+		return []claimGroup{g}
+	}
+	if !slices.Contains(p.Switchable, effective) {
+		return nil
+	}
+	vals := []string{string(task.OnLimitSwitch)}
+	if p.SwitchByDefault {
+		vals = append(vals, string(task.OnLimitDefault))
+	}
+	var out []claimGroup
+	for _, v := range vals {
+		g.onLimit = &v
+		out = append(out, g)
+	}
+	return out
 }
 
 // claimGroups lists the groups that may run: each tool a pending task
@@ -104,8 +164,8 @@ func (s *Store) claimGroups(ctx context.Context, p Pick) ([]claimGroup, error) {
 	}
 	var out []claimGroup
 	for _, t := range tools {
-		if t != "" && !slices.Contains(p.Paused, t) {
-			out = append(out, claimGroup{tool: t})
+		if t != "" {
+			out = append(out, p.groups(claimGroup{tool: t}, t)...)
 		}
 	}
 	roles, err := s.distinctNext(ctx, `next_role`, `status = 'pending' AND next_tool = ''`)
@@ -113,9 +173,7 @@ func (s *Store) claimGroups(ctx context.Context, p Pick) ([]claimGroup, error) {
 		return nil, err
 	}
 	for _, r := range roles {
-		if !slices.Contains(p.Paused, p.RoleTools[task.Role(r)]) {
-			out = append(out, claimGroup{role: r})
-		}
+		out = append(out, p.groups(claimGroup{role: r}, p.RoleTools[task.Role(r)])...)
 	}
 	return out, nil
 }
@@ -145,22 +203,21 @@ func (s *Store) distinctNext(ctx context.Context, col, where string) ([]string, 
 	return out, rows.Err()
 }
 
-// claimUnion is the query with paused tools: the first task in line of
-// each group (an indexed pick each), then the first of those.
-func claimUnion(p Pick, groups []claimGroup) (string, []any) {
-	f, fargs := claimFilter(p)
-	var parts []string
-	var args []any
-	for _, g := range groups {
-		cond, gargs := `next_tool = ?`, []any{g.tool}
-		idx := `tasks_next_tool`
-		if g.tool == "" {
-			cond, gargs, idx = `next_tool = '' AND next_role = ?`, []any{g.role}, `tasks_next_role`
-		}
-		parts = append(parts, `SELECT * FROM (SELECT `+taskColumns+` FROM tasks INDEXED BY `+idx+` WHERE `+f+` AND `+cond+claimOrder+` LIMIT 1)`)
-		args = append(append(args, fargs...), gargs...)
+// claimGroupQuery is the query of a group's first task in line, read
+// from its next-step index (one seek; a UNION of the groups made SQLite
+// sort each group's rows instead).
+func claimGroupQuery(p Pick, g claimGroup) (string, []any) {
+	f, args := claimFilter(p)
+	cond, gargs := `next_tool = ?`, []any{g.tool}
+	idx := `tasks_next_tool`
+	if g.tool == "" {
+		cond, gargs, idx = `next_tool = '' AND next_role = ?`, []any{g.role}, `tasks_next_role`
 	}
-	return `SELECT * FROM (` + strings.Join(parts, ` UNION ALL `) + `)` + claimOrder + ` LIMIT 1`, args
+	if g.onLimit != nil {
+		cond, gargs, idx = cond+` AND on_limit = ?`, append(gargs, *g.onLimit), idx+`_switch`
+	}
+	return `SELECT ` + taskColumns + ` FROM tasks INDEXED BY ` + idx + ` WHERE ` + f + ` AND ` + cond + claimOrder + ` LIMIT 1`,
+		append(args, gargs...)
 }
 
 // placeholders returns "(?,?,…)" for n values.

@@ -15,6 +15,9 @@ UPDATE tasks SET
 
 CREATE INDEX tasks_next_tool ON tasks (status, next_tool, priority DESC, position, created_at, id);
 CREATE INDEX tasks_next_role ON tasks (status, next_tool, next_role, priority DESC, position, created_at, id);
+-- The tasks that switch tools on a usage limit, picked while their tool is paused.
+CREATE INDEX tasks_next_tool_switch ON tasks (status, next_tool, on_limit, priority DESC, position, created_at, id);
+CREATE INDEX tasks_next_role_switch ON tasks (status, next_tool, next_role, on_limit, priority DESC, position, created_at, id);
 
 CREATE TRIGGER tasks_next_step_insert AFTER INSERT ON tasks BEGIN
     UPDATE tasks SET
