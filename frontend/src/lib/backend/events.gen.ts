@@ -205,6 +205,7 @@ export interface LimitReached {
   action: string;
   switch_to?: string;
   before?: boolean;
+  handoff?: string;
 }
 
 /** Go task.MergeQueued */
@@ -366,6 +367,7 @@ export interface SessionRotated {
   rotation: number;
   max_rotations: number;
   from_session?: string;
+  handoff?: string;
 }
 
 /** Go task.SkipChanged */
