@@ -1,5 +1,6 @@
 // Package app holds the services bound to the Wails window (TaskService,
-// CommandService, RunService, SettingsService, ReviewService), their view
+// CommandService, RunService, SettingsService, ReviewService,
+// MergeQueueService, VerifyService, …), their view
 // types and the live-output feed they serve. They are thin: each forwards to
 // backend packages and maps errors to readable messages. The package imports
 // no Wails code: the desktop shell (app/shell) gives it an Emitter and a

@@ -25,6 +25,7 @@ var Events = []EventSpec{
 	{Key: "settingsChanged", Name: EventSettingsChanged, Doc: "Settings were saved."},
 	{Key: "runnerStatus", Name: EventRunnerStatus, Payload: RunnerStatus{}, Doc: "The runner paused or resumed, a step started or ended, or usage moved."},
 	{Key: "taskOutput", Name: EventTaskOutputPrefix, PerTask: true, Payload: OutputBatch{}, Doc: "New output of the running task (batched)."},
+	{Key: "queueChanged", Name: EventQueueChanged, Doc: "The merge queue changed: an entry added, moved, removed, sent back, landed or parked."},
 	{Key: "uiOpen", Name: EventUIOpen, Payload: UIRequest{}, Doc: "The tray, a second launch or a notification click asks the window to show a view."},
 	{Key: "uiSnapshot", Name: EventUISnapshot, Payload: 0, Doc: "Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot."},
 }

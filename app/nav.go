@@ -31,6 +31,8 @@ const (
 	ViewTask = "task"
 	// ViewActions opens the Actions screen with TaskID's answer form focused.
 	ViewActions = "actions"
+	// ViewMergeQueue opens the Merge queue screen.
+	ViewMergeQueue = "merge-queue"
 )
 
 // UIRequest asks the window to show a view. Seq numbers the requests of

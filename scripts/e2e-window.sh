@@ -137,10 +137,10 @@ done
 [ -d "$repo/.boof-runner-worktrees/$second" ] || fail "the stopped task's worktree was not kept"
 
 # 3. Every screen renders against the real backend.
-# A recurring schedule added with the CLI shows on the Schedules screen (6).
+# A recurring schedule added with the CLI shows on the Schedules screen (7).
 cli add --every "0 2 * * 1-5" --tz Europe/Berlin --name "Nightly deps" "Update the dependencies" >/dev/null
-screen_text=("" "" "No task is waiting for an answer." "Command templates" "Save settings" "Leftovers" "weekdays at 02:00")
-for n in 2 3 4 5 6; do
+screen_text=("" "" "No task is waiting for an answer." "Command templates" "Save settings" "Leftovers" "Merge queue" "weekdays at 02:00")
+for n in 2 3 4 5 6 7; do
 	xdotool key "ctrl+$n"
 	see "${screen_text[$n]}"
 	step "screen $n renders"

@@ -44,6 +44,10 @@ type App struct {
 	navSvc   *app.NavService
 	// schedules is the Schedules screen's service (recurring tasks).
 	schedules *app.ScheduleService
+	// mergeQueue and verify: the merge queue and the per-repository
+	// verify commands (mergequeue.go).
+	mergeQueue *app.MergeQueueService
+	verify     *app.VerifyService
 
 	autostart Autostart
 

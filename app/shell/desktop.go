@@ -85,6 +85,9 @@ type DesktopDeps struct {
 	// TrayHost reports whether a tray host is on the session bus; nil means
 	// TrayHostAvailable.
 	TrayHost func(ctx context.Context) bool
+	// QueueCount counts the merge queue's active entries for the tray; nil
+	// means none.
+	QueueCount func(ctx context.Context) (int, error)
 	// Context is the app's lifetime; nil means context.Background.
 	Context func() context.Context
 	Log     *slog.Logger
@@ -130,6 +133,9 @@ func NewDesktop(deps DesktopDeps) *Desktop {
 	if deps.Nav == nil {
 		deps.Nav = noNav{}
 	}
+	if deps.QueueCount == nil {
+		deps.QueueCount = func(context.Context) (int, error) { return 0, nil }
+	}
 	if deps.Stopping == nil {
 		deps.Stopping = func(string, string) {}
 	}
@@ -147,6 +153,11 @@ func (d *Desktop) TrayState() TrayState {
 		Limit:    trayStateLimit,
 	})
 	d.noteErr("tray: read tasks", err)
+	if n, qerr := d.d.QueueCount(ctx); qerr == nil {
+		st.MergeQueue = n
+	} else if err == nil {
+		d.noteErr("tray: read the merge queue", qerr)
+	}
 	titles := map[string]string{}
 	var ongoing []string
 	for _, t := range tasks {
@@ -214,6 +225,12 @@ func (d *Desktop) NewTask() {
 // ShowReview shows the window on the Review screen with the oldest finished
 // task waiting for review (none: the screen's empty state).
 func (d *Desktop) ShowReview() { d.Review("") }
+
+// ShowMergeQueue shows the window on the Merge queue screen.
+func (d *Desktop) ShowMergeQueue() {
+	d.d.Window.Show()
+	d.d.Nav.Open(app.UIRequest{View: app.ViewMergeQueue})
+}
 
 // Review shows the window on the Review screen with task id; an unknown id
 // opens the screen with a message saying so.

@@ -390,6 +390,12 @@ func TestDesktopJourney(t *testing.T) {
 		shot(t, "review-empty")
 	})
 
+	t.Run("merge queue opens its screen", func(t *testing.T) {
+		tray.click("Merge queue (0)")
+		a.waitShows("the empty merge queue", "Merge queue", "The merge queue is empty.")
+		shot(t, "merge-queue-empty")
+	})
+
 	t.Run("new task opens the form with the prompt focused", func(t *testing.T) {
 		tray.click("New task…")
 		a.waitShows("the New task form", "Add task", "[focus Prompt (required)]")

@@ -38,6 +38,8 @@ type TrayState struct {
 	Attention int
 	// Paused lists the tools paused by a usage limit.
 	Paused []app.PausedTool
+	// MergeQueue counts the merge queue's active entries.
+	MergeQueue int
 }
 
 // RunningTask is a running task as the tray names it.
@@ -48,7 +50,7 @@ type RunningTask struct {
 // equal reports whether s and o show the same.
 func (s TrayState) equal(o TrayState) bool {
 	return s.WindowVisible == o.WindowVisible && s.RunnerEnabled == o.RunnerEnabled &&
-		s.Review == o.Review && s.Attention == o.Attention && slices.Equal(s.Running, o.Running) &&
+		s.Review == o.Review && s.Attention == o.Attention && s.MergeQueue == o.MergeQueue && slices.Equal(s.Running, o.Running) &&
 		slices.EqualFunc(s.Paused, o.Paused, func(a, b app.PausedTool) bool { return a.Tool == b.Tool && a.Text == b.Text })
 }
 
@@ -63,6 +65,8 @@ type TrayControls interface {
 	ShowReview()
 	// ResumeTool ends a tool's usage-limit pause now.
 	ResumeTool(tool string)
+	// ShowMergeQueue shows the window on the Merge queue screen.
+	ShowMergeQueue()
 	Quit()
 }
 
@@ -82,6 +86,7 @@ const (
 	itemStop
 	itemStopMenu
 	itemReview
+	itemMergeQueue
 	itemQuit
 	itemCount
 )
@@ -171,6 +176,7 @@ func StartTray(c TrayControls, opts TrayOptions) (*Tray, error) {
 		t.items[itemStop] = systray.AddMenuItem("Stop running task", "Stop the running task (its work is kept)")
 		t.items[itemStopMenu] = systray.AddMenuItem("Stop a running task", "Stop one of the running tasks (its work is kept)")
 		t.items[itemReview] = systray.AddMenuItem("Review queue", "Open the oldest finished task waiting for review")
+		t.items[itemMergeQueue] = systray.AddMenuItem("Merge queue", "Open the Merge queue screen")
 		systray.AddSeparator()
 		t.items[itemQuit] = systray.AddMenuItem("Quit", "Stop running steps and quit")
 		t.items[itemStopMenu].Hide()
@@ -271,6 +277,8 @@ func (t *Tray) act(c click) {
 		}
 	case itemReview:
 		t.c.ShowReview()
+	case itemMergeQueue:
+		t.c.ShowMergeQueue()
 	case itemQuit:
 		t.c.Quit()
 	}
@@ -319,6 +327,7 @@ func (t *Tray) Refresh() {
 	t.setLabel(itemShow, choose(st.WindowVisible, "Hide window", "Show window"))
 	t.setLabel(itemPause, choose(st.RunnerEnabled, "Pause runner", "Resume runner"))
 	t.setLabel(itemReview, fmt.Sprintf("Review queue (%d waiting)", st.Review))
+	t.setLabel(itemMergeQueue, fmt.Sprintf("Merge queue (%d)", st.MergeQueue))
 }
 
 // refreshStop shows the one Stop item (disabled when idle, naming the task

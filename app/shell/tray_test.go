@@ -163,6 +163,7 @@ func TestTray(t *testing.T) {
 		t.Fatal(err)
 	}
 	desk := NewDesktop(DesktopDeps{Store: st, Run: run, Window: win, Emitter: rec, Nav: nav,
+		QueueCount: func(ctx context.Context) (int, error) { return app.QueueCount(ctx, st) },
 		Stopping: func(id, title string) {
 			shutMu.Lock()
 			defer shutMu.Unlock()
@@ -228,7 +229,7 @@ func TestTray(t *testing.T) {
 		if err != nil || title.Value() != "Boof Runner" {
 			t.Fatalf("Title %v %v", title, err)
 		}
-		want := []string{"Hide window", "New task…", "Pause runner", "Stop running task", "Review queue (0 waiting)", "Quit"}
+		want := []string{"Hide window", "New task…", "Pause runner", "Stop running task", "Review queue (0 waiting)", "Merge queue (0)", "Quit"}
 		waitFor(t, "the first refresh", func() bool { return slices.Equal(labels(entries()), want) })
 		if find("Stop running task").Enabled {
 			t.Fatal("Stop is enabled while idle")
@@ -353,6 +354,26 @@ func TestTray(t *testing.T) {
 		if got := lastOpen(rec); got.TaskID != runningID || got.Message != "" {
 			t.Fatalf("review request %+v, want the finished task %s", got, runningID)
 		}
+	})
+
+	t.Run("merge queue counts its entries and opens its screen", func(t *testing.T) {
+		click("Hide window")
+		waitLabel("Show window")
+		if _, err := st.Enqueue(context.Background(), []store.NewQueueEntry{{TaskID: runningID, Repo: t.TempDir(), Target: "main", Strategy: "merge"}}); err != nil {
+			t.Fatal(err)
+		}
+		tray.Hint()
+		click(waitLabel("Merge queue (1)").Label)
+		waitFor(t, "ui:open merge-queue", func() bool { return lastOpen(rec).View == app.ViewMergeQueue })
+		if !win.Visible() {
+			t.Fatal("the window is not shown on the Merge queue screen")
+		}
+		waitLabel("Hide window")
+		if _, _, err := st.Dequeue(context.Background(), runningID); err != nil {
+			t.Fatal(err)
+		}
+		tray.Hint()
+		waitLabel("Merge queue (0)")
 	})
 
 	t.Run("stop lists each running task in a submenu", func(t *testing.T) {

@@ -25,6 +25,12 @@ type Adapter struct {
 	// Prices are the list prices of the tool's models, for the cost of a
 	// step the tool does not price itself.
 	Prices Prices
+	// SwitchTo is the tool a step goes on with when this tool reaches its
+	// usage limit and the task switches tools ("" = none).
+	SwitchTo string
+	// ContextWindow is the context window of the tool's models in tokens
+	// (0 = unknown: no rotation on the context estimate).
+	ContextWindow int64
 	// Configurable is true when settings tools.<Name>.path and .env apply.
 	Configurable bool
 	// New builds the tool.

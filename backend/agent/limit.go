@@ -24,8 +24,13 @@ var (
 	// Code's "5-hour limit reached · resets 2pm", "usage limit reached",
 	// Codex's "You've hit your usage limit" and the API's usage_limit_reached.
 	limitTextRe = regexp.MustCompile(`(?i)(limit reached|hit your usage limit|usage[ _]limit[ _](reached|exceeded)|out of (extra )?usage)`)
-	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05".
-	resetsClockRe = regexp.MustCompile(`(?i)resets (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05"
+	// and Codex's "try again at 5:40 PM".
+	resetsClockRe = regexp.MustCompile(`(?i)(?:resets|try again) (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+	// exhaustedContextRe matches a tool's "out of context" error.
+	exhaustedContextRe = regexp.MustCompile(`(?i)(prompt is too long|context[ _]window|context[ _]length[ _]exceeded|ran out of room)`)
+	// exhaustedTurnsRe matches a tool's "out of turns" error.
+	exhaustedTurnsRe = regexp.MustCompile(`(?i)(max(imum)?[ _]turns|turn limit)`)
 	// resetsInRe finds "try again in 3 hours 20 minutes", "resets in 45m", "retry after 120 seconds".
 	resetsInRe = regexp.MustCompile(`(?i)(?:try again in|resets in|retry after|retry-after:?)\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,and]*)+|\d+\b)`)
 	durPartRe  = regexp.MustCompile(`(?i)(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)?`)
@@ -110,4 +115,16 @@ func EpochTime(v float64) time.Time {
 	default:
 		return time.Unix(int64(v), 0)
 	}
+}
+
+// DetectExhausted reads a tool's error text for a session that ran out of
+// room: ExhaustedContext, ExhaustedTurns, or "" when it is neither.
+func DetectExhausted(text string) string {
+	switch {
+	case exhaustedContextRe.MatchString(text):
+		return ExhaustedContext
+	case exhaustedTurnsRe.MatchString(text):
+		return ExhaustedTurns
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,5 +45,34 @@ func TestEpochTime(t *testing.T) {
 	}
 	if !EpochTime(0).IsZero() || !EpochTime(-5).IsZero() {
 		t.Fatal("non-positive epoch is a time")
+	}
+}
+
+// Codex names the reset as a clock time: "try again at 5:40 PM" (measured
+// against the fake model server); "try again later" names none.
+func TestDetectLimitTextCodexTryAgainAt(t *testing.T) {
+	now := time.Date(2026, 12, 1, 14, 40, 0, 0, time.UTC)
+	msg := "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 5:40 PM."
+	l, ok := DetectLimitText(msg, now, time.UTC)
+	if !ok || !l.ResetsAt.Equal(time.Date(2026, 12, 1, 17, 40, 0, 0, time.UTC)) {
+		t.Fatalf("limit %+v %v", l, ok)
+	}
+	l, ok = DetectLimitText(strings.Replace(msg, "at 5:40 PM", "later", 1), now, time.UTC)
+	if !ok || !l.ResetsAt.IsZero() {
+		t.Fatalf("later: %+v %v", l, ok)
+	}
+}
+
+func TestDetectExhausted(t *testing.T) {
+	for text, want := range map[string]string{
+		"Prompt is too long":                                  ExhaustedContext,
+		"stream error: context_length_exceeded":               ExhaustedContext,
+		"Codex ran out of room in the model's context window": ExhaustedContext,
+		"Reached max turns (30)":                              ExhaustedTurns,
+		"API Error: 503 overloaded":                           "",
+	} {
+		if got := DetectExhausted(text); got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
 	}
 }

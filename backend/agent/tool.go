@@ -154,7 +154,18 @@ type Result struct {
 	// Limit is set when the step ended on the tool's usage limit (the step
 	// failed, and is not transient: it waits for the reset).
 	Limit *Limit
+	// Exhausted is set when the tool ended the step because its session ran
+	// out of room: ExhaustedTurns or ExhaustedContext ("" otherwise).
+	Exhausted string
 }
+
+// Exhaustion signals of Result.Exhausted.
+const (
+	// ExhaustedTurns: the tool reached its maximum number of turns.
+	ExhaustedTurns = "turns"
+	// ExhaustedContext: the session's context window is full.
+	ExhaustedContext = "context"
+)
 
 // Failed reports whether the step did not succeed: it was stopped, exited
 // non-zero, was killed by a signal, or the tool reported an error.

@@ -65,7 +65,7 @@ func runAdd(ctx context.Context, c *call) error {
 	every := fs.String("every", "", "recurring: a cron expression (\"0 2 * * 1-5\"); queues a fresh task at each fire")
 	tz := fs.String("tz", "", "time zone of --at and --every (IANA name; --every defaults to UTC)")
 	name := fs.String("name", "", "name of the schedule (--every)")
-	onLimit := fs.String("on-limit", "", "on a usage limit: wait (the default; switch is not available yet)")
+	onLimit := fs.String("on-limit", "", "on a usage limit: wait for the reset, or switch to the other installed tool with a handoff (default: settings limits.onLimit)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
@@ -101,10 +101,6 @@ func runAdd(ctx context.Context, c *call) error {
 	}
 	if n.OnLimit, err = task.ParseOnLimit(*onLimit); err != nil {
 		return err
-	}
-	if n.OnLimit == task.OnLimitSwitch {
-		// Moving the remaining steps to another tool with a handoff is not built yet.
-		return &task.InvalidError{Reason: "--on-limit switch is not available yet: a task waits for its tool's reset"}
 	}
 	if *at != "" && *every != "" {
 		return usagef("--at and --every do not go together (a schedule fires at its cron times)")

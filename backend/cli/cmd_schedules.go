@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/schedule"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -155,7 +156,7 @@ func runLimits(ctx context.Context, c *call) error {
 	if len(pos) != 0 && !(len(pos) == 2 && pos[0] == "resume") {
 		return usagef("expected: limits | limits resume TOOL")
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,6 @@ func runLimits(ctx context.Context, c *call) error {
 	}
 	if len(ps) == 0 {
 		fmt.Fprintln(c.io.Stdout, "no tool is paused")
-		return nil
 	}
 	for _, p := range ps {
 		line := p.Describe(now, time.Local)
@@ -187,6 +187,14 @@ func runLimits(ctx context.Context, c *call) error {
 			line += "; " + p.Warning
 		}
 		fmt.Fprintln(c.io.Stdout, safeLine(line))
+	}
+	// What a task without its own --on-limit does (a broken settings file
+	// is reported by the commands that use it; here it means the default).
+	set, _ := host.SettingsFile(paths).Load()
+	if set.EffectiveOnLimit(task.OnLimitDefault) == task.OnLimitSwitch {
+		fmt.Fprintln(c.io.Stdout, "on a usage limit, tasks switch to the other installed tool with a handoff (settings limits.onLimit)")
+	} else {
+		fmt.Fprintln(c.io.Stdout, "on a usage limit, tasks wait for the reset (settings limits.onLimit)")
 	}
 	return nil
 }

@@ -115,8 +115,15 @@ func TestAddAtSetsNotBefore(t *testing.T) {
 
 func TestLimitsListsAndResumes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "no tool is paused") {
+	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "no tool is paused") ||
+		!strings.Contains(r.stdout, "on a usage limit, tasks wait for the reset (settings limits.onLimit)") {
 		t.Fatalf("limits: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "settings", "set", "limits.onLimit", "switch"); r.code != 0 {
+		t.Fatalf("settings set: %+v", r)
+	}
+	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "tasks switch to the other installed tool with a handoff") {
+		t.Fatalf("limits after switch: %+v", r)
 	}
 	if r := runCLI(t, dir, "", "limits", "resume", "claude-code"); r.code != 1 || !strings.Contains(r.stderr, "The tool claude-code is not paused") {
 		t.Fatalf("limits resume: %+v", r)
@@ -125,8 +132,12 @@ func TestLimitsListsAndResumes(t *testing.T) {
 
 func TestAddOnLimit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	if r := runCLI(t, dir, "", "add", "--on-limit", "switch", "x"); r.code != 1 || !strings.Contains(r.stderr, "not available yet") {
+	r := runCLI(t, dir, "", "add", "--on-limit", "switch", "x")
+	if r.code != 0 {
 		t.Fatalf("switch: %+v", r)
+	}
+	if s := runCLI(t, dir, "", "show", "--json", strings.TrimSpace(r.stdout)); s.code != 0 || !strings.Contains(s.stdout, `"on_limit": "switch"`) && !strings.Contains(s.stdout, `"on_limit":"switch"`) {
+		t.Fatalf("show: %+v", s)
 	}
 	if r := runCLI(t, dir, "", "add", "--on-limit", "later", "x"); r.code != 1 || !strings.Contains(r.stderr, "wait or switch") {
 		t.Fatalf("bad value: %+v", r)
@@ -134,7 +145,7 @@ func TestAddOnLimit(t *testing.T) {
 	if r := runCLI(t, dir, "", "add", "--on-limit", "wait", "x"); r.code != 0 {
 		t.Fatalf("wait: %+v", r)
 	}
-	if n := len(listJSON(t, dir)); n != 1 {
+	if n := len(listJSON(t, dir)); n != 2 {
 		t.Fatalf("%d tasks", n)
 	}
 }

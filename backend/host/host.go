@@ -148,13 +148,16 @@ func Open(o Options) (*Host, error) {
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
 		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
 		Now:           o.Now,
+		Switch:        SwitchTarget(h.current),
+		ContextWindow: ContextWindow,
 	})
 	h.Queue = MergeQueue(o.Paths, o.Store, h.Review, g, h.current)
 	h.Queue.Verify = &verify.Runner{Procs: h.Procs, Git: g}
 	h.Queue.Scope = h.Scope
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
-		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig})
+		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig,
+		Switch: SwitchTarget(h.current)})
 	// Held by the lock, so a socket file there is a crashed runner's.
 	if h.wake, err = wake.Listen(o.Paths.WakeSocket(), h.Runner.Wake); err != nil {
 		o.Logger.Warn("runner: controls from other processes arrive through the poll only", "err", err)

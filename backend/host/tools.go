@@ -1,6 +1,7 @@
 package host
 
 import (
+	"os/exec"
 	"path/filepath"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -81,4 +82,32 @@ func Tools(set settings.Settings, procs *proc.Runner, exe string, paths dataroot
 		}
 		return c
 	})
+}
+
+// SwitchTarget returns the pipeline's Switch: the tool an adapter declares
+// as its SwitchTo, and whether that tool is installed (its settings path,
+// else its executable in PATH, is found), with settings read at the call.
+func SwitchTarget(current func() settings.Settings) func(tool string) (string, bool) {
+	return func(tool string) (string, bool) {
+		a, ok := adapter(tool)
+		if !ok || a.SwitchTo == "" {
+			return "", false
+		}
+		to, ok := adapter(a.SwitchTo)
+		if !ok {
+			return a.SwitchTo, false
+		}
+		if p := current().Tools[to.Name].Path; p != "" && to.Configurable {
+			_, err := exec.LookPath(p)
+			return to.Name, err == nil
+		}
+		return to.Name, to.Installed()
+	}
+}
+
+// ContextWindow returns the context window an adapter declares for tool,
+// 0 when unknown.
+func ContextWindow(tool string) int64 {
+	a, _ := adapter(tool)
+	return a.ContextWindow
 }

@@ -209,7 +209,11 @@ func helperMain() int {
 	}
 	set := settings.Defaults(settings.Catalog{Names: []string{"mock"}})
 	set.Verify.Command = "./check.sh"
+	if c := os.Getenv("MQ_VERIFY"); c != "" {
+		set.Verify.Command = c
+	}
 	q := newQueue(st, os.Getenv("MQ_JOURNAL"), os.Getenv("MQ_WORK"), func() settings.Settings { return set })
+	q.Scope = os.Getenv("MQ_SCOPE")
 	if _, err := q.Pass(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 4

@@ -20,6 +20,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
+	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -325,7 +326,11 @@ func (q *Queue) verify(ctx context.Context, e task.QueueEntry, t task.Task, buil
 		return task.VerifyRun{}, false, fmt.Errorf("merge queue: temporary worktree: %w", err)
 	}
 	defer q.removeWorktree(context.WithoutCancel(ctx), e.Repo, dir)
-	run, err := q.Verify.Start(ctx, verify.Spec{Dir: dir, Command: choice.Command, Keep: true,
+	var env []string
+	if q.Scope != "" { // tagged, so that a restart after a crash ends what the command left running
+		env = []string{proc.StepTagEnv(q.Scope, proc.OwnerRun, e.TaskID, fmt.Sprintf("queue-%d", e.ID))}
+	}
+	run, err := q.Verify.Start(ctx, verify.Spec{Dir: dir, Command: choice.Command, Keep: true, Env: env,
 		Timeout:   time.Duration(set.Verify.TimeoutMs) * time.Millisecond,
 		MaxOutput: set.Verify.MaxOutputBytes, Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond})
 	if err != nil {

@@ -47,7 +47,9 @@ type env struct {
 	// onSleep runs inside the injected Sleep (e.g. to request a stop).
 	onSleep func()
 	rec     *recTool
-	mu      sync.Mutex
+	// opts built p; a test may change them and build p again.
+	opts Options
+	mu   sync.Mutex
 	// events are what Hooks.OnEvent received, with their execution ids.
 	events []hookEvent
 }
@@ -151,7 +153,7 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 	}
 	e.set = s
 	e.rec = &recTool{Tool: mockTool(t)}
-	e.p = New(Options{
+	e.opts = Options{
 		Store:         st,
 		Tools:         agent.NewRegistry(e.rec),
 		Worktrees:     worktree.NewManager(gitx.New(), time.Now),
@@ -174,7 +176,8 @@ func newEnvTB(t testing.TB, mut func(*settings.Settings)) *env {
 			}
 			return ctx.Err()
 		},
-	})
+	}
+	e.p = New(e.opts)
 	return e
 }
 

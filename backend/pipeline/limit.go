@@ -25,6 +25,9 @@ type limited struct {
 	before bool
 	// until is the pause in force when before is true.
 	until time.Time
+	// fallback says why a task that switches tools waits instead ("" when
+	// it does not switch).
+	fallback string
 }
 
 func (l *limited) Error() string { return fmt.Sprintf("%s reached its usage limit", l.tool) }
@@ -52,17 +55,13 @@ func (r *run) release(ctx context.Context, l *limited) (Result, error) {
 	now := r.p.o.Now()
 	until, warning := l.until, ""
 	if !l.before {
-		until, warning = task.ClampReset(l.limit.ResetsAt, now)
-		msg := secrets.Scrub(l.limit.Message)
-		p, err := r.st.PauseTool(ctx, task.ToolPause{Tool: l.tool, Until: until, PausedAt: now, Reason: "usage limit",
-			Message: msg, TaskID: r.t.ID, Warning: warning})
-		if err != nil {
-			return Result{Iteration: r.iter}, fmt.Errorf("pause %s: %w", l.tool, err)
+		var err error
+		if until, warning, err = r.pause(ctx, l); err != nil {
+			return Result{Iteration: r.iter}, err
 		}
-		until = p.Until
 	}
-	if warning != "" {
-		r.logf(task.LevelWarn, "Usage limit of %s: %s", l.tool, warning)
+	if l.fallback != "" {
+		r.logf(task.LevelWarn, "The task would switch tools after the usage limit of %s, but %s: it waits for the reset instead", l.tool, l.fallback)
 	}
 	rp := &task.ResumePoint{TaskID: r.t.ID, Iteration: r.iter, Step: l.step.name(), Role: l.step.execRole(), Round: l.step.round,
 		Attempt: l.attempt, Tool: l.tool, Model: l.model, SessionID: l.session, Reason: task.ResumeLimit, AfterSection: r.afterSection}

@@ -65,6 +65,9 @@ type Worktrees interface {
 	// Snapshot and Restore guard read-only steps (readonly.go).
 	Snapshot(ctx context.Context, wt worktree.Worktree) (worktree.Snapshot, error)
 	Restore(ctx context.Context, wt worktree.Worktree, snap worktree.Snapshot, name string) (worktree.Stray, error)
+	// Files and Untracked list what a handoff names as changed.
+	Files(ctx context.Context, repo, base, head string) ([]worktree.FileChange, error)
+	Untracked(ctx context.Context, dir string) ([]string, error)
 }
 
 // Hooks receive live output for the UI or a console; every field may be
@@ -123,6 +126,15 @@ type Options struct {
 	// and every git command of a run carries proc.StepEnv with it, so crash
 	// recovery finds them. Empty means untagged (tests).
 	Scope string
+	// Switch returns the tool a step goes on with when tool reaches its
+	// usage limit and the task switches tools (settings limits.onLimit or
+	// the task's on-limit "switch"), and whether that tool is installed;
+	// to is "" when tool has none. nil: no tool switches.
+	Switch func(tool string) (to string, installed bool)
+	// ContextWindow returns a tool's context window in tokens (0 =
+	// unknown), for rotating a session whose context estimate passes
+	// settings.sessions.rotateContextPercent; nil: no such rotation.
+	ContextWindow func(tool string) int64
 	// Verify runs the verification gate's command (verify.Runner); it is
 	// required once a verify command is set.
 	Verify *verify.Runner

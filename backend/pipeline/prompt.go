@@ -85,6 +85,9 @@ type PromptInput struct {
 	PlannerAnswers string
 	// Verification is the last verify run's result (observer, reviewer).
 	Verification string
+	// Handoff is the note of a step that goes on in a fresh session (on
+	// another tool after a usage limit, or after a rotation), "" when none.
+	Handoff string
 }
 
 func section(b *strings.Builder, heading, body string) {
@@ -190,7 +193,10 @@ func BuildPrompt(in PromptInput) string {
 			"The plan and the reports of the steps before this one are kept. The working directory may hold partial changes from the cut-short attempt: "+
 			"inspect `git status` and `git diff` first, and continue from there rather than restart.")
 	}
-	if in.Interrupted {
+	if in.Handoff != "" {
+		section(&b, HeadingHandoff, "This step was started by another session, which could not go on. "+
+			"Its handoff follows: continue from it.\n\n"+in.Handoff)
+	} else if in.Interrupted {
 		section(&b, HeadingInterrupted, "Your previous attempt at this step was interrupted by a transient failure. "+
 			"The working directory may hold partial changes from it: inspect `git status` and `git diff` first, "+
 			"and continue from there rather than restart.")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/secrets"
@@ -64,6 +65,12 @@ type run struct {
 	runNo      int
 	humanRev   string
 	resumeNote bool
+	// switched maps a tool a usage limit made the task leave to the tool
+	// its remaining steps run on; handoffs counts the handoff files written.
+	switched map[string]agent.Tool
+	handoffs int
+	// watch follows the running step attempt (rotation, handoff output).
+	watch *watch
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -81,6 +88,7 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 	r.obsBudget = r.set.Review.MaxFixRounds
 	r.fixBudget = r.set.Review.MaxFixRounds
 	r.skipSection = map[string]bool{}
+	r.switched = map[string]agent.Tool{}
 	if err := r.loadResume(ctx); err != nil {
 		return r.finish(ctx, err)
 	}

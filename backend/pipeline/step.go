@@ -54,6 +54,10 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 	if err != nil {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: %v", s.role, err)}
 	}
+	model := ref.Model
+	if to, ok := r.switched[tool.Name()]; ok { // an earlier step left this tool at its usage limit
+		tool, model = to, ""
+	}
 	// The step the usage limit cut short goes on: in its native session
 	// when it runs with the same tool, with attempts numbered on.
 	first, session, interrupted := 1, "", false
@@ -65,12 +69,27 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 		}
 	}
 	if until, paused := r.pausedUntil(ctx, tool.Name()); paused {
-		return agent.Result{}, &limited{step: s, tool: tool.Name(), model: ref.Model, session: session, attempt: first - 1,
-			before: true, until: until}
+		why := ""
+		if r.switches() {
+			var to agent.Tool
+			if to, why = r.switchTarget(ctx, tool.Name()); to != nil {
+				r.logf(task.LevelWarn, "%s: the task switches tools, so step %s runs on %s",
+					task.ToolPause{Tool: tool.Name(), Until: until}.Describe(r.p.o.Now(), time.Local), s.name(), to.Name())
+				r.switched[tool.Name()] = to
+				tool, model, session = to, "", ""
+			}
+		}
+		if why != "" || !r.switches() {
+			return agent.Result{}, &limited{step: s, tool: tool.Name(), model: model, session: session, attempt: first - 1,
+				before: true, until: until, fallback: why}
+		}
 	}
 	budget := r.set.Retries.Transient
+	rotations := 0
 	for attempt := first; ; attempt++ {
-		res, err := r.attempt(ctx, tool, ref.Model, s, attempt, interrupted, session)
+		r.watch = r.newWatch(tool.Name(), rotations < r.set.Sessions.MaxRotations)
+		res, err := r.attempt(ctx, tool, model, s, attempt, interrupted, session)
+		w := r.watch
 		if err != nil {
 			return res, err
 		}
@@ -78,7 +97,29 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 			return res, nil
 		}
 		if res.Limit != nil {
-			return res, &limited{step: s, tool: tool.Name(), model: ref.Model, session: res.SessionID, attempt: attempt, limit: *res.Limit}
+			lim := &limited{step: s, tool: tool.Name(), model: model, session: res.SessionID, attempt: attempt, limit: *res.Limit}
+			if !r.switches() {
+				return res, lim
+			}
+			to, why := r.switchTarget(ctx, tool.Name())
+			if to == nil {
+				lim.fallback = why
+				return res, lim
+			}
+			text, err := r.switchOver(ctx, s, lim, to, res)
+			if err != nil {
+				return res, err
+			}
+			r.switched[tool.Name()] = to
+			tool, model, session, interrupted = to, "", "", true
+			s.in.Handoff = text
+			continue
+		}
+		if why := exhausted(w, res); why != "" && w.armed && res.StopReason != proc.ReasonStalled {
+			rotations++
+			s.in.Handoff = r.rotate(ctx, s, tool.Name(), model, res, w, why, rotations)
+			session, interrupted = "", true
+			continue
 		}
 		session = "" // a retry after a transient failure starts a fresh session
 		transient := res.Transient || res.StopReason == proc.ReasonStalled
@@ -146,6 +187,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	if err := r.applyInjections(ctx, s.name()); err != nil {
 		return agent.Result{}, err
 	}
+	w := r.watch
+	if w == nil {
+		w = r.newWatch(tool.Name(), false)
+	}
 	in := s.in
 	in.Role = s.role
 	in.Injected = r.injected
@@ -192,7 +237,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), ResumeSession: session, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
 		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
 		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
-		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e); g.feed(e) },
+		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e); g.feed(e); w.feed(e) },
 		OnOutput:    onOutput,
 	}
 	live, err := tool.Start(ctx, req)
@@ -202,6 +247,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
 	}
 	g.started(live)
+	w.started(live)
 	r.recordProcess(ctx, exec.ID, live, live.Pids())
 	var userStop atomic.Bool
 	done := make(chan struct{})
@@ -224,8 +270,14 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 
 	res.Usage = g.silentUsage(req.Prompt, res.Usage)
 	guarded := g.stopCause()
+	// A step the watch stopped, or that the tool ended out of room, rotates
+	// (a step that finished before the watch's stop took is done).
+	rotating := guarded == nil && !userStop.Load() && ctx.Err() == nil && res.Failed() && res.Limit == nil &&
+		(w.tripped() != "" || (w.armed && res.Exhausted != ""))
 	outcome := task.OutcomeSucceeded
 	switch {
+	case rotating:
+		outcome = task.OutcomeRotated
 	case guarded != nil || userStop.Load() || res.StopReason == proc.ReasonStopped:
 		outcome = task.OutcomeStopped
 	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
@@ -243,6 +295,8 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	r.stepFinished(exec, s, attempt, outcome, res.ExitCode, res.Usage)
 	switch {
+	case rotating && strayErr == nil:
+		return res, nil // the step loop rotates the session
 	case guarded != nil:
 		return res, guarded
 	case userStop.Load() || res.StopReason == proc.ReasonStopped:

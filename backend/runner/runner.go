@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -104,6 +105,11 @@ type Options struct {
 	// waits on it (the running steps' stop and inject watch) looks at the
 	// store at once too.
 	Signal *wake.Signal
+	// Switch returns the tool a paused tool's steps switch to and whether
+	// it is installed (pipeline.Options.Switch): the tasks that switch
+	// tools on a usage limit are claimed while their tool is paused when
+	// that tool is installed and not paused. nil: they wait.
+	Switch func(tool string) (to string, installed bool)
 }
 
 // Runner is the queue loop. Its methods are safe for concurrent use.
@@ -364,6 +370,14 @@ func (r *Runner) pick(ctx context.Context, set settings.Settings) (store.Pick, e
 	for _, tp := range pauses {
 		p.Paused = append(p.Paused, tp.Tool)
 	}
+	if r.o.Switch != nil {
+		for _, tool := range p.Paused {
+			if to, ok := r.o.Switch(tool); to != "" && ok && !slices.Contains(p.Paused, to) {
+				p.Switchable = append(p.Switchable, tool)
+			}
+		}
+	}
+	p.SwitchByDefault = set.EffectiveOnLimit(task.OnLimitDefault) == task.OnLimitSwitch
 	for _, role := range task.Roles {
 		if ref, ok := set.Role(role); ok {
 			p.RoleTools[role] = ref.Tool

@@ -171,6 +171,8 @@ type Settings struct {
 	Tools            map[string]ToolConfig `json:"tools,omitempty"`
 	Budgets          Budgets               `json:"budgets"`
 	Breakers         Breakers              `json:"breakers"`
+	Limits           Limits                `json:"limits"`
+	Sessions         Sessions              `json:"sessions"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`
@@ -197,6 +199,8 @@ func Defaults(cat Catalog) Settings {
 		UI:          UI{Notifications: true, CloseToTray: true},
 		Verify:      defaultVerify(),
 		Breakers:    DefaultBreakers(),
+		Limits:      Limits{OnLimit: DefaultOnLimit},
+		Sessions:    DefaultSessions(),
 		DefaultTool: def.Tool,
 		catalog:     cat,
 	}

@@ -108,6 +108,7 @@ func (s Settings) problems() []*KeyError {
 		}
 	}
 	s.budgetProblems(bad)
+	s.limitProblems(bad)
 	return out
 }
 

@@ -39,7 +39,7 @@ func (s *Store) PauseTool(ctx context.Context, p task.ToolPause) (task.ToolPause
 		if err != nil {
 			return err
 		}
-		if ok && cur.Until.After(p.Until) && cur.Until.After(s.now()) {
+		if ok && cur.Until.After(p.Until) && cur.Until.After(p.PausedAt) {
 			out = cur
 			return nil
 		}

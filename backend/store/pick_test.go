@@ -77,6 +77,98 @@ func TestNextClaimableWaitsForTimeAndTool(t *testing.T) {
 	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code"}}); got != plain.ID {
 		t.Fatalf("released task: got %s", got)
 	}
+	nextStep := func(id string) string {
+		t.Helper()
+		var role, tool string
+		if err := s.db.QueryRow(`SELECT next_role, next_tool FROM tasks WHERE id = ?`, id).Scan(&role, &tool); err != nil {
+			t.Fatal(err)
+		}
+		return role + "/" + tool
+	}
+	if got := nextStep(plain.ID); got != "developer/" {
+		t.Fatalf("released task's next step %s", got)
+	}
+	// An edit starts the run over (the resume point goes) with the tools it sets.
+	edit := TaskEdit{Prompt: "mock", Priority: 7, Runs: 1, Tools: task.Tools{task.RolePlanner: {Tool: "claude-code"}, task.RoleDeveloper: {Tool: "mock"}}}
+	if _, err := s.UpdateTask(ctx, plain.ID, edit); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "planner/claude-code" {
+		t.Fatalf("edited task's next step %s", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code"}}); got != "" {
+		t.Fatalf("edited to the paused tool: got %s", got)
+	}
+	if _, err := s.Release(ctx, plain.ID, rp, "usage limit", nil); err == nil {
+		t.Fatal("a pending task was released")
+	}
+	if _, err := s.Claim(ctx, plain.ID, ClaimInfo{Runner: "t", Role: task.RolePlanner, Tool: "claude-code"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Release(ctx, plain.ID, rp, "usage limit", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "developer/mock" {
+		t.Fatalf("released at its own developer tool: %s", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code", "codex"}}); got != plain.ID {
+		t.Fatalf("its own developer tool runs: got %s", got)
+	}
+	if err := s.DropResume(ctx, plain.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextStep(plain.ID); got != "planner/claude-code" {
+		t.Fatalf("resume dropped: %s", got)
+	}
+}
+
+// A paused tool's tasks that switch tools on a usage limit (their own
+// on-limit, or settings') are still claimed when the tool is switchable
+// (its other tool installed and not paused); those that wait are not.
+func TestNextClaimableSwitchesPastAPausedTool(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	claude := task.Tools{task.RolePlanner: {Tool: "claude-code"}}
+	mk := func(prio int, o task.OnLimit, tools task.Tools) task.Task {
+		t.Helper()
+		tk, err := s.CreateTask(ctx, task.NewTask{Prompt: "p", Priority: prio, OnLimit: o, Tools: tools})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	wait := mk(9, task.OnLimitWait, claude)
+	dflt := mk(8, task.OnLimitDefault, nil) // planner from settings: claude-code
+	sw := mk(7, task.OnLimitSwitch, claude)
+	roles := map[task.Role]string{}
+	for _, r := range task.Roles {
+		roles[r] = "claude-code"
+	}
+	next := func(p Pick) string {
+		t.Helper()
+		tk, err := s.NextClaimable(ctx, p)
+		if errors.Is(err, ErrNotFound) {
+			return ""
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk.ID
+	}
+	paused := []string{"claude-code"}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: paused}); got != "" {
+		t.Fatalf("not switchable: got %s", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: paused, Switchable: paused}); got != sw.ID {
+		t.Fatalf("switchable: got %s, want the switching task", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles, Paused: paused, Switchable: paused, SwitchByDefault: true}); got != dflt.ID {
+		t.Fatalf("settings switch: got %s, want the task without its own on-limit", got)
+	}
+	if got := next(Pick{Now: now, RoleTools: roles}); got != wait.ID {
+		t.Fatalf("nothing paused: got %s", got)
+	}
 }
 
 // A second limit never shortens a pause; the user can end it early; an
@@ -180,6 +272,14 @@ func BenchmarkPickNextWithLimits(b *testing.B) {
 			}
 		}
 	})
+	b.Run("next-claimable-paused-tool-switchable", func(b *testing.B) {
+		p := Pick{Now: now, RoleTools: roles, Paused: []string{"claude-code"}, Switchable: []string{"claude-code"}}
+		for b.Loop() {
+			if _, err := s.NextClaimable(ctx, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("due-schedules-and-next-fire", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := s.DueSchedules(ctx, now, 0); err != nil {
@@ -191,6 +291,12 @@ func BenchmarkPickNextWithLimits(b *testing.B) {
 		}
 	})
 }
+
+// undoNextStep drops what the next-step migration adds (its triggers name
+// task_resume, so it goes before undoLimits).
+const undoNextStep = `DROP TRIGGER tasks_next_step_insert; DROP TRIGGER tasks_next_step_tools;
+	DROP TRIGGER task_resume_next_step_insert; DROP TRIGGER task_resume_next_step_update; DROP TRIGGER task_resume_next_step_delete;
+	DROP INDEX tasks_next_tool; DROP INDEX tasks_next_role; DROP INDEX tasks_next_tool_switch; DROP INDEX tasks_next_role_switch; ALTER TABLE tasks DROP COLUMN next_role; ALTER TABLE tasks DROP COLUMN next_tool; `
 
 // undoLimits drops what the limits and schedules migration adds, so that a
 // test can reopen an older schema.

@@ -32,6 +32,8 @@ type LimitReached struct {
 	SwitchTo string `json:"switch_to,omitempty"`
 	// Before is true when the step did not start: its tool was already paused.
 	Before bool `json:"before,omitempty"`
+	// Handoff is the path of the handoff file a switch wrote ("" when none).
+	Handoff string `json:"handoff,omitempty"`
 }
 
 // MapText applies f to the tool's message and the warning.
@@ -61,6 +63,9 @@ type SessionRotated struct {
 	// FromSession is the session that ran out; the next attempt starts a
 	// fresh one with the handoff.
 	FromSession string `json:"from_session,omitempty"`
+	// Handoff is the path of the handoff file the fresh session starts
+	// from ("" when it could not be written).
+	Handoff string `json:"handoff,omitempty"`
 }
 
 // ScheduleFired is the payload of EventScheduled: the task was queued by a

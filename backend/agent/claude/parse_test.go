@@ -246,3 +246,34 @@ func TestParseUsageLimit(t *testing.T) {
 		t.Fatal("allowed_warning taken as a limit")
 	}
 }
+
+// What Claude Code 2.1.197 run with an API key printed against the fake
+// model server's usage-limit 429 (retry-after of hours: no retry): a
+// result with api_error_status 429 and no reset time. It is a usage limit
+// (not transient), its reset left to the pipeline's default wait.
+func TestParseRejected429IsALimit(t *testing.T) {
+	p := NewParser(nil)
+	for _, l := range []string{
+		`{"type":"system","subtype":"init","session_id":"c9487b35","model":"claude-opus-4-8[1m]"}`,
+		`{"type":"assistant","message":{"model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."}]},"session_id":"c9487b35","error":"rate_limit"}`,
+		`{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"duration_ms":693,"num_turns":1,"result":"API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.","stop_reason":"stop_sequence","session_id":"c9487b35","total_cost_usd":0}`,
+	} {
+		p.Line([]byte(l))
+	}
+	res := finish(p.Outcome(), proc.Result{ExitCode: 1}, func(agent.Event) {})
+	if res.Limit == nil || res.Transient || !res.Limit.ResetsAt.IsZero() || res.Limit.Kind != "rate_limit" ||
+		!strings.Contains(res.Limit.Message, "Request rejected (429)") || res.SessionID != "c9487b35" {
+		t.Fatalf("result %+v limit %+v", res, res.Limit)
+	}
+}
+
+// A result of subtype error_max_turns is the session running out of
+// turns, the pipeline's cue to rotate it.
+func TestParseMaxTurnsIsExhausted(t *testing.T) {
+	p := NewParser(nil)
+	p.Line([]byte(`{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":30,"session_id":"s-2"}`))
+	res := finish(p.Outcome(), proc.Result{ExitCode: 1}, func(agent.Event) {})
+	if res.Exhausted != agent.ExhaustedTurns || res.Limit != nil {
+		t.Fatalf("result %+v", res)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -117,6 +118,21 @@ func finish(o Outcome, pr proc.Result, emit func(agent.Event)) agent.Result {
 			l.Message = toolErr
 		}
 		res.Limit, res.Transient = &l, false
+	}
+	if res.Limit == nil && res.Failed() && pr.Reason == proc.ReasonNone && o.APIErrorStatus == 429 {
+		// With an API key, Claude Code 2.1 answers a 429 it will not retry
+		// (or has retried 10 times) with "API Error: Request rejected (429)
+		// · … rate limit …" and api_error_status 429, naming no reset time.
+		res.Limit = &agent.Limit{Kind: "rate_limit", Message: toolErr,
+			ResetsAt: agent.ResetFromText(toolErr, time.Now(), time.Local)}
+		res.Transient = false
+	}
+	if res.Failed() && res.Limit == nil {
+		if o.Subtype == "error_max_turns" {
+			res.Exhausted = agent.ExhaustedTurns
+		} else {
+			res.Exhausted = agent.DetectExhausted(toolErr)
+		}
 	}
 	if !o.IsError && o.GotResult {
 		res.Report = o.Report

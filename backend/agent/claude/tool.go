@@ -64,12 +64,14 @@ type Options struct {
 // Adapter registers claude with the app. The tool it builds takes mid-run
 // input (stream-json on stdin), so an injected prompt reaches a running step.
 var Adapter = agent.Adapter{
-	Name:         Name,
-	Bin:          Bin,
-	Capabilities: agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
-	PassEnv:      DefaultPassEnv,
-	Prices:       Prices,
-	Configurable: true,
+	Name:          Name,
+	ContextWindow: 200000,
+	SwitchTo:      "codex",
+	Bin:           Bin,
+	Capabilities:  agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
+	PassEnv:       DefaultPassEnv,
+	Prices:        Prices,
+	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, MidRunInput: true})
 	},

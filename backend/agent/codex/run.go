@@ -148,6 +148,8 @@ func (r *run) finish() {
 		if pr.Reason == proc.ReasonNone {
 			if l, ok := agent.DetectLimitText(res.ErrorText, time.Now(), time.Local); ok {
 				res.Limit, res.Transient = &l, false
+			} else {
+				res.Exhausted = agent.DetectExhausted(res.ErrorText)
 			}
 		}
 	}

@@ -59,12 +59,14 @@ type Options struct {
 // Adapter registers codex with the app. codex exec runs one
 // non-interactive turn, so it takes no mid-run input.
 var Adapter = agent.Adapter{
-	Name:         Name,
-	Bin:          Bin,
-	Capabilities: capabilities,
-	PassEnv:      passEnv,
-	Prices:       Prices,
-	Configurable: true,
+	Name:          Name,
+	ContextWindow: 272000,
+	SwitchTo:      "claude-code",
+	Bin:           Bin,
+	Capabilities:  capabilities,
+	PassEnv:       passEnv,
+	Prices:        Prices,
+	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
 	},

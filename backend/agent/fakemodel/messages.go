@@ -118,6 +118,7 @@ func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request, req Reque
 				msg = "Overloaded"
 			}
 		}
+		setHeaders(w, rep.Header)
 		writeAnthropicError(w, rep.Status, typ, msg)
 		return
 	}

@@ -14,6 +14,12 @@ type Reply struct {
 	// ErrorType and ErrorMessage form the error body (defaults per status).
 	ErrorType    string
 	ErrorMessage string
+	// ErrorFields are more fields of the error object (OpenAI's
+	// "resets_at" of a usage_limit_reached error).
+	ErrorFields map[string]any
+	// Header holds response headers sent with the reply (rate-limit
+	// headers, retry-after).
+	Header map[string]string
 	// Delay is waited before the reply starts.
 	Delay time.Duration
 	// ChunkDelay is waited between streamed events (for mid-run tests).

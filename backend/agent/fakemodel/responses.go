@@ -38,7 +38,8 @@ func (s *Server) serveResponses(w http.ResponseWriter, r *http.Request, req Requ
 		if msg == "" {
 			msg = http.StatusText(rep.Status)
 		}
-		writeOpenAIError(w, rep.Status, typ, msg)
+		setHeaders(w, rep.Header)
+		writeOpenAIErrorFields(w, rep.Status, typ, msg, rep.ErrorFields)
 		return
 	}
 	model := rep.Model
@@ -169,9 +170,19 @@ func openAIErrorType(status int) string {
 
 // writeOpenAIError writes an OpenAI API error body.
 func writeOpenAIError(w http.ResponseWriter, status int, typ, msg string) {
+	writeOpenAIErrorFields(w, status, typ, msg, nil)
+}
+
+// writeOpenAIErrorFields writes an OpenAI API error body with more fields
+// in its error object.
+func writeOpenAIErrorFields(w http.ResponseWriter, status int, typ, msg string, fields map[string]any) {
+	e := map[string]any{"type": typ, "message": msg, "code": typ}
+	for k, v := range fields {
+		e[k] = v
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"type": typ, "message": msg, "code": typ}})
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
 }
 
 // compactJSON encodes v without HTML escaping, as the real API does.

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // responsesEvents posts body to /v1/responses and returns the status, the
@@ -192,5 +194,39 @@ func TestResponsesHangSendsCreatedThenWaits(t *testing.T) {
 	resp.Body.Close()
 	if strings.Contains(rest, "response.completed") {
 		t.Fatalf("hung reply completed: %q", rest)
+	}
+}
+
+// The usage-limit replies carry their reset in the headers and (OpenAI)
+// in the error object, as the real APIs do.
+func TestUsageLimitReplies(t *testing.T) {
+	srv := Start(t)
+	reset := time.Now().Add(2 * time.Hour).Truncate(time.Second)
+	srv.Enqueue(OpenAIUsageLimit(reset), AnthropicUsageLimit(reset))
+	post := func(path, body string) (*http.Response, map[string]any) {
+		t.Helper()
+		resp, err := http.Post(srv.URL()+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		return resp, m
+	}
+	resp, m := post("/v1/responses", `{"model":"m","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}],"stream":true}`)
+	e, _ := m["error"].(map[string]any)
+	if resp.StatusCode != 429 || e["type"] != "usage_limit_reached" || e["resets_at"] != float64(reset.Unix()) ||
+		resp.Header.Get("retry-after") == "" {
+		t.Fatalf("openai: %d %v %v", resp.StatusCode, resp.Header, m)
+	}
+	resp, m = post("/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	e, _ = m["error"].(map[string]any)
+	if resp.StatusCode != 429 || e["type"] != "rate_limit_error" ||
+		resp.Header.Get("anthropic-ratelimit-unified-status") != "rejected" ||
+		resp.Header.Get("anthropic-ratelimit-unified-reset") != strconv.FormatInt(reset.Unix(), 10) {
+		t.Fatalf("anthropic: %d %v %v", resp.StatusCode, resp.Header, m)
 	}
 }

@@ -47,6 +47,14 @@ const (
 	LimitPartial = "Partial work before the usage limit"
 )
 
+// What runs of the [[mock-turns]] and [[mock-context]] markers do.
+const (
+	TurnsError    = "Reached the maximum number of turns (mock)."
+	TurnsCalls    = 3
+	ContextTokens = 190_000
+	ContextHold   = 20 * time.Second
+)
+
 // Main is the mock agent program, run as a real subprocess (the app's
 // hidden `__mock-agent` subcommand). It reads the role prompt from
 // --prompt-file, follows the markers in it, prints JSON lines to stdout
@@ -162,6 +170,24 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		msg := fmt.Sprintf("%s It resets at %s.", LimitError, at.UTC().Format(time.RFC3339))
 		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: msg, Report: msg, LimitResetsAt: at.Unix()})
 		return 1
+	}
+	if n, err := c.next("turns-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Turns[o.role] {
+		for i := 1; i <= TurnsCalls; i++ {
+			step(agent.Event{Kind: agent.EventToolCall, Tool: "read", CallID: fmt.Sprintf("turn-%d", i), Text: FileName(o.dir)})
+			step(agent.Event{Kind: agent.EventToolResult, CallID: fmt.Sprintf("turn-%d", i), Text: "read"})
+		}
+		step(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Mock %s worked %d turns before running out.", o.role, TurnsCalls)})
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TurnsError, Report: TurnsError, Exhausted: agent.ExhaustedTurns})
+		return 1
+	}
+	if n, err := c.next("context-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	} else if n <= o.script.Context[o.role] {
+		step(agent.Event{Kind: agent.EventUsage, Usage: &agent.Usage{InputTokens: ContextTokens, OutputTokens: 10}})
+		step(agent.Event{Kind: agent.EventText, Text: "Mock context filling up."})
+		time.Sleep(ContextHold)
 	}
 	if n, err := c.next("stall-" + string(o.role)); err != nil {
 		return w.fail(1, "mock: "+err.Error())

@@ -23,6 +23,9 @@ type resultLine struct {
 	Usage   agent.Usage `json:"usage"`
 	// LimitResetsAt is set (Unix seconds) when the run ended on a usage limit.
 	LimitResetsAt int64 `json:"limit_resets_at,omitempty"`
+	// Exhausted is agent.ExhaustedTurns or ExhaustedContext when the run
+	// ran out of room.
+	Exhausted string `json:"exhausted,omitempty"`
 }
 
 // inputLine is one mid-run message on the mock's stdin.

@@ -96,6 +96,9 @@ func finish(o outcome, pr proc.Result) agent.Result {
 		res.Limit = &agent.Limit{ResetsAt: time.Unix(o.result.LimitResetsAt, 0), Message: o.result.Error}
 		res.Transient = false
 	}
+	if o.result.IsError {
+		res.Exhausted = o.result.Exhausted
+	}
 	if o.gotResult && !o.result.IsError {
 		res.Report = o.result.Report
 		res.Questions = agent.ExtractQuestions(res.Report)

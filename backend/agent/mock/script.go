@@ -86,6 +86,13 @@ type Script struct {
 	// resets LimitReset after the run (the developer writes a partial line
 	// to its file first, as an agent cut off mid-work would).
 	Limit map[task.Role]int
+	// Turns makes the first N runs of a role make TurnsCalls tool calls and
+	// end as out of turns (the tool's own signal).
+	Turns map[task.Role]int
+	// Context makes the first N runs of a role report a model call of
+	// ContextTokens input tokens, then work on for ContextHold before
+	// finishing normally (the pipeline's context estimate rotates it).
+	Context map[task.Role]int
 }
 
 // Tokens of the [[mock-hostile ...]] marker: what the role's process tree
@@ -124,7 +131,7 @@ var knownTokens = map[string]bool{
 
 var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": true, "questions": true, "delay": true, "await": true,
 	"apiretry": true, "hostile": true, "flood": true, "litter": true, "write": true, "stray": true, "lock": true, "leak": true,
-	"usage": true, "failcall": true, "loop": true, "nousage": true, "limit": true}
+	"usage": true, "failcall": true, "loop": true, "nousage": true, "limit": true, "turns": true, "context": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
 	HostileFlood: true, HostilePTYClose: true}
@@ -148,7 +155,8 @@ func ParseScript(prompt string) (Script, error) {
 		Questions: map[task.Role]int{}, DelayMs: map[task.Role]int{}, AwaitInput: map[task.Role]int{}, APIRetry: map[task.Role]int{},
 		Hostile: map[task.Role][]string{}, FloodMiB: map[task.Role]int{}, Litter: map[task.Role]int{},
 		Write: map[task.Role]int{}, Stray: map[task.Role]int{}, Lock: map[task.Role]int{}, Leak: map[task.Role]int{},
-		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}, Limit: map[task.Role]int{}}
+		Usage: map[task.Role]int{}, FailCalls: map[task.Role]int{}, Loops: map[task.Role]int{}, NoUsage: map[task.Role]int{}, Limit: map[task.Role]int{},
+		Turns: map[task.Role]int{}, Context: map[task.Role]int{}}
 	for kind, body := range last {
 		for _, f := range strings.Fields(body) {
 			k, v, ok := strings.Cut(f, "=")
@@ -187,7 +195,8 @@ func ParseScript(prompt string) (Script, error) {
 			map[string]map[task.Role]int{"transient": s.Transient, "stall": s.Stall,
 				"questions": s.Questions, "delay": s.DelayMs, "await": s.AwaitInput, "apiretry": s.APIRetry,
 				"flood": s.FloodMiB, "litter": s.Litter, "write": s.Write, "stray": s.Stray, "lock": s.Lock, "leak": s.Leak,
-				"usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage, "limit": s.Limit}[kind][role] = n
+				"usage": s.Usage, "failcall": s.FailCalls, "loop": s.Loops, "nousage": s.NoUsage, "limit": s.Limit,
+				"turns": s.Turns, "context": s.Context}[kind][role] = n
 		}
 	}
 	return s, nil

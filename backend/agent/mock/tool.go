@@ -16,6 +16,9 @@
 //	                                append to a tracked file, commit stray-<role>.txt, leave stray-<role>-untracked.txt
 //	[[mock-lock reviewer=1]]        with stray: make the untracked file immutable, so it cannot be reverted
 //	[[mock-leak developer=1]]       print mock-leak.txt of the worktree as a tool result, text, report and question
+//	[[mock-limit developer=1]]      end on a usage limit that resets in an hour
+//	[[mock-turns developer=1]]      make a few tool calls, then end as out of turns (the tool's own signal)
+//	[[mock-context developer=1]]    report a model call of 190k input tokens, then work on for 20 s and finish
 //
 // Verdict tokens: APPROVE, CHANGES_REQUESTED, REJECT, NONE (no verdict
 // line), GARBLED ("VERDICT: MAYBE"), CONFLICT (two disagreeing final lines);
@@ -55,6 +58,9 @@ type Options struct {
 	Env []string
 	// Runner starts the processes. Required.
 	Runner *proc.Runner
+	// Name is the tool's name (default "mock"); tests register a second
+	// mock under another name to switch tools on a usage limit.
+	Name string
 	// StateDir holds the per-worktree run counters; default
 	// $TMPDIR/boof-mock-state.
 	StateDir string
@@ -68,9 +74,10 @@ const PricedModel = "mock-priced"
 // its model costs nothing, except "mock-priced" (for budget tests: $1 per
 // million input tokens, $2 per million output tokens).
 var Adapter = agent.Adapter{
-	Name:         Name,
-	Capabilities: capabilities,
-	Prices:       agent.Prices{"mock": {}, PricedModel: {In: 1, Out: 2, CacheRead: 0.1, CacheWrite: 1.25}},
+	Name:          Name,
+	ContextWindow: 200000,
+	Capabilities:  capabilities,
+	Prices:        agent.Prices{"mock": {}, PricedModel: {In: 1, Out: 2, CacheRead: 0.1, CacheWrite: 1.25}},
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Command: []string{c.Exe, AgentCommand}, Runner: c.Runner, StateDir: c.StateDir})
 	},
@@ -91,11 +98,14 @@ func New(opts Options) *Tool {
 	if opts.StateDir == "" {
 		opts.StateDir = filepath.Join(os.TempDir(), "boof-mock-state")
 	}
+	if opts.Name == "" {
+		opts.Name = Name
+	}
 	return &Tool{opts: opts}
 }
 
-// Name returns "mock".
-func (t *Tool) Name() string { return Name }
+// Name returns the tool's name: "mock" unless Options.Name says otherwise.
+func (t *Tool) Name() string { return t.opts.Name }
 
 // Capabilities: typed events, mid-run input, resume and usage.
 func (t *Tool) Capabilities() agent.Capabilities { return capabilities }

@@ -230,4 +230,44 @@ export const cases = [
     run: (call) => call('ScheduleService.Create', { name: '', cron: '@daily', tz: '', task: input({ not_before: '2030-01-01T00:00:00Z' }) }),
     expect: { err: 'A recurring task starts at its fires: give a start time or a repeat, not both.' },
   },
+  {
+    name: 'merge queue: a task that is not done',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('MergeQueueService.Add', t.ok.id, { target: '', strategy: '' }), t.ok.id);
+    },
+    expect: { err: 'This task is pending: only done tasks allow that.' },
+  },
+  {
+    name: 'merge queue: a bad strategy',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      return normalize(await call('MergeQueueService.Add', t.ok.id, { target: '', strategy: 'sideways' }), t.ok.id);
+    },
+    expect: { err: 'Bad accept strategy: "sideways" (want merge, squash or rebase).' },
+  },
+  { name: 'merge queue: an unknown task', run: (call) => call('MergeQueueService.Add', '0000000000000000', { target: '', strategy: '' }), expect: { err: 'Task "0000000000000000" does not exist.' } },
+  {
+    name: 'merge queue: remove and send back a task that is not queued',
+    async run(call) {
+      const t = await call('TaskService.Create', input());
+      const a = normalize(await call('MergeQueueService.Remove', t.ok.id), t.ok.id);
+      const b = normalize(await call('MergeQueueService.SendBack', t.ok.id), t.ok.id);
+      return { ok: [a, b] };
+    },
+    expect: { ok: [{ err: 'Merge queue entry of task "<id>" does not exist.' }, { err: 'Merge queue entry of task "<id>" does not exist.' }] },
+  },
+  {
+    name: 'verify: an empty command, and unset where none is set',
+    async run(call) {
+      const wd = (await call('SettingsService.Get')).ok.settings.working_directory;
+      const repo = (r) => (r.err ? { err: r.err.replace(JSON.stringify(wd), '"<repo>"') } : r);
+      const empty = repo(await call('VerifyService.Set', wd, '   '));
+      const unset = repo(await call('VerifyService.Unset', wd));
+      const got = await call('VerifyService.Get', wd);
+      return { ok: [empty, unset, got.ok ? got.ok.command : got] };
+    },
+    expect: { ok: [{ err: 'Verify command is empty.' }, { err: 'Verify command of repository "<repo>" does not exist.' }, ''] },
+  },
 ];
+

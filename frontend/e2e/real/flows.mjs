@@ -7,6 +7,7 @@ import { assert } from '../harness.mjs';
 import { reviewFlows } from './review.mjs';
 import { contentFlows } from './content.mjs';
 import { scheduleFlows } from './schedules.mjs';
+import { mergeQueueFlows } from './mergequeue.mjs';
 
 export const nav = (page, name) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
 const taskList = (page) => page.getByRole('region', { name: 'Tasks' });
@@ -453,6 +454,7 @@ export const flows = {
   ...reviewFlows,
   ...contentFlows,
   ...scheduleFlows,
+  ...mergeQueueFlows,
 };
 
 // The contract table (e2e/contract/table.mjs) against the real backend; the

@@ -8,7 +8,8 @@ describe('shortcutFor', () => {
     [k('1', { ctrlKey: true }), { kind: 'screen', screen: 'tasks' }],
     [k('4', { ctrlKey: true }), { kind: 'screen', screen: 'settings' }],
     [k('5', { metaKey: true }), { kind: 'screen', screen: 'review' }],
-    [k('6', { ctrlKey: true }), { kind: 'screen', screen: 'schedules' }],
+    [k('6', { ctrlKey: true }), { kind: 'screen', screen: 'merge-queue' }],
+    [k('7', { ctrlKey: true }), { kind: 'screen', screen: 'schedules' }],
     [k('n', { ctrlKey: true }), { kind: 'new' }],
     [k('f', { ctrlKey: true, typing: true }), { kind: 'search' }],
     [k('.', { ctrlKey: true }), { kind: 'stop' }],
@@ -21,7 +22,7 @@ describe('shortcutFor', () => {
   it('leaves typing alone', () => {
     expect(shortcutFor(k('/', { typing: true }))).toBeNull();
     expect(shortcutFor(k('Escape', { typing: true }))).toBeNull();
-    expect(shortcutFor(k('7', { ctrlKey: true }))).toBeNull();
+    expect(shortcutFor(k('8', { ctrlKey: true }))).toBeNull();
     expect(shortcutFor(k('n', { ctrlKey: true, shiftKey: true }))).toBeNull();
     expect(shortcutFor(k('Enter', { ctrlKey: true }))).toBeNull();
   });

@@ -1,4 +1,4 @@
-export const SCREENS = ['tasks', 'actions', 'commands', 'settings', 'review', 'schedules'] as const;
+export const SCREENS = ['tasks', 'actions', 'commands', 'settings', 'review', 'merge-queue', 'schedules'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export type Shortcut = { kind: 'screen'; screen: Screen } | { kind: 'new' } | { kind: 'search' } | { kind: 'stop' } | { kind: 'close' };
@@ -17,7 +17,7 @@ interface Key {
 export function shortcutFor(e: Key): Shortcut | null {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey && !e.shiftKey) {
-    if (/^[1-6]$/.test(e.key)) return { kind: 'screen', screen: SCREENS[Number(e.key) - 1] };
+    if (/^[1-9]$/.test(e.key) && Number(e.key) <= SCREENS.length) return { kind: 'screen', screen: SCREENS[Number(e.key) - 1] };
     if (e.key === 'n' || e.key === 'N') return { kind: 'new' };
     if (e.key === 'f' || e.key === 'F') return { kind: 'search' };
     if (e.key === '.') return { kind: 'stop' };

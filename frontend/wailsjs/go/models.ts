@@ -636,6 +636,113 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class QueueAddInput {
+	    target: string;
+	    strategy: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new QueueAddInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.target = source["target"];
+	        this.strategy = source["strategy"];
+	    }
+	}
+	export class QueueItem {
+	    id: number;
+	    task_id: string;
+	    title: string;
+	    repo: string;
+	    target: string;
+	    strategy: string;
+	    state: string;
+	    reason: string;
+	    files: string[];
+	    output: string;
+	    landed: string;
+	    verified: boolean;
+	    attempts: number;
+	    // Go type: time
+	    updated_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new QueueItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.task_id = source["task_id"];
+	        this.title = source["title"];
+	        this.repo = source["repo"];
+	        this.target = source["target"];
+	        this.strategy = source["strategy"];
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.files = source["files"];
+	        this.output = source["output"];
+	        this.landed = source["landed"];
+	        this.verified = source["verified"];
+	        this.attempts = source["attempts"];
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RepoVerifyView {
+	    path: string;
+	    command: string;
+	    exists: boolean;
+	    suggestions: verify.Suggestion[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RepoVerifyView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.command = source["command"];
+	        this.exists = source["exists"];
+	        this.suggestions = this.convertValues(source["suggestions"], verify.Suggestion);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Report {
 	    role: string;
 	    round: number;
@@ -2223,6 +2330,25 @@ export namespace task {
 		}
 	}
 	
+
+}
+
+export namespace verify {
+	
+	export class Suggestion {
+	    command: string;
+	    because: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Suggestion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.because = source["because"];
+	    }
+	}
 
 }
 

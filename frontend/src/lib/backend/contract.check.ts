@@ -1,20 +1,23 @@
 // Compile-time check (svelte-check, `make test`) that the hand-written Api
-// (types.ts, review-api.ts, schedules-api.ts) matches the bindings generated from the Go types:
+// (types.ts, review-api.ts, queue-api.ts, schedules-api.ts) matches the bindings generated from the Go types:
 // `go tool wails generate module` writes wailsjs/ (methods, arguments, results)
 // and app/internal/genevents writes events.gen.ts (event names and payloads).
 // A method, argument or field that drifts from Go fails the type check here.
 import type * as Commands from '../../../wailsjs/go/app/CommandService';
 import type * as Diag from '../../../wailsjs/go/app/DiagService';
+import type * as MergeQueue from '../../../wailsjs/go/app/MergeQueueService';
 import type * as Nav from '../../../wailsjs/go/app/NavService';
 import type * as Review from '../../../wailsjs/go/app/ReviewService';
 import type * as Run from '../../../wailsjs/go/app/RunService';
 import type * as Schedules from '../../../wailsjs/go/app/ScheduleService';
 import type * as Settings from '../../../wailsjs/go/app/SettingsService';
 import type * as Tasks from '../../../wailsjs/go/app/TaskService';
+import type * as Verify from '../../../wailsjs/go/app/VerifyService';
 import type { EVENT_NAMES, EventPayloads } from './events.gen';
 import type { Api, OutputBatch, RunnerStatus } from './types';
 import { EVENTS } from './types';
 import './review-api';
+import { QUEUE_CHANGED } from './queue-api';
 import './schedules-api';
 
 type Prefixed<P extends string, M> = { [K in keyof M & string as `${P}.${K}`]: M[K] };
@@ -26,6 +29,8 @@ export type GeneratedApi = Prefixed<'TaskService', typeof Tasks> &
   Prefixed<'ReviewService', typeof Review> &
   Prefixed<'DiagService', typeof Diag> &
   Prefixed<'NavService', typeof Nav> &
+  Prefixed<'MergeQueueService', typeof MergeQueue> &
+  Prefixed<'VerifyService', typeof Verify> &
   Prefixed<'ScheduleService', typeof Schedules>;
 
 /** The data of a generated model class (its methods dropped); Go times are `any` there. */
@@ -86,5 +91,6 @@ export const methods: { [K in keyof Api & keyof GeneratedApi]: MethodCheck<K> } 
 type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 type UsedNames = Exclude<(typeof EVENTS)[keyof typeof EVENTS], (id: string) => string> | 'task:output:';
 export const eventNames: Ok<Compat<UsedNames, EventName, false>> = true;
+export const queueChangedName: Ok<Compat<typeof QUEUE_CHANGED, EventName, false>> = true;
 export const runnerStatusPayload: Ok<Compat<RunnerStatus, EventPayloads['runner:status'], true>> = true;
 export const outputPayload: Ok<Compat<OutputBatch, EventPayloads['task:output:'], true>> = true;

@@ -13,6 +13,8 @@ export const EVENT_NAMES = {
   runnerStatus: "runner:status",
   /** New output of the running task (batched). */
   taskOutput: "task:output:",
+  /** The merge queue changed: an entry added, moved, removed, sent back, landed or parked. */
+  queueChanged: "queue:changed",
   /** The tray, a second launch or a notification click asks the window to show a view. */
   uiOpen: "ui:open",
   /** Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot. */
@@ -26,6 +28,7 @@ export interface EventPayloads {
   "settings:changed": void;
   "runner:status": RunnerStatus;
   "task:output:": OutputBatch;
+  "queue:changed": void;
   "ui:open": UIRequest;
   "ui:snapshot": number;
 }
@@ -202,6 +205,7 @@ export interface LimitReached {
   action: string;
   switch_to?: string;
   before?: boolean;
+  handoff?: string;
 }
 
 /** Go task.MergeQueued */
@@ -363,6 +367,7 @@ export interface SessionRotated {
   rotation: number;
   max_rotations: number;
   from_session?: string;
+  handoff?: string;
 }
 
 /** Go task.SkipChanged */

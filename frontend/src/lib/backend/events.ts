@@ -128,8 +128,11 @@ export interface EventPayloads {
     action: 'wait' | 'switch';
     switch_to?: string;
     before?: boolean;
+    /** The handoff file a switch wrote. */
+    handoff?: string;
   };
-  session_rotated: { step: string; role?: Role; tool: string; reason: 'turns' | 'context'; rotation: number; max_rotations: number; from_session?: string };
+  /** A step's session ran out of turns or context and went on in a fresh session from the handoff file. */
+  session_rotated: { step: string; role?: Role; tool: string; reason: 'turns' | 'context'; rotation: number; max_rotations: number; from_session?: string; handoff?: string };
   /** The task was queued by a schedule's fire (caught_up: a fire missed while the app was closed). */
   scheduled: { schedule: string; name?: string; due: string; caught_up?: boolean };
   /** How a run began: start is "run", "fix", "resume" or "developer"; step its first step. */

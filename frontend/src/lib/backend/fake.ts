@@ -6,6 +6,8 @@ import { FakeStream } from './fake-stream';
 import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
+import { queueHandlers } from './fake-queue';
+import './queue-api';
 import { scheduleHandlers } from './fake-schedules';
 import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
@@ -448,6 +450,7 @@ export class FakeBackend implements Backend {
     },
 
     ...reviewHandlers(this),
+    ...queueHandlers(this),
     ...scheduleHandlers({ tasks: this.tasks, now: () => this.now(), workDir: () => this.settings.working_directory, createTask: (i) => this.handlers['TaskService.Create'](i) }),
     'ReviewService.Summary': (id) => fakeDiff(this.diffKey(id)),
     'ReviewService.FilePatch': (id, path, force) => fakePatch(this.diffKey(id), path, force),

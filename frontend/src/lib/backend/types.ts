@@ -425,7 +425,7 @@ export interface FrontendError {
 }
 
 /** The views a UIRequest opens (app.View* in Go). */
-export type UIView = '' | 'new-task' | 'review' | 'task' | 'actions';
+export type UIView = '' | 'new-task' | 'review' | 'task' | 'actions' | 'merge-queue';
 
 /**
  * A request from outside the window (the tray, a second launch, a
