@@ -32,8 +32,9 @@ type Selection struct {
 // against the task's diff from base to head first (*StaleHunkError names
 // a file or hunk it does not have); a file whose hunks do not apply to the
 // target gives *ConflictError naming it. It returns the files taken, for
-// the accept's record.
-func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.AcceptedFile, error) {
+// the accept's record. Its index commands run in the common git
+// directory (they need no working tree, and its path is known already).
+func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *Plan) ([]task.AcceptedFile, error) {
 	base := r.Base
 	if base == "" {
 		out, err := s.git.Run(ctx, r.Repo, "merge-base", "--end-of-options", p.TargetSHA, p.TaskHead)
@@ -81,10 +82,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.Ac
 		}
 		picks = append(picks, pick{f, hs})
 	}
-	top, err := s.git.TopLevel(ctx, r.Repo)
-	if err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
+	top := common
 	tmp, err := os.MkdirTemp("", "boof-hunks-")
 	if err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
