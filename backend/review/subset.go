@@ -35,19 +35,19 @@ type Selection struct {
 // the accept's record. Its index commands run in the common git
 // directory (they need no working tree, and its path is known already).
 func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *Plan) ([]task.AcceptedFile, error) {
-	base := r.Base
-	if base == "" {
-		out, err := s.git.Run(ctx, r.Repo, "merge-base", "--end-of-options", p.TargetSHA, p.TaskHead)
-		if err != nil {
-			return nil, fmt.Errorf("hunk accept: merge base: %w", err)
-		}
-		base = string(trimNL(out))
-	}
 	paths := make([]string, 0, len(r.Only))
 	for _, sel := range r.Only {
 		paths = append(paths, sel.File)
 	}
-	fps, err := worktree.NewManager(s.git, s.now).Patches(ctx, r.Repo, base, p.TaskHead, true, uniq(paths)...)
+	m := worktree.NewManager(s.git, s.now)
+	var fps []worktree.FilePatch
+	var err error
+	if r.Base != "" {
+		fps, err = m.Patches(ctx, r.Repo, r.Base, p.TaskHead, true, uniq(paths)...)
+	} else {
+		// The diff from the merge base, found by the same git diff.
+		fps, err = m.PatchesSince(ctx, r.Repo, p.TargetSHA, p.TaskHead, true, uniq(paths)...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}

@@ -37,6 +37,27 @@ func (m *Manager) Patches(ctx context.Context, repo, base, head string, binary b
 	if err != nil {
 		return nil, fmt.Errorf("file patches: %w", err)
 	}
+	return m.patches(ctx, repo, revs, binary, paths)
+}
+
+// PatchesSince is Patches from the merge base of target and head to head
+// (`git diff target...head`): the work of a branch that target has not
+// seen, with the merge base found by the same git command.
+func (m *Manager) PatchesSince(ctx context.Context, repo, target, head string, binary bool, paths ...string) ([]FilePatch, error) {
+	for _, r := range []string{target, head} {
+		if err := gitx.CheckRev(r); err != nil || strings.Contains(r, "..") {
+			return nil, fmt.Errorf("file patches: revision %q: %w", r, gitx.ErrBadRev)
+		}
+	}
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return nil, fmt.Errorf("file patches: %w", err)
+		}
+	}
+	return m.patches(ctx, repo, []string{"--end-of-options", target + "..." + head}, binary, paths)
+}
+
+func (m *Manager) patches(ctx context.Context, repo string, revs []string, binary bool, paths []string) ([]FilePatch, error) {
 	var spec []string
 	if len(paths) > 0 && len(paths) <= maxPathArgs {
 		spec = paths
