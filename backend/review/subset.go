@@ -35,13 +35,35 @@ type Selection struct {
 // the accept's record. Its index commands run in the common git
 // directory (they need no working tree, and its path is known already).
 func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *Plan) ([]task.AcceptedFile, error) {
+	// The target's tree is read into the temporary index while the diff
+	// runs (neither needs the other; the machine has more than one core).
+	tmp, err := os.MkdirTemp("", "boof-hunks-")
+	if err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	top := common
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA)
+		read <- err
+	}()
+	indexRead := read
+	readErr := func() error {
+		if ch := indexRead; ch != nil {
+			indexRead = nil
+			return <-ch
+		}
+		return nil
+	}
+	defer readErr() // never leave it running over the removal of tmp
 	paths := make([]string, 0, len(r.Only))
 	for _, sel := range r.Only {
 		paths = append(paths, sel.File)
 	}
 	m := worktree.NewManager(s.git, s.now)
 	var fps []worktree.FilePatch
-	var err error
 	if r.Base != "" {
 		fps, err = m.Patches(ctx, r.Repo, r.Base, p.TaskHead, true, uniq(paths)...)
 	} else {
@@ -82,14 +104,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 		}
 		picks = append(picks, pick{f, hs})
 	}
-	top := common
-	tmp, err := os.MkdirTemp("", "boof-hunks-")
-	if err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
-	if _, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA); err != nil {
+	if err := readErr(); err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
 	// One git apply takes every chosen file (it is all or nothing); only
