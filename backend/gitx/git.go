@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -177,8 +178,11 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	err := cmd.Run()
 	if cmd.Process != nil {
 		// Whatever the command left in its group (a hook's background job,
-		// a filter that ignored SIGTERM) goes with it.
-		_ = signalGroup(cmd, unix.SIGKILL)
+		// a filter that ignored SIGTERM) goes with it; when the group had
+		// members, wait until they are gone, so none outlives the call.
+		if signalGroup(cmd, unix.SIGKILL) == nil {
+			_ = proc.KillTree(cmd.Process.Pid, nil, time.Millisecond)
+		}
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
