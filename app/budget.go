@@ -39,6 +39,7 @@ func (s *SettingsService) RetryBudgetStopped() (BudgetRetryResult, error) {
 		res.Held = []budget.Stopped{}
 	}
 	if len(retried) > 0 {
+		s.wake()
 		s.emit.Emit(EventTasksChanged)
 	}
 	return res, userError(err)

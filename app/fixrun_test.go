@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,7 +72,9 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 
 	g := gitx.New()
 	stateBase := filepath.Join(filepath.Dir(f.repo), "data", "mock-state")
-	svc := NewReviewService(g, f.st, worktree.NewManager(g, time.Now), review.New(g, time.Now, review.WithJournal(review.NewJournal(t.TempDir(), ""))), f.rec, context.Background)
+	var wakes atomic.Int32 // the runner is woken once the fix run is queued, not before
+	svc := NewReviewService(g, f.st, worktree.NewManager(g, time.Now), review.New(g, time.Now, review.WithJournal(review.NewJournal(t.TempDir(), ""))), f.rec, context.Background,
+		WithWake(func() { wakes.Add(1); f.host.Runner.Wake() }))
 	fp, err := svc.FilePatch(a.ID, "lib.txt", false)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +94,9 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 	if got, _ := f.st.GetTask(ctx, a.ID); got.Status != task.StatusDone {
 		t.Fatalf("a refused review moved the task to %s", got.Status)
 	}
+	if n := wakes.Load(); n != 0 {
+		t.Fatalf("a refused review woke the runner %d times", n)
+	}
 
 	q, err := svc.RequestChanges(a.ID, review.ChangeRequest{
 		General:  "Keep the shouting, but add a comment on top of lib.txt.",
@@ -102,6 +108,9 @@ func TestRequestChangesReachesTheAgents(t *testing.T) {
 	}
 	if q.Fix != 1 || !strings.HasPrefix(q.Body, review.HumanReviewHeading) {
 		t.Fatalf("queued %+v", q)
+	}
+	if n := wakes.Load(); n != 1 {
+		t.Fatalf("the queued fix run woke the runner %d times, want 1", n)
 	}
 	fixed := f.waitStatus(t, a.ID, task.StatusDone)
 	if fixed.FixRuns != 1 || fixed.CompletedRuns != 1 {

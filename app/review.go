@@ -24,11 +24,14 @@ type ReviewService struct {
 	rev   *review.Service
 	emit  Emitter
 	ctx   func() context.Context
+	// wake tells the runner a fix run was queued (WithWake).
+	wake func()
 }
 
 // NewReviewService builds the service.
-func NewReviewService(g *gitx.Git, s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context) *ReviewService {
-	return &ReviewService{git: g, store: s, diff: diff, rev: rev, emit: emit, ctx: ctx}
+func NewReviewService(g *gitx.Git, s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context, opts ...Option) *ReviewService {
+	o := applyOptions(opts)
+	return &ReviewService{git: g, store: s, diff: diff, rev: rev, emit: emit, ctx: ctx, wake: o.wake}
 }
 
 // DiffFile is one changed file of a task.
@@ -315,6 +318,7 @@ func (r *ReviewService) RequestChanges(taskID string, c review.ChangeRequest) (r
 	if err != nil {
 		return review.Queued{}, userError(err)
 	}
+	r.wake() // the fix run starts now, not at the runner's next poll
 	r.emit.Emit(EventTasksChanged)
 	return q, nil
 }

@@ -168,6 +168,10 @@ type SettingsService struct {
 	// shown is the settings the screen was last given (Get, Save): a save
 	// writes only what the user changed from them, so a key another process
 	// set meanwhile is kept.
+	// wake tells the runner the settings changed or work was re-queued
+	// (WithWake).
+	wake func()
+
 	mu    sync.Mutex
 	shown *settings.Settings
 }
@@ -176,11 +180,12 @@ type SettingsService struct {
 // picker shows the native folder dialog; saved (nil: nothing) is called
 // after each save with the saved settings, to put them into effect outside
 // the file (the start-at-login entry).
-func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker, saved func(settings.Settings) error) *SettingsService {
+func NewSettingsService(f *settings.File, st *store.Store, tools func() []agent.Tool, emit Emitter, ctx func() context.Context, picker DirectoryPicker, saved func(settings.Settings) error, opts ...Option) *SettingsService {
 	if saved == nil {
 		saved = func(settings.Settings) error { return nil }
 	}
-	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker, saved: saved}
+	o := applyOptions(opts)
+	return &SettingsService{file: f, store: st, tools: tools, emit: emit, ctx: ctx, picker: picker, saved: saved, wake: o.wake}
 }
 
 func toView(s settings.Settings) SettingsView {
@@ -342,6 +347,7 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	saved, _ := s.file.Load()
 	s.show(saved)
 	res.Saved, res.Settings = true, toView(saved)
+	s.wake() // the runner reads the new settings now (concurrency, pause, budgets)
 	s.emit.Emit(EventSettingsChanged)
 	if err := s.saved(saved); err != nil {
 		return res, userError(fmt.Errorf("settings saved, but %w", err))

@@ -221,6 +221,7 @@ func (s *TaskService) Reorder(ids []string) error {
 		}
 	}
 	s.emit.Emit(EventTasksChanged)
+	s.wake() // the next task to run may be another one now
 	return nil
 }
 

@@ -10,16 +10,26 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/boof-runner/boof-runner/app/desktop/handoff"
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
 
 // desktopName is the desktop binary's file name.
 const desktopName = "boof-runner-desktop"
 
-// Run replaces this process with the desktop binary (same pid, same
+// Run hands the launch to the data root's app when one runs (the
+// single-instance hand-off, without loading the window binary and its
+// libraries: a second launch costs a socket round trip); otherwise it
+// replaces this process with the desktop binary (same pid, same
 // arguments, argv[0] kept so GTK's program name and the window class stay
-// "boof-runner"); it returns only when that binary is missing or cannot
-// be started.
-func Run(_ context.Context, args []string, _ string, _ Launch, _ *slog.Logger) error {
+// "boof-runner"), which claims the data root itself. It returns only
+// when the launch was handed over (nil) or that binary is missing or
+// cannot be started.
+func Run(ctx context.Context, args []string, dataDir string, l Launch, log *slog.Logger) error {
+	if handedOver(ctx, dataDir, l, log) {
+		return nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find this program: %w", err)
@@ -62,4 +72,23 @@ func findDesktop(exe, override string) (string, []string) {
 		}
 	}
 	return "", places
+}
+
+// handedOver gives l to the data root's running app, when one holds its
+// claim and takes the launch. Anything else (no data root yet, no app, an
+// app that is starting or quitting and does not answer) leaves the launch
+// to the desktop binary, which waits for the app or starts one.
+func handedOver(ctx context.Context, dataDir string, l Launch, log *slog.Logger) bool {
+	root, err := dataroot.Default(dataDir)
+	if err != nil || !handoff.Held(root) {
+		return false
+	}
+	launch := handoff.Launch{Hidden: l.Hidden, NewTask: l.NewTask, Review: l.Review, ReviewID: l.ReviewID}
+	if err := handoff.Send(ctx, handoff.SocketPath(root), launch); err != nil {
+		if log != nil {
+			log.Info("single instance: the running app did not take the launch yet; starting the desktop binary", "err", err)
+		}
+		return false
+	}
+	return true
 }

@@ -131,7 +131,10 @@ func (a *App) start() {
 	}()
 	go func() { // changes by other processes (the CLI, a headless runner) reach the UI as a hint
 		defer a.wg.Done()
-		if err := a.store.Watch(a.ctx, watchInterval, a.queue.woken(), func() { a.emit.Emit(app.EventTasksChanged) }); err != nil && a.ctx.Err() == nil {
+		// A commit seen also re-checks the runner status (what runs, in
+		// another process too) without waiting for its own poll.
+		changed := func() { a.emit.Emit(app.EventTasksChanged); a.status.poke() }
+		if err := a.store.Watch(a.ctx, watchInterval, a.queue.woken(), changed); err != nil && a.ctx.Err() == nil {
 			a.log.Error("watch database", "err", err)
 		}
 	}()

@@ -3,8 +3,6 @@ package shell
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,9 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/boof-runner/boof-runner/app/desktop/handoff"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
 
@@ -31,33 +29,20 @@ import (
 // unreadable) never keeps the app from starting: it starts unguarded and
 // says so in the log.
 
-// Launch is what a desktop launch asks of the app: its command-line options.
-type Launch struct {
-	// Hidden starts with the window hidden in the tray (start at login); a
-	// second launch with it changes nothing.
-	Hidden bool `json:"hidden,omitempty"`
-	// NewTask opens the New task form.
-	NewTask bool `json:"new_task,omitempty"`
-	// Review opens the Review screen on ReviewID, or on the oldest task
-	// waiting for review when ReviewID is "".
-	Review   bool   `json:"review,omitempty"`
-	ReviewID string `json:"review_id,omitempty"`
-}
+// Launch is what a desktop launch asks of the app: its command-line
+// options (the hand-off protocol's, package app/desktop/handoff).
+type Launch = handoff.Launch
 
 // Names of the instance files in the data root.
 const (
-	instanceLockFile   = "instance.lock"
-	instanceSocketFile = "instance.sock"
+	instanceLockFile   = handoff.LockFile
+	instanceSocketFile = handoff.SocketFile
 )
 
 // handOffTimeout bounds how long a second launch tries to reach the running
 // app (which may be starting or quitting) before it gives up; a variable
 // for the tests.
 var handOffTimeout = 10 * time.Second
-
-// maxSocketPath is the longest path a Unix socket address takes (108 bytes
-// with the terminating NUL on Linux).
-const maxSocketPath = 107
 
 // ErrNotAnswering is matched by the error of a launch that found the data
 // root's app running but could not hand it its options.
@@ -146,20 +131,12 @@ func ClaimInstance(ctx context.Context, dataDir string, l Launch, log *slog.Logg
 	}
 }
 
-// lockInstance opens the lock file and tries to lock it. It returns
-// held true (and no file) when another process holds it, and an error
-// when the file cannot be used as a lock at all.
+// lockInstance opens the lock file and tries to lock it (handoff.Lock),
+// writing this process's pid into it when it got the lock.
 func lockInstance(path string) (f *os.File, held bool, err error) {
-	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, false, fmt.Errorf("open instance lock: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, true, nil
-		}
-		return nil, false, fmt.Errorf("lock instance: %w", err)
+	f, held, err = handoff.Lock(filepath.Dir(path))
+	if f == nil {
+		return nil, held, err
 	}
 	// The pid is for people and error messages only; what it held before
 	// (another pid, garbage) means nothing once the lock is ours.
@@ -181,23 +158,8 @@ func holderPID(path string) string {
 	return ""
 }
 
-// socketPath is the socket in the data root, or, when that path is too long
-// for a Unix socket address, one named by the root's hash in the user's
-// runtime directory, else in the temporary directory (the first that fits).
-func socketPath(root string) string {
-	p := filepath.Join(root, instanceSocketFile)
-	if len(p) <= maxSocketPath {
-		return p
-	}
-	sum := sha256.Sum256([]byte(root))
-	name := "boof-runner-" + hex.EncodeToString(sum[:8]) + ".sock"
-	for _, dir := range []string{os.Getenv("XDG_RUNTIME_DIR"), os.TempDir()} {
-		if dir != "" && len(filepath.Join(dir, name)) <= maxSocketPath {
-			return filepath.Join(dir, name)
-		}
-	}
-	return filepath.Join(os.TempDir(), name) // too long everywhere: listen fails, logged, no hand-off
-}
+// socketPath is handoff.SocketPath.
+func socketPath(root string) string { return handoff.SocketPath(root) }
 
 // listenInstance removes what a crashed app left at the socket path and
 // listens there. A socket that cannot be made leaves the app running
@@ -252,17 +214,6 @@ func (i *Instance) deliver(l Launch) {
 	}
 }
 
-// handOffRequest is the one line a later launch writes; handOffReply is
-// the running app's answer.
-type handOffRequest struct {
-	Launch Launch `json:"launch"`
-	PID    int    `json:"pid"`
-}
-
-type handOffReply struct {
-	OK bool `json:"ok"`
-}
-
 func (i *Instance) accept(ln net.Listener) {
 	defer i.wg.Done()
 	for {
@@ -283,11 +234,11 @@ func (i *Instance) serveConn(c net.Conn) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(5 * time.Second))
 	line, err := bufio.NewReader(io.LimitReader(c, 64<<10)).ReadBytes('\n')
-	var req handOffRequest
+	var req handoff.Request
 	if err == nil {
 		err = json.Unmarshal(line, &req)
 	}
-	json.NewEncoder(c).Encode(handOffReply{OK: err == nil})
+	json.NewEncoder(c).Encode(handoff.Reply{OK: err == nil})
 	if err != nil {
 		i.log.Warn("single instance: bad hand-off", "err", err)
 		return
@@ -296,31 +247,8 @@ func (i *Instance) serveConn(c net.Conn) {
 	i.deliver(req.Launch)
 }
 
-// handOff sends l to the app listening on sock and waits for its answer.
-func handOff(ctx context.Context, sock string, l Launch) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", sock)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		c.SetDeadline(dl)
-	}
-	if err := json.NewEncoder(c).Encode(handOffRequest{Launch: l, PID: os.Getpid()}); err != nil {
-		return fmt.Errorf("send launch: %w", err)
-	}
-	var rep handOffReply
-	if err := json.NewDecoder(c).Decode(&rep); err != nil {
-		return fmt.Errorf("read answer: %w", err)
-	}
-	if !rep.OK {
-		return errors.New("the running app refused the launch")
-	}
-	return nil
-}
+// handOff sends l to the app listening on sock (handoff.Send).
+func handOff(ctx context.Context, sock string, l Launch) error { return handoff.Send(ctx, sock, l) }
 
 // Retire stops taking launches (the socket goes) but keeps the lock: the
 // app is quitting, so a later launch waits for the lock and starts anew.

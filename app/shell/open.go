@@ -202,10 +202,10 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	a.diag = app.NewDiagService(a.log, a.emit, a.context)
 	a.commands = app.NewCommandService(a.store, a.emit, a.context)
 	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)
-	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window, a.syncAutostart)
+	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window, a.syncAutostart, app.WithWake(rc.Wake))
 	a.nav = app.NewNavigator(a.store, a.emit, a.context, a.log)
 	a.navSvc = app.NewNavService(a.nav)
-	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context)
+	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context, app.WithWake(rc.Wake))
 	a.run = runControl{svc: a.runSvc, pauses: a.store, queue: rc, settings: sf, ctx: a.context}
 	a.mergeQueue, a.verify = mergeQueueServices(a, paths, g, rev, rc.Wake)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"path/filepath"
+	"time"
 
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -70,10 +72,20 @@ func openQueue(o queueOptions) (queue, error) {
 	switch {
 	case errors.As(err, &locked):
 		o.log.Warn("runner", "err", err)
-		return lockedQueue{
+		q := lockedQueue{
 			ctl:  app.LockedRunner(o.store, lockMessage(err), func() { _ = wake.Poke(o.paths.WakeSocket()) }),
 			file: host.SettingsFile(o.paths),
-		}, nil
+			sig:  &wake.Signal{},
+		}
+		// What the process that runs the queue commits reaches this
+		// window at once: a watch of the database's files wakes the
+		// window's watch of the store (its poll stays the fallback).
+		db := filepath.Base(o.paths.Database())
+		q.files, err = wake.WatchFiles(filepath.Dir(o.paths.Database()), []string{db, db + "-wal"}, fileWatchGap, q.sig.Fire)
+		if err != nil {
+			o.log.Warn("window: other processes' changes arrive through the poll only", "err", err)
+		}
+		return q, nil
 	case err != nil:
 		return nil, err
 	}
@@ -104,14 +116,34 @@ func (q hostQueue) tools() []agent.Tool {
 type lockedQueue struct {
 	ctl  app.RunnerControl
 	file *settings.File
+	// sig is fired by files, the watch of the database's files (nil when
+	// the filesystem has none).
+	sig   *wake.Signal
+	files *wake.FileWatch
 }
 
-func (q lockedQueue) control() app.RunnerControl    { return q.ctl }
-func (q lockedQueue) settings() *settings.File      { return q.file }
-func (q lockedQueue) tools() []agent.Tool           { return nil }
-func (q lockedQueue) run(context.Context) error     { return nil }
-func (q lockedQueue) close() error                  { return nil }
-func (q lockedQueue) woken() func() <-chan struct{} { return nil }
+// fileWatchGap is the shortest time between two wake-ups of the window's
+// watch by the database's files (a running task commits often).
+const fileWatchGap = 50 * time.Millisecond
+
+func (q lockedQueue) control() app.RunnerControl { return q.ctl }
+func (q lockedQueue) settings() *settings.File   { return q.file }
+func (q lockedQueue) tools() []agent.Tool        { return nil }
+func (q lockedQueue) run(context.Context) error  { return nil }
+
+func (q lockedQueue) close() error {
+	if q.files != nil {
+		return q.files.Close()
+	}
+	return nil
+}
+
+func (q lockedQueue) woken() func() <-chan struct{} {
+	if q.files == nil {
+		return nil
+	}
+	return q.sig.Next
+}
 
 // lockMessage is the banner shown while another process runs the queue.
 func lockMessage(err error) string {

@@ -93,9 +93,11 @@ func (e *Error) Is(target error) bool {
 		return !strings.Contains(s, "index.lock") && strings.Contains(s, ".lock': File exists")
 	case ErrWorktreeRace:
 		// Reading another's half-written registration, or a registration
-		// of ours that another git's prune took while it was being made.
+		// of ours that another git's prune took while it was being made
+		// (then the new worktree's checkout finds no repository there).
 		return strings.Contains(s, "/worktrees/") &&
-			(strings.Contains(s, "failed to read") || strings.Contains(s, "could not open") && strings.Contains(s, "for writing"))
+			(strings.Contains(s, "failed to read") || strings.Contains(s, "could not open") && strings.Contains(s, "for writing") ||
+				strings.Contains(s, "not a git repository: "))
 	case ErrRefMoved:
 		return strings.Contains(s, "cannot lock ref") &&
 			(strings.Contains(s, "but expected") ||

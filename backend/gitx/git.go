@@ -37,6 +37,8 @@ type Git struct {
 
 	mu    sync.Mutex
 	locks map[string]chan struct{}
+
+	commons commonCache
 }
 
 // Option configures a Git.

@@ -210,6 +210,8 @@ func TestWorktreeRaceWords(t *testing.T) {
 	for stderr, want := range map[string]bool{
 		"fatal: failed to read worktree /r/.git/worktrees/c3/gitdir":                  true,
 		"fatal: could not open '.git/worktrees/c13/locked' for writing: No such file": true,
+		"fatal: not a git repository: /r/.git/worktrees/c11":                          true,
+		"fatal: not a git repository (or any of the parent directories): .git":        false,
 		"fatal: could not open 'notes.txt' for writing: Permission denied":            false,
 		"fatal: invalid reference: main":                                              false,
 	} {

@@ -68,12 +68,21 @@ func (g *Git) Prefix(ctx context.Context, dir string) (string, error) {
 // CommonDir returns the absolute common git directory (the main
 // repository's .git, also for a linked worktree). Outside a repository the
 // error matches ErrNotARepo.
+//
+// The answer is remembered per dir (see commonCache) while dir and the
+// common directory are the same directories on disk as when git was asked
+// and the common directory still holds a HEAD; otherwise git is asked again.
 func (g *Git) CommonDir(ctx context.Context, dir string) (string, error) {
+	if common, ok := g.commons.get(dir); ok {
+		return common, nil
+	}
 	out, err := g.Run(ctx, dir, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		return "", fmt.Errorf("find git dir: %w", err)
 	}
-	return filepath.Clean(strings.TrimSuffix(string(out), "\n")), nil
+	common := filepath.Clean(strings.TrimSuffix(string(out), "\n"))
+	g.commons.put(dir, common)
+	return common, nil
 }
 
 // GitPath returns the absolute path git uses for name inside dir's git

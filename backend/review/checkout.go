@@ -33,9 +33,14 @@ func (s *Service) findCheckout(ctx context.Context, repo string, p *Plan, withDi
 }
 
 // checkoutOf returns the directory of the worktree that has ref checked
-// out, or "".
+// out, or "". It reads the worktree registry without running git where
+// gitx can (CheckedOut); the common directory is gitx's cached answer.
 func (s *Service) checkoutOf(ctx context.Context, repo, ref string) (string, error) {
-	wts, err := s.git.Worktrees(ctx, repo)
+	common, err := s.git.CommonDir(ctx, repo)
+	if err != nil {
+		return "", fmt.Errorf("find target checkout: %w", err)
+	}
+	wts, err := s.git.CheckedOut(ctx, repo, common)
 	if err != nil {
 		return "", fmt.Errorf("find target checkout: %w", err)
 	}

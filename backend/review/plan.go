@@ -161,7 +161,7 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 	}
 	var res gitx.MergeResult
 	if len(r.Only) > 0 {
-		if p.Only, err = s.subsetTree(ctx, r, &p); err != nil {
+		if p.Only, err = s.subsetTree(ctx, r, common, &p); err != nil {
 			return p, err
 		}
 		res.Tree = p.Tree

@@ -32,21 +32,44 @@ type Selection struct {
 // against the task's diff from base to head first (*StaleHunkError names
 // a file or hunk it does not have); a file whose hunks do not apply to the
 // target gives *ConflictError naming it. It returns the files taken, for
-// the accept's record.
-func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.AcceptedFile, error) {
-	base := r.Base
-	if base == "" {
-		out, err := s.git.Run(ctx, r.Repo, "merge-base", "--end-of-options", p.TargetSHA, p.TaskHead)
-		if err != nil {
-			return nil, fmt.Errorf("hunk accept: merge base: %w", err)
-		}
-		base = string(trimNL(out))
+// the accept's record. Its index commands run in the common git
+// directory (they need no working tree, and its path is known already).
+func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *Plan) ([]task.AcceptedFile, error) {
+	// The target's tree is read into the temporary index while the diff
+	// runs (neither needs the other; the machine has more than one core).
+	tmp, err := os.MkdirTemp("", "boof-hunks-")
+	if err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
+	defer os.RemoveAll(tmp)
+	top := common
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA)
+		read <- err
+	}()
+	indexRead := read
+	readErr := func() error {
+		if ch := indexRead; ch != nil {
+			indexRead = nil
+			return <-ch
+		}
+		return nil
+	}
+	defer readErr() // never leave it running over the removal of tmp
 	paths := make([]string, 0, len(r.Only))
 	for _, sel := range r.Only {
 		paths = append(paths, sel.File)
 	}
-	fps, err := worktree.NewManager(s.git, s.now).Patches(ctx, r.Repo, base, p.TaskHead, true, uniq(paths)...)
+	m := worktree.NewManager(s.git, s.now)
+	var fps []worktree.FilePatch
+	if r.Base != "" {
+		fps, err = m.Patches(ctx, r.Repo, r.Base, p.TaskHead, true, uniq(paths)...)
+	} else {
+		// The diff from the merge base, found by the same git diff.
+		fps, err = m.PatchesSince(ctx, r.Repo, p.TargetSHA, p.TaskHead, true, uniq(paths)...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
@@ -81,17 +104,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, p *Plan) ([]task.Ac
 		}
 		picks = append(picks, pick{f, hs})
 	}
-	top, err := s.git.TopLevel(ctx, r.Repo)
-	if err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
-	tmp, err := os.MkdirTemp("", "boof-hunks-")
-	if err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
-	if _, err := s.git.RunEnv(ctx, top, env, "read-tree", p.TargetSHA); err != nil {
+	if err := readErr(); err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
 	// One git apply takes every chosen file (it is all or nothing); only

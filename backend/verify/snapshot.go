@@ -15,15 +15,21 @@ import (
 )
 
 // snapshot is a worktree's tracked and untracked (not ignored) files as a
-// tree, written through a temporary index in the worktree's own git
-// directory, plus a copy of its real index: what restore puts back.
+// temporary index in the worktree's own git directory (its tree written
+// when it is needed), plus a copy of its real index: what restore puts
+// back.
 type snapshot struct {
 	git   *gitx.Git
 	top   string // the worktree's top level
 	index string // its real index
 	tmp   string // the temporary index
 	orig  string // the copy of the real index ("" when it had none)
-	tree  string
+	// snap is the temporary index as the snapshot left it: every file
+	// added and hashed, so a later `git add -A` started from it writes
+	// nothing when nothing changed.
+	snap string
+	// tree is snap's tree ("" until written: treeOf).
+	tree string
 	// baseTree is the tree of the base asked for ("" when none).
 	baseTree string
 }
@@ -32,31 +38,16 @@ type snapshot struct {
 const snapshotSuffix = "boof-verify"
 
 // takeSnapshot records dir's worktree, and the tree of base when it is not
-// "" (in the same git call). The temporary index starts as a copy of the
-// real one, so `git add -A` hashes only what changed.
+// "" (then the snapshot's tree is written too, to compare). The temporary
+// index starts as a copy of the real one, so `git add -A` hashes only what
+// changed. Where the worktree's files are is remembered (locate), so a
+// run without a base costs one git command here.
 func takeSnapshot(ctx context.Context, g *gitx.Git, dir, base string) (*snapshot, error) {
-	args := []string{"rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-path", "index", "--git-path", snapshotSuffix + ".index"}
-	want := 3
-	if base != "" {
-		args = append(args, "--verify", "--end-of-options", base+"^{tree}")
-		want = 4
-	}
-	out, err := g.Run(ctx, dir, args...)
+	w, err := locate(ctx, g, dir, base)
 	if err != nil {
-		if base != "" {
-			return nil, fmt.Errorf("snapshot (base %s): %w", base, err)
-		}
-		return nil, fmt.Errorf("snapshot: %w", err)
+		return nil, err
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != want {
-		return nil, fmt.Errorf("snapshot: unexpected rev-parse output %q", out)
-	}
-	s := &snapshot{git: g, top: lines[0], index: lines[1], tmp: lines[2]}
-	if base != "" {
-		s.baseTree = lines[3]
-	}
+	s := &snapshot{git: g, top: w.top, index: w.index, tmp: w.tmp, snap: w.tmp + ".snap", baseTree: w.baseTree}
 	if b, err := os.ReadFile(s.index); err == nil {
 		s.orig = s.tmp + ".orig"
 		if err := os.WriteFile(s.orig, b, 0o600); err != nil {
@@ -68,26 +59,62 @@ func takeSnapshot(ctx context.Context, g *gitx.Git, dir, base string) (*snapshot
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("snapshot: %w", err)
+	} else {
+		os.Remove(s.tmp)
 	}
-	if s.tree, err = s.write(ctx); err != nil {
+	if err := s.add(ctx); err != nil {
 		s.remove()
 		return nil, err
+	}
+	if base != "" {
+		// write-tree stores the tree in the index (cache-tree): done
+		// before the copy, so the copy is what later adds start from.
+		if s.tree, err = s.git.WriteTree(ctx, s.top, []string{"GIT_INDEX_FILE=" + s.tmp}); err != nil {
+			s.remove()
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	if err := copyFile(s.tmp, s.snap); err != nil {
+		s.remove()
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	return s, nil
 }
 
-// write adds every file of the worktree to the temporary index and
-// returns its tree.
-func (s *snapshot) write(ctx context.Context) (string, error) {
+// add adds every file of the worktree to the temporary index.
+func (s *snapshot) add(ctx context.Context) error {
 	env := []string{"GIT_INDEX_FILE=" + s.tmp}
 	if _, err := s.git.RunEnv(ctx, s.top, env, "-c", "core.hooksPath=/dev/null", "add", "-A", "--", "."); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return nil
+}
+
+// treeOf returns the snapshot's tree, writing it from a copy of snap the
+// first time.
+func (s *snapshot) treeOf(ctx context.Context) (string, error) {
+	if s.tree != "" {
+		return s.tree, nil
+	}
+	tmp := s.snap + ".tree"
+	defer os.Remove(tmp)
+	if err := copyFile(s.snap, tmp); err != nil {
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
-	tree, err := s.git.WriteTree(ctx, s.top, env)
+	tree, err := s.git.WriteTree(ctx, s.top, []string{"GIT_INDEX_FILE=" + tmp})
 	if err != nil {
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
+	s.tree = tree
 	return tree, nil
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
 }
 
 // restore puts back every tracked and untracked file the command changed,
@@ -133,16 +160,34 @@ func (s *snapshot) restore(ctx context.Context) ([]string, error) {
 // M modified, T changed type.
 type change struct{ status, path string }
 
-// diff lists the paths whose files differ from the snapshot now.
+// diff lists the paths whose files differ from the snapshot now. It adds
+// the worktree to a fresh copy of the snapshot's index (not the one an
+// earlier pass left, so a file made while a .gitignore was gone is not
+// kept once the .gitignore is back): when git wrote nothing
+// (the index is byte for byte the snapshot's), nothing changed and one git
+// command was enough; otherwise both trees are written and compared.
 func (s *snapshot) diff(ctx context.Context) ([]change, error) {
-	if err := s.resetTmp(); err != nil {
+	if err := copyFile(s.snap, s.tmp); err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	if err := s.add(ctx); err != nil {
 		return nil, err
 	}
-	now, err := s.write(ctx)
-	if err != nil || now == s.tree {
+	if same, err := sameFiles(s.snap, s.tmp); err != nil || same {
 		return nil, err
 	}
-	out, err := s.git.Run(ctx, s.top, "diff-tree", "-r", "-z", "--no-renames", "--name-status", s.tree, now)
+	then, err := s.treeOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now, err := s.git.WriteTree(ctx, s.top, []string{"GIT_INDEX_FILE=" + s.tmp})
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	if now == then {
+		return nil, nil
+	}
+	out, err := s.git.Run(ctx, s.top, "diff-tree", "-r", "-z", "--no-renames", "--name-status", then, now)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
@@ -154,24 +199,17 @@ func (s *snapshot) diff(ctx context.Context) ([]change, error) {
 	return cs, nil
 }
 
-// resetTmp starts the temporary index again from the real one, so a file
-// the command made while it had removed a .gitignore is not kept in it
-// once the .gitignore is back.
-func (s *snapshot) resetTmp() error {
-	if s.orig == "" {
-		if err := os.Remove(s.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("restore: %w", err)
-		}
-		return nil
-	}
-	b, err := os.ReadFile(s.orig)
-	if err == nil {
-		err = os.WriteFile(s.tmp, b, 0o600)
-	}
+// sameFiles reports whether files a and b hold the same bytes.
+func sameFiles(a, b string) (bool, error) {
+	x, err := os.ReadFile(a)
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return false, fmt.Errorf("restore: %w", err)
 	}
-	return nil
+	y, err := os.ReadFile(b)
+	if err != nil {
+		return false, fmt.Errorf("restore: %w", err)
+	}
+	return bytes.Equal(x, y), nil
 }
 
 // checkout writes paths from the snapshot's tree into the worktree.
@@ -182,7 +220,11 @@ func (s *snapshot) checkout(ctx context.Context, paths []string) error {
 	tmp := s.tmp + ".back"
 	defer os.Remove(tmp)
 	env := []string{"GIT_INDEX_FILE=" + tmp}
-	if _, err := s.git.RunEnv(ctx, s.top, env, "read-tree", s.tree); err != nil {
+	tree, err := s.treeOf(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := s.git.RunEnv(ctx, s.top, env, "read-tree", tree); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	in := []byte(strings.Join(paths, "\x00") + "\x00")
@@ -239,6 +281,7 @@ func (s *snapshot) pruneEmpty(dir string) {
 // remove deletes the temporary files.
 func (s *snapshot) remove() {
 	os.Remove(s.tmp)
+	os.Remove(s.snap)
 	if s.orig != "" {
 		os.Remove(s.orig)
 	}

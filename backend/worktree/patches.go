@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -36,30 +37,51 @@ func (m *Manager) Patches(ctx context.Context, repo, base, head string, binary b
 	if err != nil {
 		return nil, fmt.Errorf("file patches: %w", err)
 	}
+	return m.patches(ctx, repo, revs, binary, paths)
+}
+
+// PatchesSince is Patches from the merge base of target and head to head
+// (`git diff target...head`): the work of a branch that target has not
+// seen, with the merge base found by the same git command.
+func (m *Manager) PatchesSince(ctx context.Context, repo, target, head string, binary bool, paths ...string) ([]FilePatch, error) {
+	for _, r := range []string{target, head} {
+		if err := gitx.CheckRev(r); err != nil || strings.Contains(r, "..") {
+			return nil, fmt.Errorf("file patches: revision %q: %w", r, gitx.ErrBadRev)
+		}
+	}
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return nil, fmt.Errorf("file patches: %w", err)
+		}
+	}
+	return m.patches(ctx, repo, []string{"--end-of-options", target + "..." + head}, binary, paths)
+}
+
+func (m *Manager) patches(ctx context.Context, repo string, revs []string, binary bool, paths []string) ([]FilePatch, error) {
 	var spec []string
 	if len(paths) > 0 && len(paths) <= maxPathArgs {
 		spec = paths
 	}
+	// One diff prints the file list (raw and numstat, NUL-separated),
+	// then an empty field, then the patch: the list and the patches come
+	// from the same computation (one pass over the trees, one rename
+	// detection).
 	env := []string{"GIT_LITERAL_PATHSPECS=1"}
-	rawArgs := append(append(append(append([]string{}, diffArgs...), "--raw", "--numstat", "-z"), revs...), "--")
-	out, err := m.git.RunEnv(ctx, repo, env, append(rawArgs, spec...)...)
-	if err != nil {
-		return nil, fmt.Errorf("file patches: %w", err)
-	}
-	files, err := parseRawNumstat(gitx.SplitNUL(out))
-	if err != nil {
-		return nil, fmt.Errorf("file patches: %w", err)
-	}
-	patchArgs := append(append([]string{}, diffArgs...), "--src-prefix=a/", "--dst-prefix=b/")
+	args := append(append([]string{}, diffArgs...), "--raw", "--numstat", "-z", "--patch", "--src-prefix=a/", "--dst-prefix=b/")
 	if binary {
-		patchArgs = append(patchArgs, "--binary")
+		args = append(args, "--binary")
 	}
-	patchArgs = append(append(append(patchArgs, revs...), "--"), spec...)
-	out, err = m.git.RunEnv(ctx, repo, env, patchArgs...)
+	args = append(append(append(args, revs...), "--"), spec...)
+	out, err := m.git.RunEnv(ctx, repo, env, args...)
 	if err != nil {
 		return nil, fmt.Errorf("file patches: %w", err)
 	}
-	chunks := splitFiles(string(out))
+	list, patch := splitListPatch(out)
+	files, err := parseRawNumstat(gitx.SplitNUL(list))
+	if err != nil {
+		return nil, fmt.Errorf("file patches: %w", err)
+	}
+	chunks := splitFiles(patch)
 	if len(chunks) != len(files) {
 		return nil, fmt.Errorf("file patches: %d patches for %d files: %w", len(chunks), len(files), errParse)
 	}
@@ -75,6 +97,17 @@ func (m *Manager) Patches(ctx context.Context, repo, base, head string, binary b
 		outp = append(outp, FilePatch{FileChange: f, Patch: chunks[i]})
 	}
 	return outp, nil
+}
+
+// splitListPatch cuts the output of `git diff --raw --numstat -z --patch`
+// into the NUL-separated file list and the patch text. The patch follows
+// an empty field ("\0\0"), which the list never holds (no path is empty).
+func splitListPatch(out []byte) (list []byte, patch string) {
+	i := bytes.Index(out, []byte("\x00\x00diff --git "))
+	if i < 0 {
+		return out, ""
+	}
+	return out[:i+1], string(out[i+2:])
 }
 
 // splitFiles cuts a multi-file patch at its "diff --git " lines (no line
