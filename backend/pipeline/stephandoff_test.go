@@ -175,6 +175,13 @@ func TestResumeOnAnotherToolStartsFreshWithTheHandoff(t *testing.T) {
 			t.Errorf("mock-b was asked to resume session %q", q.ResumeSession)
 		}
 	}
+	// The resumed run numbers its handoffs on: the stopped step's is kept.
+	devH := e.handoffFiles(tk.ID)["developer"]
+	if len(devH) != 2 {
+		t.Fatalf("developer handoffs %d, want the stopped one and the resumed one", len(devH))
+	}
+	mustContain(t, devH[0], "From: mock, session "+session, "The step was stopped before it finished.")
+	mustContain(t, devH[1], "From: mock-b, session ", "## What to do next\n\nThe review gate")
 	mustContain(t, e.logText(tk.ID), "Step developer was cut short on mock (session "+session+"); it now runs on mock-b in a fresh session with its handoff")
 }
 
