@@ -208,3 +208,38 @@ func TestResumeOnTheSameToolContinuesTheSession(t *testing.T) {
 		t.Fatalf("developer resume sessions %q, want [\"\" %q]", devs, session)
 	}
 }
+
+// A task a usage limit sent back to the queue whose developer tool the
+// user changes before it goes on: the developer step starts fresh on the
+// new tool with the limited step's handoff, not with --resume.
+func TestLimitResumeOnAnotherToolStartsFreshWithTheHandoff(t *testing.T) {
+	t.Parallel()
+	e, alt := switchEnv(t, true, nil)
+	ctx := context.Background()
+	tk := e.addTask("Wait, then hand over.\n[[mock-limit developer=1]]", 1)
+	if res := e.claimRun(ctx, tk.ID); res.Status != task.StatusPending {
+		t.Fatalf("status %s (%s)\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	if _, err := e.st.ResumeTool(ctx, mock.Name, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	e.set.Roles.Developer = settings.ToolRef{Tool: "mock-b"}
+	if res := e.claimRun(ctx, tk.ID); res.Status != task.StatusDone {
+		t.Fatalf("status %s (%s)\n%s", res.Status, res.Message, e.logText(tk.ID))
+	}
+	devB := alt.prompts(task.RoleDeveloper)
+	if len(devB) != 1 {
+		t.Fatalf("mock-b developer ran %d times", len(devB))
+	}
+	_, h, ok := strings.Cut(devB[0], HeadingHandoff)
+	if !ok {
+		t.Fatalf("mock-b's prompt carries no handoff:\n%s", devB[0])
+	}
+	mustContain(t, h, "# Handoff of step developer", "From: mock, session mock-developer-1",
+		"## What is broken\n\nmock reached its usage limit")
+	for _, q := range alt.reqs {
+		if q.ResumeSession != "" {
+			t.Errorf("mock-b was asked to resume session %q", q.ResumeSession)
+		}
+	}
+}
