@@ -36,6 +36,9 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 // files touched are listed again only after a step that may write; a
 // read-only step reuses the list the last one took (no git process).
 func (r *run) stepHandoff(ctx context.Context, s stepSpec, res agent.Result, err error) {
+	if r.p.o.TranscriptDir == "" { // nowhere to keep it: no git or store work for nothing
+		return
+	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
 	if r.files == nil || !r.readOnly(s.role) {

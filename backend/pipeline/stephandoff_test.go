@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,11 @@ func (e *env) handoffFiles(id string) map[string][]string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	sort.Strings(paths)
+	no := func(p string) int {
+		n, _ := strconv.Atoi(strings.TrimSuffix(p[strings.LastIndex(p, "-")+1:], ".md"))
+		return n
+	}
+	sort.Slice(paths, func(i, j int) bool { return no(paths[i]) < no(paths[j]) })
 	out := map[string][]string{}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
