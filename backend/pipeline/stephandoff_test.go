@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -245,6 +246,33 @@ func TestLimitResumeOnAnotherToolStartsFreshWithTheHandoff(t *testing.T) {
 	for _, q := range alt.reqs {
 		if q.ResumeSession != "" {
 			t.Errorf("mock-b was asked to resume session %q", q.ResumeSession)
+		}
+	}
+}
+
+// stepEnd names what is broken and what comes next for each way a step ends.
+func TestStepEndSaysWhatIsBrokenAndWhatIsNext(t *testing.T) {
+	dev := stepSpec{role: task.RoleDeveloper}
+	rev := stepSpec{role: task.RoleReviewer, round: 2}
+	for _, tc := range []struct {
+		name         string
+		s            stepSpec
+		res          agent.Result
+		err          error
+		broken, next string
+	}{
+		{"stopped", dev, agent.Result{}, errStopped, "The step was stopped before it finished.", "Retry the task: step developer goes on"},
+		{"failed", dev, agent.Result{}, &failure{"developer failed: exit code 3"}, "developer failed: exit code 3", "Retry the task: step developer goes on"},
+		{"limited", dev, agent.Result{}, &limited{tool: "claude-code", limit: agent.Limit{Message: "limit reached · resets 2pm"}},
+			"claude-code reached its usage limit: limit reached · resets 2pm", "goes on once claude-code's pause ends"},
+		{"changes requested", rev, agent.Result{Report: "Fix it.\n\nVERDICT: CHANGES_REQUESTED"}, nil,
+			`The reviewer did not approve (verdict "CHANGES_REQUESTED")`, "A developer fix round addresses the report"},
+		{"approved", rev, agent.Result{Report: "Fine.\n\nVERDICT: APPROVE"}, nil, "", "The task is done"},
+		{"developer done", dev, agent.Result{Report: "Done."}, nil, "", "The review gate"},
+	} {
+		broken, next := stepEnd(tc.s, tc.res, tc.err)
+		if (tc.broken == "") != (broken == "") || !strings.Contains(broken, tc.broken) || !strings.Contains(next, tc.next) {
+			t.Errorf("%s: broken %q next %q, want %q and %q", tc.name, broken, next, tc.broken, tc.next)
 		}
 	}
 }
