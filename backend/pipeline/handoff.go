@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -27,7 +28,9 @@ const (
 // handoff is what a fresh session needs to go on with a step another
 // session started: why it changed hands, from which tool and session,
 // what the task is, the plan, what the steps of this run reported, the
-// files changed on the branch and the last output of the cut step.
+// files changed on the branch and the last output of the cut step. Every
+// step end writes one too (stephandoff.go): then To is "" and Done,
+// Broken and Next say what the step did, what is broken and what comes next.
 type handoff struct {
 	// Reason says why the step changes hands ("claude-code reached its usage limit").
 	Reason string
@@ -42,6 +45,9 @@ type handoff struct {
 	Reports []string
 	Files   []string
 	Output  string
+	// Done is the step's report, Broken its failure, verdict or error ("" =
+	// nothing), Next the step that comes next ("" = go on with this step).
+	Done, Broken, Next string
 }
 
 // markdown renders the handoff as the file and prompt section text.
@@ -55,7 +61,10 @@ func (h handoff) markdown() string {
 	if h.FromSession != "" {
 		fmt.Fprintf(&b, ", session %s", h.FromSession)
 	}
-	fmt.Fprintf(&b, "\n- To: %s, in a fresh session\n\n", h.To)
+	if h.To != "" {
+		fmt.Fprintf(&b, "\n- To: %s, in a fresh session", h.To)
+	}
+	b.WriteString("\n\n")
 	part := func(title, body string) {
 		if body = strings.TrimSpace(body); body != "" {
 			fmt.Fprintf(&b, "## %s\n\n%s\n\n", title, body)
@@ -64,14 +73,20 @@ func (h handoff) markdown() string {
 	part("What the task is", h.Task)
 	part("The plan", h.Plan)
 	part("What the steps so far reported", strings.Join(h.Reports, "\n\n"))
+	part("What was done", h.Done)
+	part("What is broken", h.Broken)
 	files := "No files changed on the branch yet."
 	if len(h.Files) > 0 {
 		files = "- " + strings.Join(h.Files, "\n- ")
 	}
 	part("Files changed on the branch", files)
 	part("Last output of the cut-short step", h.Output)
-	part("What to do next", fmt.Sprintf("Go on with step %s from where it stopped: inspect `git status` and `git diff` "+
-		"in the working directory, keep the work already done, and finish the step's job.", h.Step))
+	next := h.Next
+	if next == "" {
+		next = fmt.Sprintf("Go on with step %s from where it stopped: inspect `git status` and `git diff` "+
+			"in the working directory, keep the work already done, and finish the step's job.", h.Step)
+	}
+	part("What to do next", next)
 	return b.String()
 }
 
@@ -94,14 +109,20 @@ func (r *run) writeHandoff(ctx context.Context, s stepSpec, h handoff) (text, pa
 			}
 		}
 	}
-	h.Files = r.changedFiles(ctx)
+	if h.Files == nil {
+		h.Files = r.changedFiles(ctx)
+	}
 	text = secrets.Scrub(h.markdown())
 	dir := r.p.o.TranscriptDir
 	if dir == "" {
 		return text, ""
 	}
+	tdir := filepath.Join(dir, r.t.ID)
+	if r.handoffs == 0 { // go on past the handoffs earlier runs of the task wrote: none is overwritten
+		r.handoffs = lastHandoffNo(tdir, "*")
+	}
 	r.handoffs++
-	path = filepath.Join(dir, r.t.ID, fmt.Sprintf("i%d-%s-handoff-%d.md", r.iter, s.name(), r.handoffs))
+	path = filepath.Join(tdir, fmt.Sprintf("i%d-%s-handoff-%d.md", r.iter, s.name(), r.handoffs))
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		r.logf(task.LevelWarn, "Cannot write the handoff file: %v", err)
 		return text, ""
@@ -111,6 +132,28 @@ func (r *run) writeHandoff(ctx context.Context, s stepSpec, h handoff) (text, pa
 		return text, ""
 	}
 	return text, path
+}
+
+// lastHandoffNo returns the highest number of the handoff files in dir
+// whose step matches the glob step ("*" for any), 0 when there is none.
+func lastHandoffNo(dir, step string) int {
+	n, _ := latestHandoff(dir, "*", step)
+	return n
+}
+
+// latestHandoff returns the number and path of the newest handoff file in
+// dir of iteration iter and step (globs), 0 and "" when there is none.
+func latestHandoff(dir, iter, step string) (int, string) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "i"+iter+"-"+step+"-handoff-*.md"))
+	best, at := 0, ""
+	for _, p := range paths {
+		base := strings.TrimSuffix(filepath.Base(p), ".md")
+		k, err := strconv.Atoi(base[strings.LastIndex(base, "-")+1:])
+		if err == nil && k > best {
+			best, at = k, p
+		}
+	}
+	return best, at
 }
 
 // reportRoles are the sections a handoff lists as the steps' reports.

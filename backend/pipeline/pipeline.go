@@ -45,6 +45,8 @@ type Store interface {
 	DropResume(ctx context.Context, taskID string) error
 	LastSectionID(ctx context.Context, taskID string) (int64, error)
 	SetExecutionSession(ctx context.Context, execID int64, sessionID string) error
+	// Executions lists a task's executions, oldest first (the native session a resume continues).
+	Executions(ctx context.Context, taskID string) ([]task.Execution, error)
 	ChangeRequestByID(ctx context.Context, id int64) (store.ChangeRequest, error)
 	RetargetExecution(ctx context.Context, e task.Execution) error
 }

@@ -69,6 +69,12 @@ type run struct {
 	// its remaining steps run on; handoffs counts the handoff files written.
 	switched map[string]agent.Tool
 	handoffs int
+	// last is what the running step's last attempt ran with; files the
+	// files touched as the last step handoff listed them (nil: not yet);
+	// cutSeen is set once a resumed run reached the step cut short.
+	last    ran
+	files   []string
+	cutSeen bool
 	// watch follows the running step attempt (rotation, handoff output).
 	watch *watch
 }

@@ -40,9 +40,9 @@ func (s stepSpec) execRole() task.Role {
 	return s.role
 }
 
-// step runs a step with its transient-retry budget and returns the
+// runStep runs a step with its transient-retry budget and returns the
 // successful result, or an error: errStopped, errInterrupted or a *failure.
-func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
+func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 	ref, ok := r.choice(s.role)
 	if !ok {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: no tool configured", s.role)}
@@ -64,9 +64,15 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 	if rp := r.resume; rp != nil && rp.Step == s.name() {
 		r.resume = nil
 		first, interrupted = rp.Attempt+1, true
-		if rp.Tool == tool.Name() && tool.Capabilities().NativeResume {
+		switch {
+		case rp.Tool == tool.Name() && tool.Capabilities().NativeResume:
 			session = rp.SessionID
+		case rp.Tool != tool.Name(): // another tool starts fresh with the cut step's handoff
+			s.in.Handoff = r.cutHandoff(s)
 		}
+	} else if r.start.Resume && !r.cutSeen { // the first step a resumed run runs is the one cut short
+		r.cutSeen = true
+		session, s.in.Handoff = r.cutSession(ctx, s, tool)
 	}
 	if until, paused := r.pausedUntil(ctx, tool.Name()); paused {
 		why := ""
@@ -248,6 +254,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	}
 	g.started(live)
 	w.started(live)
+	r.last = ran{tool: tool.Name(), model: model, session: session}
 	r.recordProcess(ctx, exec.ID, live, live.Pids())
 	var userStop atomic.Bool
 	done := make(chan struct{})
@@ -261,6 +268,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	close(done)
 	wg.Wait()
 	if res.SessionID != "" {
+		r.last.session = res.SessionID
 		if err := r.st.SetExecutionSession(context.WithoutCancel(ctx), exec.ID, res.SessionID); err != nil {
 			r.p.o.Logger.Warn("pipeline: cannot record the session id", "task", r.t.ID, "exec", exec.ID, "err", err)
 		}
