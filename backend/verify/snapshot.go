@@ -48,12 +48,12 @@ func takeSnapshot(ctx context.Context, g *gitx.Git, dir, base string) (*snapshot
 		return nil, err
 	}
 	s := &snapshot{git: g, top: w.top, index: w.index, tmp: w.tmp, snap: w.tmp + ".snap", baseTree: w.baseTree}
-	if b, err := os.ReadFile(s.index); err == nil {
+	if _, err := os.Stat(s.index); err == nil {
 		s.orig = s.tmp + ".orig"
-		if err := os.WriteFile(s.orig, b, 0o600); err != nil {
+		if err := copyFile(s.index, s.orig); err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
-		if err := os.WriteFile(s.tmp, b, 0o600); err != nil {
+		if err := copyFile(s.index, s.tmp); err != nil {
 			s.remove()
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
@@ -109,12 +109,24 @@ func (s *snapshot) treeOf(ctx context.Context) (string, error) {
 	return tree, nil
 }
 
+// copyFile copies an index file with its modification time: git takes an
+// entry whose file is as new as the index file itself as "racily clean"
+// and compares its content, so a copy made later must not look newer than
+// the index git wrote — or a file rewritten with the same size in the same
+// second as the snapshot would pass as unchanged.
 func copyFile(from, to string) error {
+	fi, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
 	b, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, b, 0o600)
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		return err
+	}
+	return os.Chtimes(to, fi.ModTime(), fi.ModTime())
 }
 
 // restore puts back every tracked and untracked file the command changed,
