@@ -163,10 +163,3 @@ func (f FileHunks) partPatch(hunks []int) string {
 	}
 	return out
 }
-
-func trimNL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
-}

@@ -101,12 +101,3 @@ var headings = []heading{
 }
 
 const reportsTitle = "Reports"
-
-func isReport(k task.SectionKind) bool {
-	for _, h := range headings {
-		if h.kind == k {
-			return h.level == 3
-		}
-	}
-	return false
-}
