@@ -70,4 +70,3 @@ func TestRefSHAsReadsWhatGitResolves(t *testing.T) {
 	sh(t, repo, "config", "include.path", "other.config")
 	check("config with includes (git answers)")
 }
-
