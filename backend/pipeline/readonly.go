@@ -61,8 +61,10 @@ func (r *run) guardAfter(s stepSpec, e task.Execution, attempt int, snap *worktr
 		return "", &failure{msg}
 	}
 	if len(st.Files) == 0 && !st.HeadMoved {
+		r.atBase = snap.Clean && st.Ref == "" && snap.Head == r.wt.BaseSHA
 		return "", nil
 	}
+	r.atBase = false
 	if st.Files == nil {
 		st.Files = []string{} // only HEAD moved
 	}

@@ -75,6 +75,9 @@ type run struct {
 	last    ran
 	files   []string
 	cutSeen bool
+	// atBase: the running read-only step left the worktree clean at its
+	// base commit (nothing changed on the branch: no git call lists it).
+	atBase bool
 	// watch follows the running step attempt (rotation, handoff output).
 	watch *watch
 }

@@ -22,7 +22,7 @@ type ran struct {
 // step runs a step (runStep) and, when an attempt of it ran, writes the
 // step's handoff: every step end leaves one next to the task's transcripts.
 func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
-	r.last = ran{}
+	r.last, r.atBase = ran{}, false
 	res, err := r.runStep(ctx, s)
 	if r.last.tool != "" {
 		r.stepHandoff(ctx, s, res, err)
@@ -34,14 +34,18 @@ func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
 // and session of its last attempt, its report, what is broken (its
 // failure, a verdict that is not an approval) and the next step. The
 // files touched are listed again only after a step that may write; a
-// read-only step reuses the list the last one took (no git process).
+// read-only step reuses the list the last one took, or has none when its
+// guard found the worktree clean at the base commit (no git process).
 func (r *run) stepHandoff(ctx context.Context, s stepSpec, res agent.Result, err error) {
 	if r.p.o.TranscriptDir == "" { // nowhere to keep it: no git or store work for nothing
 		return
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
-	if r.files == nil || !r.readOnly(s.role) {
+	switch {
+	case r.readOnly(s.role) && r.atBase:
+		r.files = []string{}
+	case r.files == nil || !r.readOnly(s.role):
 		r.files = append([]string{}, r.changedFiles(wctx)...)
 	}
 	broken, next := stepEnd(s, res, err)

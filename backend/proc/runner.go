@@ -149,9 +149,7 @@ func (r *Runner) background(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-r.sigchld:
-			if t, err := scanProcs(); err == nil {
-				r.reap(t)
-			}
+			r.reapChildren()
 			// Coalesce a burst of SIGCHLDs (a dying fork storm) into few scans.
 			select {
 			case <-ctx.Done():
@@ -172,7 +170,7 @@ func (r *Runner) background(ctx context.Context) {
 			if err != nil {
 				continue
 			}
-			r.reap(t)
+			r.reap(t, true)
 			for _, h := range live {
 				h.members(t)
 			}
@@ -186,7 +184,7 @@ func (r *Runner) background(ctx context.Context) {
 // handle's tree (or, with ReapForeignOrphans, that live in another
 // session than this process). Everything else (children started elsewhere
 // in the app) is left to its own Wait.
-func (r *Runner) reap(t *procTable) {
+func (r *Runner) reap(t *procTable, full bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, i := range t.children[r.self] {
@@ -197,7 +195,11 @@ func (r *Runner) reap(t *procTable) {
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
 	}
-	// Forget session ids nobody uses any more, so a recycled id is not ours.
+	// Forget session ids nobody uses any more, so a recycled id is not ours
+	// (only the whole table can tell).
+	if !full {
+		return
+	}
 	for sid := range r.sessions {
 		if r.direct[sid] {
 			continue
@@ -212,6 +214,28 @@ func (r *Runner) reap(t *procTable) {
 		if !inUse {
 			delete(r.sessions, sid)
 		}
+	}
+}
+
+// reapChildren reaps after a SIGCHLD. Reading this process's children
+// alone is enough, unless a session of an ended handle may have to be
+// forgotten: that needs the whole process table (once per handle's end,
+// not once per child, e.g. every git call).
+func (r *Runner) reapChildren() {
+	r.mu.Lock()
+	stale := false
+	for sid := range r.sessions {
+		stale = stale || !r.direct[sid]
+	}
+	r.mu.Unlock()
+	if !stale {
+		if t, ok := scanChildren(r.self); ok {
+			r.reap(t, false)
+			return
+		}
+	}
+	if t, err := scanProcs(); err == nil {
+		r.reap(t, true)
 	}
 }
 
@@ -259,7 +283,7 @@ func (r *Runner) Shutdown(grace time.Duration) {
 		<-r.bgDone
 		signal.Stop(r.sigchld)
 		if t, err := scanProcs(); err == nil {
-			r.reap(t)
+			r.reap(t, true)
 		}
 	})
 	<-r.bgDone

@@ -49,10 +49,28 @@ func TestKillTaggedEndsEscapeesAndCountsThem(t *testing.T) {
 	// A SIGTERM-ignorer, a setsid escapee and a double-forked daemon, all
 	// carrying the tag; a child that scrubbed its environment is found as a
 	// descendant.
-	spawnTagged(t, tag, `trap '' TERM; setsid sleep 300 & (sleep 300 &) ; env -i /bin/sleep 300 & wait`)
+	sh := spawnTagged(t, tag, `trap '' TERM; setsid sleep 300 & (sleep 300 &) ; env -i /bin/sleep 300 & wait`)
 	other := StepTag("other"+scope, OwnerRun, "task1", "developer")
 	spawnTagged(t, other, "exec sleep 300")
-	waitTagged(t, TagPrefix(scope, OwnerRun), 4)
+	// The ( ... &) subshell is found too while it lives: wait until the
+	// tree is the shell and its three sleeps.
+	deadline := time.Now().Add(safety)
+	for {
+		ps, _ := FindTagged(TagPrefix(scope, OwnerRun))
+		sleeps := 0
+		for _, p := range ps {
+			if p.PID != sh.Process.Pid && strings.HasSuffix(p.Command, "sleep 300") && !strings.HasPrefix(p.Command, "/bin/sh") {
+				sleeps++
+			}
+		}
+		if len(ps) == 4 && sleeps == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tree did not settle: %+v", ps)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 
 	found, err := KillTagged(TagPrefix(scope, OwnerRun), 200*time.Millisecond)
 	if err != nil {

@@ -47,7 +47,7 @@ func (h *Handle) supervise(ctx context.Context) {
 		pgids:     []int{h.pid},
 		termed:    termed,
 		killAt:    h.getKillAt,
-		onScan:    h.r.reap,
+		onScan:    func(t *procTable) { h.r.reap(t, true) },
 		awaitReap: true,
 		self:      h.r.self,
 		now:       h.r.now,

@@ -122,9 +122,13 @@ func (j *Journal) lock(ctx context.Context) (func(), error) {
 
 func (j *Journal) path(id string) string { return filepath.Join(j.dir, id+".json") }
 
-// write stores m atomically and durably (temporary file, fsync, rename,
+// write stores m durably: an intent in the slot (writeSlot), any other
+// state atomically in a file of its own (temporary file, fsync, rename,
 // directory fsync).
 func (j *Journal) write(m Move) error {
+	if m.State == stateIntent {
+		return j.writeSlot(m)
+	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write accept journal: %w", err)
@@ -151,12 +155,14 @@ func (j *Journal) write(m Move) error {
 	return j.syncDir()
 }
 
-// remove drops a finished move.
+// remove drops a finished move. It need not be durable: a finished move
+// found again after a power loss is resolved as finished.
 func (j *Journal) remove(id string) error {
+	j.clearSlot(id)
 	if err := os.Remove(j.path(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("clear accept journal: %w", err)
 	}
-	return j.syncDir()
+	return nil
 }
 
 func (j *Journal) syncDir() error {
@@ -196,6 +202,15 @@ func (j *Journal) Pending() ([]Move, error) {
 			return nil, fmt.Errorf("accept journal entry %s cannot be read (%v); it was left alone: check the target branch of its task, then move the file away to go on", filepath.Join(j.dir, name), err)
 		}
 		out = append(out, m)
+	}
+	if m, ok := j.readSlot(); ok {
+		seen := false
+		for _, o := range out {
+			seen = seen || o.ID == m.ID // a rollback written since supersedes the intent
+		}
+		if !seen {
+			out = append(out, m)
+		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].At.Before(out[b].At) })
 	return out, nil

@@ -126,24 +126,27 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 	if p.TargetRef == p.TaskRef || p.TargetRef == leftRef {
 		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrSameBranch)
 	}
-	refs, err := s.readRefs(ctx, r.Repo, p.TargetRef, p.TaskRef, leftRef)
+	refs, err := s.git.RefSHAs(ctx, r.Repo, common, p.TargetRef, p.TaskRef, leftRef)
 	if err != nil {
 		return p, err
 	}
-	if p.TargetSHA = refs[p.TargetRef].sha; p.TargetSHA == "" {
+	if p.TargetSHA = refs[p.TargetRef]; p.TargetSHA == "" {
 		return p, fmt.Errorf("%s: %w", p.TargetRef, ErrNoTarget)
 	}
 	if r.ExpectTarget != "" && r.ExpectTarget != p.TargetSHA {
 		return p, &MovedError{Ref: p.TargetRef, Expected: r.ExpectTarget, Actual: p.TargetSHA}
 	}
-	if p.TaskHead = refs[p.TaskRef].sha; p.TaskHead == "" {
+	if p.TaskHead = refs[p.TaskRef]; p.TaskHead == "" {
 		return p, fmt.Errorf("%s: %w", p.TaskRef, ErrNoTaskBranch)
 	}
 	if r.ExpectHead != "" && r.ExpectHead != p.TaskHead {
 		return p, &MovedError{Ref: p.TaskRef, Expected: r.ExpectHead, Actual: p.TaskHead}
 	}
 	p.Head = p.TaskHead
-	if l := refs[leftRef].sha; r.IncludeLeftovers && l != "" && l != p.TaskHead {
+	// The target's tree tells a merge that brings nothing: read alongside
+	// the merge (a second git process on another core, not after it).
+	targetTree := s.treeOf(ctx, r.Repo, p.TargetSHA)
+	if l := refs[leftRef]; r.IncludeLeftovers && l != "" && l != p.TaskHead {
 		if err := s.addLeftovers(ctx, r, l, &p); err != nil {
 			return p, err
 		}
@@ -174,7 +177,7 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		p.Conflicts = res.Conflicts
 	case err != nil:
 		return p, fmt.Errorf("accept dry run: %w", err)
-	case res.Tree == refs[p.TargetRef].tree:
+	case res.Tree == targetTree():
 		// Every change of the task is already on the target.
 		return p, nothing
 	default:
@@ -251,28 +254,26 @@ func (s *Service) isAncestor(ctx context.Context, repo, a, b string) (bool, erro
 	return true, nil
 }
 
-// refInfo is a ref's commit and that commit's tree.
-type refInfo struct{ sha, tree string }
-
-// readRefs returns the commits and trees of the given full refs that
-// exist, in one git call.
-func (s *Service) readRefs(ctx context.Context, repo string, refs ...string) (map[string]refInfo, error) {
-	args := append([]string{"for-each-ref", "--format=%(objectname) %(tree) %(refname)", "--"}, refs...)
-	out, err := s.git.Run(ctx, repo, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read refs: %w", err)
-	}
-	want := map[string]bool{}
-	for _, r := range refs {
-		want[r] = true
-	}
-	got := map[string]refInfo{}
-	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.SplitN(line, " ", 3); len(f) == 3 && want[f[2]] {
-			got[f[2]] = refInfo{sha: f[0], tree: f[1]}
+// treeOf starts reading commit's tree and returns what waits for it ("" when
+// it cannot be read: the comparison it serves then finds no match).
+func (s *Service) treeOf(ctx context.Context, repo, commit string) func() string {
+	done := make(chan string, 1)
+	go func() {
+		out, err := s.git.Run(ctx, repo, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
+		if err != nil {
+			done <- ""
+			return
 		}
+		done <- strings.TrimSpace(string(out))
+	}()
+	var tree *string
+	return func() string {
+		if tree == nil {
+			t := <-done
+			tree = &t
+		}
+		return *tree
 	}
-	return got, nil
 }
 
 // divergence returns the commits of head that target lacks, oldest first,

@@ -29,6 +29,13 @@ type Snapshot struct {
 	Index string
 	// Files is the tree of the working files.
 	Files string
+	// Clean says the worktree matched HEAD (nothing staged, changed or
+	// untracked); Index and Files are then left empty: both are HEAD's
+	// tree, read only when the step changed something.
+	Clean bool
+	// Probe identifies git status's records and the listed files' stat
+	// data ("" when clean or when stat data cannot prove them unchanged).
+	Probe string
 }
 
 // Stray is what a read-only step changed, as Restore found and handled it.
@@ -53,7 +60,7 @@ func (m *Manager) Snapshot(ctx context.Context, wt Worktree) (Snapshot, error) {
 	if !wt.Isolated {
 		return Snapshot{}, nil
 	}
-	s, err := m.state(ctx, wt.Dir)
+	s, err := m.state(ctx, wt.Dir, true)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot: %w", err)
 	}
@@ -67,16 +74,29 @@ func (m *Manager) Snapshot(ctx context.Context, wt Worktree) (Snapshot, error) {
 // reverted all the same. The error is for failures to look or to save,
 // in which case nothing was reverted.
 func (m *Manager) Restore(ctx context.Context, wt Worktree, snap Snapshot, name string) (Stray, error) {
-	if !wt.Isolated || snap.Files == "" {
+	if !wt.Isolated || (snap.Files == "" && !snap.Clean) {
 		return Stray{}, nil
 	}
-	now, err := m.state(ctx, wt.Dir)
+	p, err := m.probe(ctx, wt.Dir)
+	if err != nil {
+		return Stray{}, fmt.Errorf("check read-only step: %w", err)
+	}
+	if snap.unchanged(p) {
+		return Stray{}, nil
+	}
+	if snap.Clean {
+		if snap.Files, err = m.headTree(ctx, wt.Dir, snap.Head); err != nil {
+			return Stray{}, fmt.Errorf("check read-only step: %w", err)
+		}
+		snap.Index, snap.Clean = snap.Files, false
+	}
+	now, err := m.trees(ctx, wt.Dir, p)
 	if err != nil {
 		return Stray{}, fmt.Errorf("check read-only step: %w", err)
 	}
 	var st Stray
 	st.HeadMoved = now.Head != snap.Head || now.HeadRef != snap.HeadRef
-	if snap.HeadRef != "" {
+	if snap.HeadRef != "" && now.HeadRef != snap.HeadRef {
 		if branchSHA, ok, _ := m.git.RefSHA(ctx, wt.Dir, snap.HeadRef); ok && branchSHA != snap.Head {
 			st.HeadMoved = true
 		}
@@ -91,7 +111,7 @@ func (m *Manager) Restore(ctx context.Context, wt Worktree, snap Snapshot, name 
 		return Stray{}, err
 	}
 	m.revert(ctx, wt, snap, now, &st)
-	after, err := m.state(ctx, wt.Dir)
+	after, err := m.state(ctx, wt.Dir, false)
 	if err != nil {
 		st.Problem = joinProblem(st.Problem, err.Error())
 		return st, nil
@@ -204,18 +224,41 @@ func (m *Manager) revert(ctx context.Context, wt Worktree, snap, now Snapshot, s
 	_, _ = m.git.Run(ctx, wt.Dir, "update-index", "-q", "--refresh")
 }
 
-// state reads HEAD, the index tree and the files tree of dir.
-func (m *Manager) state(ctx context.Context, dir string) (Snapshot, error) {
-	ws, err := m.worktreeState(ctx, dir)
+// state reads HEAD, the index tree and the files tree of dir. lazy leaves
+// a clean worktree's trees to be read when needed (Snapshot.Clean).
+func (m *Manager) state(ctx context.Context, dir string, lazy bool) (Snapshot, error) {
+	p, err := m.probe(ctx, dir)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s := Snapshot{Head: ws.head}
-	if out, err := m.git.Run(ctx, dir, "symbolic-ref", "-q", "HEAD"); err == nil {
-		s.HeadRef = strings.TrimSpace(string(out))
+	if lazy && p.ok && p.clean {
+		return Snapshot{Head: p.head, HeadRef: p.headRef, Clean: true}, nil
+	}
+	return m.trees(ctx, dir, p)
+}
+
+// trees makes the full record of the worktree p probed: the tree of its
+// index and of its files (tracked and untracked, ignored files and nested
+// repositories aside), through a temporary index.
+func (m *Manager) trees(ctx context.Context, dir string, p probe) (Snapshot, error) {
+	if !p.ok {
+		return Snapshot{}, fmt.Errorf("HEAD of %s is not a commit", dir)
+	}
+	s := Snapshot{Head: p.head, HeadRef: p.headRef, Probe: p.digest}
+	if p.clean {
+		tree, err := m.headTree(ctx, dir, p.head)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		s.Index, s.Files = tree, tree
+		return s, nil
 	}
 	if tree, err := m.git.WriteTree(ctx, dir, nil); err == nil {
 		s.Index = tree
+	}
+	real, err := m.indexPath(ctx, dir)
+	if err != nil {
+		return Snapshot{}, err
 	}
 	tmp, err := os.MkdirTemp("", "boof-guard-")
 	if err != nil {
@@ -223,18 +266,12 @@ func (m *Manager) state(ctx context.Context, dir string) (Snapshot, error) {
 	}
 	defer os.RemoveAll(tmp)
 	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
-	if err := m.seedIndex(ctx, dir, ws.index, filepath.Join(tmp, "index"), env); err != nil {
+	if err := m.seedIndex(ctx, dir, real, filepath.Join(tmp, "index"), env); err != nil {
 		return Snapshot{}, err
 	}
 	args := []string{"add", "-A", "--", "."}
-	untracked, err := m.Untracked(ctx, dir)
-	if err != nil {
-		return Snapshot{}, err
-	}
-	for _, p := range untracked {
-		if strings.HasSuffix(p, "/") { // a nested repository: its own state is not ours
-			args = append(args, ":(exclude,literal)"+strings.TrimSuffix(p, "/"))
-		}
+	for _, n := range p.nested { // a nested repository: its own state is not ours
+		args = append(args, ":(exclude,literal)"+n)
 	}
 	if _, err := m.git.RunEnv(ctx, dir, env, args...); err != nil {
 		return Snapshot{}, err

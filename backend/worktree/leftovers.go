@@ -120,7 +120,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 			return res, fmt.Errorf("save leftovers: %w", err)
 		}
 	}
-	if err := m.setBranch(ctx, wt.Repo, st.commonDir, branch, commit); err != nil {
+	if err := m.setBranch(ctx, wt.Repo, st.commonDir, branch, commit, prev); err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
 	res.Branch, res.SHA = branch, commit
@@ -189,20 +189,16 @@ func (m *Manager) seedIndex(ctx context.Context, dir, real, index string, env []
 	return err
 }
 
-// setBranch points refs/heads/<branch> at sha, compare-and-swap against
-// its current value, under the repository lock.
-func (m *Manager) setBranch(ctx context.Context, repo, commonDir, branch, sha string) error {
+// setBranch points refs/heads/<branch> at sha if it still holds old (""
+// when it must not exist): a branch moved since it was read gives
+// gitx.ErrRefMoved and stays as it is.
+func (m *Manager) setBranch(ctx context.Context, repo, commonDir, branch, sha, old string) error {
 	unlock, err := m.git.LockCommonDir(ctx, commonDir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	ref := "refs/heads/" + branch
-	old, _, err := m.git.RefSHA(ctx, repo, ref)
-	if err != nil {
-		return err
-	}
-	return m.git.UpdateRef(ctx, repo, ref, sha, old, "boof-runner: save leftovers")
+	return m.git.UpdateRef(ctx, repo, "refs/heads/"+branch, sha, old, "boof-runner: save leftovers")
 }
 
 func copyFile(src, dst string) error {

@@ -1,0 +1,125 @@
+package gitx
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// RefSHAs returns the commits the given full refs under refs/heads/ point
+// at; a ref that does not exist is left out. It reads the ref files of the
+// repository whose common git directory is common (dir is a directory
+// inside it) the way git resolves a branch — the loose ref file first,
+// then packed-refs — without running git (git writes both by renaming a
+// complete file into place, so a read never sees half a write). A layout
+// it does not read itself (the reftable ref store, a config with includes
+// or a ref storage extension, a symbolic or unparsable ref) is answered by
+// `git for-each-ref`.
+func (g *Git) RefSHAs(ctx context.Context, dir, common string, refs ...string) (map[string]string, error) {
+	if got, ok := readBranchFiles(common, refs); ok {
+		return got, nil
+	}
+	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname)", "--"}, refs...)
+	out, err := g.Run(ctx, dir, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	want := map[string]bool{}
+	for _, r := range refs {
+		want[r] = true
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if sha, ref, ok := strings.Cut(line, " "); ok && want[ref] {
+			got[ref] = sha
+		}
+	}
+	return got, nil
+}
+
+// readBranchFiles is RefSHAs without git; ok is false when git must be asked.
+func readBranchFiles(common string, refs []string) (map[string]string, bool) {
+	if common == "" || !plainRefStore(common) {
+		return nil, false
+	}
+	got := map[string]string{}
+	var packed []string
+	for _, ref := range refs {
+		if !strings.HasPrefix(ref, "refs/heads/") || checkRef(ref) != nil {
+			return nil, false
+		}
+		b, err := os.ReadFile(filepath.Join(common, filepath.FromSlash(ref)))
+		switch {
+		case err == nil:
+			sha := strings.TrimSpace(string(b))
+			if !isObjectID(sha) {
+				return nil, false // a symbolic ref, or something git would have to judge
+			}
+			got[ref] = sha
+		case errors.Is(err, os.ErrNotExist) || isDirErr(err):
+			packed = append(packed, ref)
+		default:
+			return nil, false
+		}
+	}
+	if len(packed) == 0 {
+		return got, true
+	}
+	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	if errors.Is(err, os.ErrNotExist) {
+		return got, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	want := map[string]bool{}
+	for _, r := range packed {
+		want[r] = true
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		sha, ref, ok := strings.Cut(line, " ")
+		if !ok || !isObjectID(sha) {
+			return nil, false
+		}
+		if want[ref] {
+			got[ref] = sha
+		}
+	}
+	if sc.Err() != nil {
+		return nil, false
+	}
+	return got, true
+}
+
+// isDirErr reports a read of a directory (refs/heads/a when refs/heads/a/b
+// exists: a is then no branch).
+func isDirErr(err error) bool { return errors.Is(err, syscall.EISDIR) }
+
+func isObjectID(s string) bool { return (len(s) == 40 || len(s) == 64) && isHex(s) }
+
+// plainRefStore reports whether the repository keeps its refs in files
+// git's own way: no reftable directory, a config without includes (which
+// could hold anything) and without a ref storage extension.
+func plainRefStore(common string) bool {
+	if _, err := os.Stat(filepath.Join(common, "reftable")); err == nil {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(common, "config"))
+	if err != nil {
+		return false
+	}
+	c := strings.ToLower(string(b))
+	return !strings.Contains(c, "[include") && !strings.Contains(c, "refstorage")
+}

@@ -1,0 +1,174 @@
+package worktree
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/boof-runner/boof-runner/backend/gitx"
+)
+
+// One `git status` tells the guard most of what it needs: HEAD, its
+// branch, and every path whose index or file differs from HEAD or is
+// untracked (ignored files aside), with the index's object for each. A
+// path it does not list matches HEAD's tree in the index and on disk (git
+// checks content where stat data is not enough). So:
+//   - a clean worktree's trees are HEAD's tree: its snapshot needs no other
+//     git call, and it is unchanged after the step when the step's status is
+//     still clean on the same HEAD;
+//   - a worktree with changes is unchanged when the status lists the same
+//     records and each listed file has the same stat data (inode, size,
+//     mode, modification and change times). The change time is set by the
+//     kernel on every write, so this holds when the snapshot's change times
+//     are older than the snapshot by more than the clock's tick (otherwise,
+//     or on a filesystem with whole-second times, the full record decides).
+// Only when the step did change something is the full record (the trees
+// of the index and of the files through a temporary index) made.
+
+// fresh is how recent a listed file's change time may be for its stat
+// data to prove it unchanged later (well above the kernel's clock tick).
+const fresh = 50 * time.Millisecond
+
+// probe is one `git status` of a worktree.
+type probe struct {
+	head, headRef string
+	// ok is false when HEAD is not a commit (an unborn branch).
+	ok bool
+	// clean: no path differs from HEAD and nothing is untracked.
+	clean bool
+	// nested are untracked directories holding a repository of their own.
+	nested []string
+	// digest identifies the records and the listed files' stat data; ""
+	// when the stat data cannot prove a file unchanged (see fresh).
+	digest string
+}
+
+// probe runs git status in dir (the worktree's top).
+func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
+	t0 := time.Now()
+	out, err := m.git.Run(ctx, dir, "status", "--porcelain=v2", "-z", "--branch", "--no-renames",
+		"--untracked-files=all", "--ignore-submodules=none")
+	if err != nil {
+		return probe{}, err
+	}
+	p := probe{clean: true}
+	h := sha256.New()
+	trusted := true
+	for _, rec := range gitx.SplitNUL(out) {
+		switch {
+		case strings.HasPrefix(rec, "# branch.oid "):
+			p.head = strings.TrimPrefix(rec, "# branch.oid ")
+			continue
+		case strings.HasPrefix(rec, "# branch.head "):
+			if b := strings.TrimPrefix(rec, "# branch.head "); b != "(detached)" {
+				p.headRef = "refs/heads/" + b
+			}
+			continue
+		case strings.HasPrefix(rec, "# "):
+			continue
+		}
+		p.clean = false
+		fmt.Fprintf(h, "%s\x00", rec)
+		path := recordPath(rec)
+		if path == "" {
+			trusted = false
+			continue
+		}
+		if strings.HasSuffix(path, "/") {
+			p.nested = append(p.nested, strings.TrimSuffix(path, "/"))
+			continue
+		}
+		stamp, ok := statStamp(filepath.Join(dir, filepath.FromSlash(path)), t0)
+		trusted = trusted && ok
+		fmt.Fprintf(h, "%s\x00", stamp)
+	}
+	p.ok = gitx.CheckRev(p.head) == nil
+	if !p.clean && trusted {
+		p.digest = hex.EncodeToString(h.Sum(nil))
+	}
+	return p, nil
+}
+
+// recordPath returns the path of a porcelain v2 record ("" for a record
+// it does not know).
+func recordPath(rec string) string {
+	fields := map[byte]int{'1': 9, 'u': 11, '?': 2}
+	if rec == "" {
+		return ""
+	}
+	n, ok := fields[rec[0]]
+	if !ok {
+		return ""
+	}
+	f := strings.SplitN(rec, " ", n)
+	if len(f) != n {
+		return ""
+	}
+	return f[n-1]
+}
+
+// statStamp describes path's stat data; ok is false when it cannot prove
+// the file unchanged later (its change time is too recent or has no
+// sub-second part).
+func statStamp(path string, t0 time.Time) (string, bool) {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
+			return "missing", true
+		}
+		return "", false
+	}
+	ctime := time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+	ok := st.Ctim.Nsec != 0 && ctime.Before(t0.Add(-fresh))
+	return fmt.Sprintf("%d %d %o %d.%d %d.%d", st.Ino, st.Size, st.Mode, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec), ok
+}
+
+// unchanged reports whether now shows the worktree as snap recorded it.
+func (snap Snapshot) unchanged(now probe) bool {
+	if !now.ok || now.head != snap.Head || now.headRef != snap.HeadRef {
+		return false
+	}
+	if snap.Clean {
+		return now.clean
+	}
+	return snap.Probe != "" && now.digest == snap.Probe
+}
+
+// headTree returns the tree of commit head.
+func (m *Manager) headTree(ctx context.Context, dir, head string) (string, error) {
+	out, err := m.git.Run(ctx, dir, "rev-parse", "--verify", "--end-of-options", head+"^{tree}")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// indexPath returns the index file of the worktree whose top is dir.
+func (m *Manager) indexPath(ctx context.Context, dir string) (string, error) {
+	dotgit := filepath.Join(dir, ".git")
+	if fi, err := os.Lstat(dotgit); err == nil && fi.IsDir() {
+		return filepath.Join(dotgit, "index"), nil
+	} else if err == nil && fi.Mode().IsRegular() {
+		if b, err := os.ReadFile(dotgit); err == nil && strings.HasPrefix(string(b), "gitdir: ") {
+			gd := strings.TrimSpace(strings.TrimPrefix(string(b), "gitdir: "))
+			if !filepath.IsAbs(gd) {
+				gd = filepath.Join(dir, gd)
+			}
+			return filepath.Join(gd, "index"), nil
+		}
+	}
+	out, err := m.git.Run(ctx, dir, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
