@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -23,17 +24,27 @@ var (
 	// limitTextRe matches the usage-limit messages of the CLIs: Claude
 	// Code's "5-hour limit reached · resets 2pm", "usage limit reached",
 	// Codex's "You've hit your usage limit" and the API's usage_limit_reached.
-	limitTextRe = regexp.MustCompile(`(?i)(limit reached|hit your usage limit|usage[ _]limit[ _](reached|exceeded)|out of (extra )?usage)`)
+	limitTextRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(limit reached|hit your usage limit|usage[ _]limit[ _](reached|exceeded)|out of (extra )?usage)`)
+	})
 	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05"
 	// and Codex's "try again at 5:40 PM".
-	resetsClockRe = regexp.MustCompile(`(?i)(?:resets|try again) (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+	resetsClockRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:resets|try again) (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+	})
 	// exhaustedContextRe matches a tool's "out of context" error.
-	exhaustedContextRe = regexp.MustCompile(`(?i)(prompt is too long|context[ _]window|context[ _]length[ _]exceeded|ran out of room)`)
+	exhaustedContextRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(prompt is too long|context[ _]window|context[ _]length[ _]exceeded|ran out of room)`)
+	})
 	// exhaustedTurnsRe matches a tool's "out of turns" error.
-	exhaustedTurnsRe = regexp.MustCompile(`(?i)(max(imum)?[ _]turns|turn limit)`)
+	exhaustedTurnsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(max(imum)?[ _]turns|turn limit)`) })
 	// resetsInRe finds "try again in 3 hours 20 minutes", "resets in 45m", "retry after 120 seconds".
-	resetsInRe = regexp.MustCompile(`(?i)(?:try again in|resets in|retry after|retry-after:?)\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,and]*)+|\d+\b)`)
-	durPartRe  = regexp.MustCompile(`(?i)(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)?`)
+	resetsInRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:try again in|resets in|retry after|retry-after:?)\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,and]*)+|\d+\b)`)
+	})
+	durPartRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)?`)
+	})
 )
 
 // DetectLimitText reads a tool's error or report text for a usage-limit
@@ -41,7 +52,7 @@ var (
 // clock time such as "resets 2pm"). ok is false when the text is no limit;
 // a limit whose reset time is not in the text has a zero ResetsAt.
 func DetectLimitText(text string, now time.Time, loc *time.Location) (Limit, bool) {
-	if !limitTextRe.MatchString(text) {
+	if !limitTextRe().MatchString(text) {
 		return Limit{}, false
 	}
 	l := Limit{Message: strings.TrimSpace(text)}
@@ -59,9 +70,9 @@ func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 	if loc == nil {
 		loc = time.Local
 	}
-	if m := resetsInRe.FindStringSubmatch(text); m != nil {
+	if m := resetsInRe().FindStringSubmatch(text); m != nil {
 		var d time.Duration
-		for _, p := range durPartRe.FindAllStringSubmatch(m[1], -1) {
+		for _, p := range durPartRe().FindAllStringSubmatch(m[1], -1) {
 			n, _ := strconv.Atoi(p[1])
 			switch u := strings.ToLower(p[2]); {
 			case strings.HasPrefix(u, "d"):
@@ -78,7 +89,7 @@ func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 			return now.Add(d)
 		}
 	}
-	if m := resetsClockRe.FindStringSubmatch(text); m != nil {
+	if m := resetsClockRe().FindStringSubmatch(text); m != nil {
 		h, _ := strconv.Atoi(m[1])
 		mins, _ := strconv.Atoi(m[2])
 		switch strings.ToLower(m[3]) {
@@ -121,9 +132,9 @@ func EpochTime(v float64) time.Time {
 // room: ExhaustedContext, ExhaustedTurns, or "" when it is neither.
 func DetectExhausted(text string) string {
 	switch {
-	case exhaustedContextRe.MatchString(text):
+	case exhaustedContextRe().MatchString(text):
 		return ExhaustedContext
-	case exhaustedTurnsRe.MatchString(text):
+	case exhaustedTurnsRe().MatchString(text):
 		return ExhaustedTurns
 	}
 	return ""

@@ -3,23 +3,26 @@ package agent
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // transientPatterns match tool error text worth retrying in the same worktree.
-var transientPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)API Error:?\s*5\d\d\b`),
-	regexp.MustCompile(`(?i)API Error:?\s*429\b`),
-	regexp.MustCompile(`\b(429|529)\b`),
-	regexp.MustCompile(`(?i)overloaded`),
-	regexp.MustCompile(`(?i)temporarily unavailable`),
-	regexp.MustCompile(`ECONNRESET`),
-	regexp.MustCompile(`ETIMEDOUT`),
-	regexp.MustCompile(`(?i)socket hang up`),
-	regexp.MustCompile(`ConnectionRefused`),
-	regexp.MustCompile(`(?i)Reconnecting\.\.\.`),
-	regexp.MustCompile(`(?i)unexpected status 5\d\d\b`),
-	regexp.MustCompile(`(?i)rate[ _-]?limit`),
-}
+var transientPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)API Error:?\s*5\d\d\b`),
+		regexp.MustCompile(`(?i)API Error:?\s*429\b`),
+		regexp.MustCompile(`\b(429|529)\b`),
+		regexp.MustCompile(`(?i)overloaded`),
+		regexp.MustCompile(`(?i)temporarily unavailable`),
+		regexp.MustCompile(`ECONNRESET`),
+		regexp.MustCompile(`ETIMEDOUT`),
+		regexp.MustCompile(`(?i)socket hang up`),
+		regexp.MustCompile(`ConnectionRefused`),
+		regexp.MustCompile(`(?i)Reconnecting\.\.\.`),
+		regexp.MustCompile(`(?i)unexpected status 5\d\d\b`),
+		regexp.MustCompile(`(?i)rate[ _-]?limit`),
+	}
+})
 
 // IsTransientToolError reports whether a failed step is worth retrying in the
 // same worktree: a stall (no output for the idle timeout) always is; a step we
@@ -34,7 +37,7 @@ func IsTransientToolError(text string, stopped, timedOut, stalled bool) bool {
 	if stopped || timedOut || strings.TrimSpace(text) == "" {
 		return false
 	}
-	for _, p := range transientPatterns {
+	for _, p := range transientPatterns() {
 		if p.MatchString(text) {
 			return true
 		}

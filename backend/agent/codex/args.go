@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -30,10 +31,10 @@ var (
 )
 
 // sessionRe accepts codex thread ids (UUIDs) and plain thread names.
-var sessionRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+var sessionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`) })
 
 // modelRe accepts model ids such as "gpt-6.2-sol" or "org/model:tag".
-var modelRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`)
+var modelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`) })
 
 // invocation is one codex command line.
 type invocation struct {
@@ -60,10 +61,10 @@ func buildArgs(p stepParams) (invocation, error) {
 			return invocation{}, ErrBadText
 		}
 	}
-	if p.resume != "" && !sessionRe.MatchString(p.resume) {
+	if p.resume != "" && !sessionRe().MatchString(p.resume) {
 		return invocation{}, fmt.Errorf("%w: %q", ErrBadSession, p.resume)
 	}
-	if p.model != "" && !modelRe.MatchString(p.model) {
+	if p.model != "" && !modelRe().MatchString(p.model) {
 		return invocation{}, fmt.Errorf("%w: %q", ErrBadModel, p.model)
 	}
 	args := []string{"exec"}

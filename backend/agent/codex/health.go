@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -22,13 +23,17 @@ const smokePrompt = "Reply with the single word OK and nothing else. Do not run 
 const healthTimeout = 20 * time.Second
 
 // versionRe finds the version in "codex-cli 0.171.0".
-var versionRe = regexp.MustCompile(`\b(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)`)
+var versionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)`) })
 
 // unreachableRe matches codex errors that mean no answer came from the server.
-var unreachableRe = regexp.MustCompile(`(?i)waiting for network|connection failed|error sending request|connection refused|dns error|timed out`)
+var unreachableRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)waiting for network|connection failed|error sending request|connection refused|dns error|timed out`)
+})
 
 // authRe matches codex errors that mean the credentials were refused or missing.
-var authRe = regexp.MustCompile(`(?i)unexpected status 40[13]|unauthorized|invalid[_ ]api[_ ]key|missing environment variable|not logged in|login`)
+var authRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)unexpected status 40[13]|unauthorized|invalid[_ ]api[_ ]key|missing environment variable|not logged in|login`)
+})
 
 // Health reports whether codex is installed (its version), whether a smoke
 // prompt with smokeModel ("" = codex's default) gets an answer
@@ -71,7 +76,7 @@ func (c *Tool) Health(ctx context.Context, smokeModel string) agent.Health {
 			h.Error = strings.TrimSpace("no answer from the model server in time. " + h.Error)
 		}
 		h.Reachable = strings.Contains(res.ErrorText, "unexpected status") ||
-			(!unreachableRe.MatchString(res.ErrorText) && !authRe.MatchString(res.ErrorText) && res.StopReason == proc.ReasonNone)
+			(!unreachableRe().MatchString(res.ErrorText) && !authRe().MatchString(res.ErrorText) && res.StopReason == proc.ReasonNone)
 	}
 	return h
 }
@@ -99,7 +104,7 @@ func (c *Tool) version(ctx context.Context, bin string, env []string) (string, e
 	if err := pr.Err(); err != nil {
 		return "", fmt.Errorf("codex --version: %w: %s", err, text)
 	}
-	m := versionRe.FindStringSubmatch(text)
+	m := versionRe().FindStringSubmatch(text)
 	if m == nil {
 		return "", fmt.Errorf("codex --version printed no version: %q", text)
 	}

@@ -97,7 +97,7 @@ func parseCatalog(b []byte) []agent.Model {
 	}
 	var out []agent.Model
 	for _, m := range cat.Models {
-		if m.Slug == "" || m.Visibility != "list" || !modelRe.MatchString(m.Slug) {
+		if m.Slug == "" || m.Visibility != "list" || !modelRe().MatchString(m.Slug) {
 			continue
 		}
 		label := m.DisplayName

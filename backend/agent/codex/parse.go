@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -202,19 +203,19 @@ func (p *Parser) Line(raw []byte) {
 }
 
 // retryRe matches codex's reconnect notices, "Reconnecting... 2/5 (...)".
-var retryRe = regexp.MustCompile(`^Reconnecting\.\.\.\s*(?:(\d+)/(\d+))?`)
+var retryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Reconnecting\.\.\.\s*(?:(\d+)/(\d+))?`) })
 
 // statusRe finds the HTTP status in "unexpected status 503 Service Unavailable".
-var statusRe = regexp.MustCompile(`unexpected status (\d{3})`)
+var statusRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unexpected status (\d{3})`) })
 
 // topError handles a top-level error event: a retry notice or an error.
 func (p *Parser) topError(msg string) {
 	p.lastError = msg
-	if m := retryRe.FindStringSubmatch(msg); m != nil {
+	if m := retryRe().FindStringSubmatch(msg); m != nil {
 		ev := agent.Event{Kind: agent.EventRetry, Text: msg}
 		ev.Attempt, _ = strconv.Atoi(m[1])
 		ev.MaxAttempts, _ = strconv.Atoi(m[2])
-		if s := statusRe.FindStringSubmatch(msg); s != nil {
+		if s := statusRe().FindStringSubmatch(msg); s != nil {
 			ev.ErrorStatus, _ = strconv.Atoi(s[1])
 		}
 		p.emit(ev)
@@ -326,12 +327,14 @@ func (p *Parser) RawTail() []string { return append([]string(nil), p.rawTail...)
 func (p *Parser) Warnings() []string { return append([]string(nil), p.warnings...) }
 
 // escRe matches terminal escape sequences (CSI, OSC and two-byte escapes).
-var escRe = regexp.MustCompile("\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[@-Z\\\\-_])")
+var escRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[@-Z\\\\-_])")
+})
 
 // stripEscapes removes terminal escape sequences from b.
 func stripEscapes(b []byte) []byte {
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return b
 	}
-	return escRe.ReplaceAll(b, nil)
+	return escRe().ReplaceAll(b, nil)
 }

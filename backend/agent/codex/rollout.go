@@ -16,7 +16,7 @@ const maxRolloutLine = 64 << 20
 // the total_token_usage of its last token_count event. ok is false when the
 // file or such an event cannot be found.
 func rolloutUsage(codexHome, thread string) (ThreadUsage, bool) {
-	if codexHome == "" || !sessionRe.MatchString(thread) {
+	if codexHome == "" || !sessionRe().MatchString(thread) {
 		return ThreadUsage{}, false
 	}
 	matches, _ := filepath.Glob(filepath.Join(codexHome, "sessions", "*", "*", "*", "rollout-*-"+thread+".jsonl"))
