@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # smoke-window.sh BIN OUTDIR — the real-window smoke test: starts the real app
 # under Xvfb with a temp data dir, fills the New task form with xdotool,
-# submits it, checks with the CLI that the task is in SQLite, and saves a
+# submits it, checks with the CLI that the task is in SQLite (and that the
+# window has its icon), and saves a
 # screenshot to OUTDIR/smoke-window.png.
 set -euo pipefail
 bin=$(realpath "${1:-build/bin/boof-runner}")
@@ -29,12 +30,21 @@ app_pid=$!
 
 wid=$(wait_window "Boof Runner" 30) || { echo "smoke: no Boof Runner window within 30 s" >&2; cat "$tmp/app.log" >&2; exit 1; }
 echo "smoke: window $wid is up"
+# The window has its icon: the 256 px one (build.WindowIcon). GDK drops an
+# icon too large for one X request (the 1024 px app icon was), leaving none.
+icon=$(xprop -id "$wid" -f _NET_WM_ICON 32c ' = $0x$1' _NET_WM_ICON 2>&1 || true)
+[ "$icon" = "_NET_WM_ICON(CARDINAL) = 256x256" ] || { echo "smoke: the window's icon is not the 256 px one: $icon" >&2; exit 1; }
 # Wait until the front end has loaded (the app logs it from Wails' DomReady).
 for _ in $(seq 300); do
 	grep -q "window: dom ready" "$tmp/app.log" && break
 	sleep 0.1
 done
 grep -q "window: dom ready" "$tmp/app.log" || { echo "smoke: the front end never loaded" >&2; cat "$tmp/app.log" >&2; exit 1; }
+# The shell gave WebKit its environment (app/shell/webkit_env.go): the web
+# process runs without the DMA-BUF renderer.
+web=$(pgrep -P "$app_pid" -f WebKitWebProcess | head -n1 || true)
+[ -n "$web" ] && tr '\0' '\n' <"/proc/$web/environ" | grep -qx WEBKIT_DISABLE_DMABUF_RENDERER=1 ||
+	{ echo "smoke: the web process ($web) runs without WEBKIT_DISABLE_DMABUF_RENDERER=1" >&2; exit 1; }
 prompt="Smoke task typed by xdotool $$"
 for attempt in 1 2 3; do
 	sleep 0.5

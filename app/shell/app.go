@@ -81,6 +81,14 @@ const (
 // starts the queue and the background checks. Call Close after it.
 func (a *App) Run() error { return runWindow(a) }
 
+// windowIcon is the icon the window shows: WindowIcon, else AppIcon.
+func (a *App) windowIcon() []byte {
+	if a.opts.WindowIcon != nil {
+		return a.opts.WindowIcon
+	}
+	return a.opts.AppIcon
+}
+
 // context is the app's lifetime context, given to the services.
 func (a *App) context() context.Context { return a.ctx }
 

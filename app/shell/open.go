@@ -28,8 +28,13 @@ type Options struct {
 	DataDir string
 	// Assets is the built front end served to the window; nil means none.
 	Assets fs.FS
-	// AppIcon is the window icon (PNG).
+	// AppIcon is the app's icon (PNG); the window shows it when
+	// WindowIcon is nil.
 	AppIcon []byte
+	// WindowIcon is the window's icon (PNG). A small one (256 px) spares
+	// the UI process decoding and holding the 1024 px app icon at every
+	// start.
+	WindowIcon []byte
 	// TrayIcons are the tray's state icons.
 	TrayIcons TrayIcons
 	// Exe is the executable whose hidden mock.AgentCommand runs the mock

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/wailsapp/wails/v2"
@@ -20,6 +21,9 @@ import (
 // runWindow opens the window with a's services bound and blocks until it
 // closes.
 func runWindow(a *App) error {
+	if err := setupWebKitEnv(); err != nil {
+		return fmt.Errorf("set up webkit: %w", err)
+	}
 	return wails.Run(&options.App{
 		Title:            "Boof Runner",
 		Width:            1280,
@@ -34,7 +38,7 @@ func runWindow(a *App) error {
 		OnBeforeClose:    a.desk.BeforeClose,
 		OnShutdown:       a.onShutdown,
 		Bind:             a.bound(),
-		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: a.opts.AppIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: a.windowIcon(), WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }
 
