@@ -157,10 +157,11 @@ func (s *Stream) emit(b []byte, _ bool) {
 // openKey reports whether b ends inside a private key: its last BEGIN …
 // PRIVATE KEY line has no END line after it.
 func openKey(b []byte) bool {
-	i := bytes.LastIndex(b, []byte("-----BEGIN"))
-	if i < 0 {
+	begin := []byte("-----BEGIN")
+	if bytes.Index(b, begin) < 0 { // the common case, with Index's vector search (LastIndex has none)
 		return false
 	}
+	i := bytes.LastIndex(b, begin)
 	hdr := b[i:min(len(b), i+200)]
 	if j := bytes.Index(hdr[10:], []byte("-----")); j < 0 || !bytes.Contains(hdr[:10+j], []byte("PRIVATE KEY")) {
 		return false
