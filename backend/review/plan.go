@@ -143,9 +143,6 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		return p, &MovedError{Ref: p.TaskRef, Expected: r.ExpectHead, Actual: p.TaskHead}
 	}
 	p.Head = p.TaskHead
-	// The target's tree tells a merge that brings nothing: read alongside
-	// the merge (a second git process on another core, not after it).
-	targetTree := s.treeOf(ctx, r.Repo, p.TargetSHA)
 	if l := refs[leftRef]; r.IncludeLeftovers && l != "" && l != p.TaskHead {
 		if err := s.addLeftovers(ctx, r, l, &p); err != nil {
 			return p, err
@@ -177,7 +174,7 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		p.Conflicts = res.Conflicts
 	case err != nil:
 		return p, fmt.Errorf("accept dry run: %w", err)
-	case res.Tree == targetTree():
+	case res.Tree == s.targetTree(ctx, r.Repo, common, p.TargetSHA):
 		// Every change of the task is already on the target.
 		return p, nothing
 	default:
@@ -254,26 +251,14 @@ func (s *Service) isAncestor(ctx context.Context, repo, a, b string) (bool, erro
 	return true, nil
 }
 
-// treeOf starts reading commit's tree and returns what waits for it ("" when
-// it cannot be read: the comparison it serves then finds no match).
-func (s *Service) treeOf(ctx context.Context, repo, commit string) func() string {
-	done := make(chan string, 1)
-	go func() {
-		out, err := s.git.Run(ctx, repo, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
-		if err != nil {
-			done <- ""
-			return
-		}
-		done <- strings.TrimSpace(string(out))
-	}()
-	var tree *string
-	return func() string {
-		if tree == nil {
-			t := <-done
-			tree = &t
-		}
-		return *tree
+// targetTree returns the tree of the target's commit, "" when it cannot
+// be read (the comparison it serves then finds no match).
+func (s *Service) targetTree(ctx context.Context, repo, common, sha string) string {
+	tree, err := s.git.TreeOf(ctx, repo, common, sha)
+	if err != nil {
+		return ""
 	}
+	return tree
 }
 
 // divergence returns the commits of head that target lacks, oldest first,
