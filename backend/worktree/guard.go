@@ -253,7 +253,13 @@ func (m *Manager) trees(ctx context.Context, dir string, p probe) (Snapshot, err
 		s.Index, s.Files = tree, tree
 		return s, nil
 	}
-	if tree, err := m.git.WriteTree(ctx, dir, nil); err == nil {
+	if !p.staged { // the index holds HEAD's tree
+		tree, err := m.headTree(ctx, dir, p.head)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		s.Index = tree
+	} else if tree, err := m.git.WriteTree(ctx, dir, nil); err == nil {
 		s.Index = tree
 	}
 	real, err := m.indexPath(ctx, dir)

@@ -43,8 +43,9 @@ type probe struct {
 	head, headRef string
 	// ok is false when HEAD is not a commit (an unborn branch).
 	ok bool
-	// clean: no path differs from HEAD and nothing is untracked.
-	clean bool
+	// clean: no path differs from HEAD and nothing is untracked; staged:
+	// some path's index entry differs from HEAD (or is unmerged).
+	clean, staged bool
 	// nested are untracked directories holding a repository of their own.
 	nested []string
 	// digest identifies the records and the listed files' stat data; ""
@@ -77,6 +78,7 @@ func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
 			continue
 		}
 		p.clean = false
+		p.staged = p.staged || rec[0] == 'u' || (rec[0] == '1' && len(rec) > 2 && rec[2] != '.')
 		fmt.Fprintf(h, "%s\x00", rec)
 		path := recordPath(rec)
 		if path == "" {
@@ -143,13 +145,14 @@ func (snap Snapshot) unchanged(now probe) bool {
 	return snap.Probe != "" && now.digest == snap.Probe
 }
 
-// headTree returns the tree of commit head.
+// headTree returns the tree of commit head (from the object files when
+// they can be read, gitx.TreeOf).
 func (m *Manager) headTree(ctx context.Context, dir, head string) (string, error) {
-	out, err := m.git.Run(ctx, dir, "rev-parse", "--verify", "--end-of-options", head+"^{tree}")
+	common, err := m.git.CommonDir(ctx, dir)
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	return m.git.TreeOf(ctx, dir, common, head)
 }
 
 // indexPath returns the index file of the worktree whose top is dir.
