@@ -89,6 +89,9 @@ func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
 			p.nested = append(p.nested, strings.TrimSuffix(path, "/"))
 			continue
 		}
+		if f := strings.Fields(rec); rec[0] != '?' && len(f) > 2 && f[2][0] == 'S' {
+			trusted = false // a submodule: a commit inside it changes no stat data here
+		}
 		stamp, ok := statStamp(filepath.Join(dir, filepath.FromSlash(path)), t0)
 		trusted = trusted && ok
 		fmt.Fprintf(h, "%s\x00", stamp)

@@ -140,3 +140,32 @@ func TestQuickGuardWithChanges(t *testing.T) {
 		})
 	}
 }
+
+// A commit a read-only step makes inside a submodule whose commit already
+// differed changes no stat data in the worktree: the full record finds it.
+func TestQuickGuardSubmoduleCommit(t *testing.T) {
+	m, wt := guardWorktree(t)
+	lib := t.TempDir()
+	sh(t, lib, "init", "-q", "-b", "main")
+	write(t, filepath.Join(lib, "l.txt"), "lib\n")
+	commitAll(t, lib, "lib")
+	sh(t, wt.Dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	commitAll(t, wt.Dir, "add lib")
+	sub := filepath.Join(wt.Dir, "lib")
+	write(t, filepath.Join(sub, "l.txt"), "moved\n")
+	commitAll(t, sub, "moved before the step")
+	time.Sleep(120 * time.Millisecond)
+	snap, err := m.Snapshot(t.Context(), wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(sub, "l.txt"), "moved again by the step\n")
+	commitAll(t, sub, "moved by the step")
+	st, err := m.Restore(t.Context(), wt, snap, "reviewer-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(st.Files, ",") != "lib" || st.Ref == "" {
+		t.Fatalf("stray %+v, want the submodule lib saved", st)
+	}
+}
