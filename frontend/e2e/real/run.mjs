@@ -78,6 +78,14 @@ try {
         app = await startApp({ bin, dist, display: xvfb.display, world, firstPort: flow.firstPort?.() });
         current.app = app;
         ctx = await chrome.browser.newContext({ viewport: { width: 1000, height: 640 }, colorScheme: 'light' });
+        // Wails' dev transport (a websocket, ipc.js) hands an event to window.wails.EventsNotify as
+        // soon as it arrives, and an event can arrive before /wails/runtime.js has defined
+        // window.wails: a TypeError in Wails' script, not in the app (CI saw it once in the inject
+        // flow). Such an event precedes every subscription of the app, which reads its state when
+        // it mounts; the runtime replaces this placeholder when it loads.
+        await ctx.addInitScript(() => {
+          window.wails = window.wails || { EventsNotify() {}, Callback() {} };
+        });
         const page = await ctx.newPage();
         page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
         page.on('console', (m) => m.type() === 'error' && errors.push(`console error: ${m.text()}`));
