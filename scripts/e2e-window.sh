@@ -29,6 +29,19 @@ step() {
 	echo "e2e-window: ok: $1"
 }
 see() { screen_has "$tmp/data" "$app_pid" "$@" || fail "the window does not show: $*"; }
+# click_see X Y TEXT... clicks at X,Y until the window shows every TEXT (a
+# loaded X server may drop a click: up to three clicks, 6 s apart).
+click_see() {
+	local x=$1 y=$2 i
+	shift 2
+	for i in 1 2; do
+		xdotool mousemove "$x" "$y" click 1
+		SCREEN_WAIT=6 screen_has "$tmp/data" "$app_pid" "$@" 2>/dev/null && return 0
+		echo "e2e-window: no ${1} after click $i at $x,$y; clicking again" >&2
+	done
+	xdotool mousemove "$x" "$y" click 1
+	see "$@"
+}
 cli() { "$bin" "$@" --data-dir "$tmp/data"; }
 status_of() { cli show "$1" --json | sed -n 's/^  "status": "\(.*\)",$/\1/p'; }
 wait_status() { # ID STATUS SECONDS
@@ -92,14 +105,12 @@ see "Add a greeting file" "Done"
 step "a task from the form ran to done"
 import -window root "$out/window-done.png"
 # Open it: the first row of the list.
-xdotool mousemove 200 207 click 1
-see "Review changes" "Reports" "Planner"
+click_see 200 207 "Review changes" "Reports" "Planner"
 step "the done task is open"
 import -window root "$out/window-task.png"
 cli show "$first" | grep -q "reviewer_report.*APPROVE" || fail "no approved reviewer report stored"
 # Its review: the editor's "Review changes" button (second in the action row).
-xdotool mousemove 648 98 click 1
-see "Accept…" "Reject…" "mock-"
+click_see 648 98 "Accept…" "Reject…" "mock-"
 step "its review shows the diff"
 import -window root "$out/window-review.png"
 xdotool key ctrl+1

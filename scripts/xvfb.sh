@@ -89,7 +89,7 @@ snapshot() {
 # screen_has DATA PID TEXT... waits up to 20 s until the window shows every
 # TEXT (fixed strings); prints the last snapshot and fails otherwise.
 screen_has() {
-	local data=$1 pid=$2 text t ok deadline=$((SECONDS + 20))
+	local data=$1 pid=$2 text t ok deadline=$((SECONDS + ${SCREEN_WAIT:-20}))
 	shift 2
 	while :; do
 		text=$(snapshot "$data" "$pid") || { echo "no snapshot from the app" >&2; return 1; }
