@@ -17,6 +17,8 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/xvfb.sh
 . "$here/xvfb.sh"
+# shellcheck source=scripts/proctree.sh
+. "$here/proctree.sh"
 tmp=$(mktemp -d)
 app=""
 cleanup() {
@@ -31,7 +33,6 @@ export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 start_bus
 
-now_ns() { date +%s%N; }
 wait_paint() {
 	for _ in $(seq 3000); do
 		grep -q "window: first paint" "$1" 2>/dev/null && return 0
@@ -41,25 +42,10 @@ wait_paint() {
 	tail "$1" >&2
 	exit 1
 }
-# tree PID prints PID and its descendants.
-tree() {
-	local pids=("$1") i=0 k
-	while [ $i -lt ${#pids[@]} ]; do
-		for k in $(pgrep -P "${pids[$i]}" || true); do pids+=("$k"); done
-		i=$((i + 1))
-	done
-	echo "${pids[@]}"
-}
-cpu_ms() {
-	local s=0 hz p
-	hz=$(getconf CLK_TCK)
-	for p in $(tree "$1"); do s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
-	echo $((s * 1000 / hz))
-}
 # pss PID prints the tree's PSS in MiB: total, UI (and the rest), web, network.
 pss() {
 	local ui=0 web=0 net=0 v p
-	for p in $(tree "$1"); do
+	for p in $(tree_pids "$1"); do
 		v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
 		case "$(cat "/proc/$p/comm" 2>/dev/null)" in
 		WebKitWebProces*) web=$((web + v)) ;;
@@ -85,15 +71,14 @@ for _ in $(seq "$rounds"); do
 		app=$!
 		wait_paint "$log"
 		cold=$((($(now_ns) - t0) / 1000000))
-		c=$(cpu_ms "$app")
+		c=$(tree_cpu "$app")
 		sleep 5
-		echo "$name $cold $c $(cpu_ms "$app") $(pss "$app")" >>"$out"
+		echo "$name $cold $c $(tree_cpu "$app") $(pss "$app")" >>"$out"
 		kill -TERM "$app"
 		wait "$app" 2>/dev/null || true
 		app=""
 	done
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $rounds rounds, interleaved"
 printf '%-16s %8s %8s %9s %6s %5s %5s %5s\n' variant cold_ms cpu_ms cpu+5s_ms PSS UI web net
 for v in "$@"; do

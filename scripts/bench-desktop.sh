@@ -15,6 +15,8 @@ pkgdir=$(realpath "${1:-build/bin/pkg}")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/xvfb.sh
 . "$here/xvfb.sh"
+# shellcheck source=scripts/proctree.sh
+. "$here/proctree.sh"
 deb=$(ls "$pkgdir"/boof-runner_*.deb | head -n1)
 tmp=$(mktemp -d)
 installed=0
@@ -38,8 +40,6 @@ export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 start_bus
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-now_ns() { date +%s%N; }
 # wait_line FILE TEXT COUNT waits until FILE holds TEXT COUNT times.
 wait_line() {
 	for _ in $(seq 3000); do
@@ -53,35 +53,14 @@ wait_line() {
 # tree_pss PID prints the PSS (KiB) of PID and its descendants; each
 # process's share goes to $tmp/pss-parts as "name KiB".
 tree_pss() {
-	local pids=("$1") i=0 kids s=0 p v
-	while [ $i -lt ${#pids[@]} ]; do
-		kids=$(pgrep -P "${pids[$i]}" || true)
-		for k in $kids; do pids+=("$k"); done
-		i=$((i + 1))
-	done
+	local s=0 p v
 	: >"$tmp/pss-parts"
-	for p in "${pids[@]}"; do
+	for p in $(tree_pids "$1"); do
 		v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
 		echo "$(cat "/proc/$p/comm" 2>/dev/null) $((${v:-0} / 1024))" >>"$tmp/pss-parts"
 		s=$((s + ${v:-0}))
 	done
 	echo "$s"
-}
-
-# tree_cpu PID prints the CPU time (ms, user + system) PID and its
-# descendants used so far: the load-independent side of a start-up time.
-tree_cpu() {
-	local pids=("$1") i=0 kids s=0 p hz
-	hz=$(getconf CLK_TCK)
-	while [ $i -lt ${#pids[@]} ]; do
-		kids=$(pgrep -P "${pids[$i]}" || true)
-		for k in $kids; do pids+=("$k"); done
-		i=$((i + 1))
-	done
-	for p in "${pids[@]}"; do
-		s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
-	done
-	echo $((s * 1000 / hz))
 }
 
 cold=() coldcpu=() second=() exits=() secondcpu=() pss=""

@@ -13,6 +13,8 @@ desk="$(dirname "$bin")/boof-runner-desktop"
 here=$PWD/scripts
 # shellcheck source=scripts/xvfb.sh
 . "$here/xvfb.sh"
+# shellcheck source=scripts/proctree.sh
+. "$here/proctree.sh"
 mkdir -p out
 raw=$PWD/out/bench-raw.txt
 tmp=$(mktemp -d)
@@ -51,8 +53,6 @@ gobench ./backend/taskimport/ Dir1000 3x
 if [ -n "${BOOF_CLAUDE_BIN:-}" ]; then gobench ./backend/agent/claude/ StepOverhead 5x; fi
 if [ -n "${BOOF_CODEX_BIN:-}" ]; then gobench ./backend/agent/codex/ AdapterVsShell 5x; fi
 
-now_ns() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # P6a: a headless command of the installed command, of a binary built
 # without the desktop tag (the baseline) and of the window binary (what

@@ -51,17 +51,12 @@ func readCommitTree(common, sha string) (string, bool) {
 }
 
 // plainObjects reports whether the repository stores its objects as SHA-1
-// files of its own (no other object format, no alternates).
+// files of its own (no alternates, no other object format).
 func plainObjects(common string) bool {
 	if _, err := os.Stat(filepath.Join(common, "objects", "info", "alternates")); err == nil {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join(common, "config"))
-	if err != nil {
-		return false
-	}
-	c := strings.ToLower(string(b))
-	return !strings.Contains(c, "objectformat") && !strings.Contains(c, "[include")
+	return configAllows(common, "objectformat")
 }
 
 // commitTreeOf reads a commit's "tree" line; header says r starts with the

@@ -110,16 +110,28 @@ func isDirErr(err error) bool { return errors.Is(err, syscall.EISDIR) }
 func isObjectID(s string) bool { return (len(s) == 40 || len(s) == 64) && isHex(s) }
 
 // plainRefStore reports whether the repository keeps its refs in files
-// git's own way: no reftable directory, a config without includes (which
-// could hold anything) and without a ref storage extension.
+// git's own way: no reftable directory and a config that does not say
+// otherwise (configAllows).
 func plainRefStore(common string) bool {
 	if _, err := os.Stat(filepath.Join(common, "reftable")); err == nil {
 		return false
 	}
+	return configAllows(common, "refstorage")
+}
+
+// configAllows reports whether the repository's config can be read and
+// holds neither an include (which could hold anything) nor any of the
+// given words (lower case). It errs towards false: git is asked then.
+func configAllows(common string, words ...string) bool {
 	b, err := os.ReadFile(filepath.Join(common, "config"))
 	if err != nil {
 		return false
 	}
 	c := strings.ToLower(string(b))
-	return !strings.Contains(c, "[include") && !strings.Contains(c, "refstorage")
+	for _, w := range append(words, "[include") {
+		if strings.Contains(c, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -104,14 +103,21 @@ func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
 }
 
 // recordPath returns the path of a porcelain v2 record ("" for a record
-// it does not know).
+// it does not know): the last of its fields, which are 9 for an ordinary
+// entry, 11 for an unmerged one and 2 for an untracked one.
 func recordPath(rec string) string {
-	fields := map[byte]int{'1': 9, 'u': 11, '?': 2}
 	if rec == "" {
 		return ""
 	}
-	n, ok := fields[rec[0]]
-	if !ok {
+	var n int
+	switch rec[0] {
+	case '1':
+		n = 9
+	case 'u':
+		n = 11
+	case '?':
+		n = 2
+	default:
 		return ""
 	}
 	f := strings.SplitN(rec, " ", n)
@@ -158,19 +164,11 @@ func (m *Manager) headTree(ctx context.Context, dir, head string) (string, error
 	return m.git.TreeOf(ctx, dir, common, head)
 }
 
-// indexPath returns the index file of the worktree whose top is dir.
+// indexPath returns the index file of the worktree whose top is dir (in
+// its git directory, gitDirOf; git is asked when that cannot be read).
 func (m *Manager) indexPath(ctx context.Context, dir string) (string, error) {
-	dotgit := filepath.Join(dir, ".git")
-	if fi, err := os.Lstat(dotgit); err == nil && fi.IsDir() {
-		return filepath.Join(dotgit, "index"), nil
-	} else if err == nil && fi.Mode().IsRegular() {
-		if b, err := os.ReadFile(dotgit); err == nil && strings.HasPrefix(string(b), "gitdir: ") {
-			gd := strings.TrimSpace(strings.TrimPrefix(string(b), "gitdir: "))
-			if !filepath.IsAbs(gd) {
-				gd = filepath.Join(dir, gd)
-			}
-			return filepath.Join(gd, "index"), nil
-		}
+	if gd, err := gitDirOf(dir); err == nil {
+		return filepath.Join(gd, "index"), nil
 	}
 	out, err := m.git.Run(ctx, dir, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
