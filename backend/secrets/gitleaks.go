@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -99,9 +100,8 @@ func compileRule(tr tomlRule) (*rule, error) {
 		r.mode = modeTemplate
 		r.minValue = minSecretLen(tr.Regex, tr.SecretGroup)
 	default:
-		if a, boundary, ok := anchorable(tr.Regex, r.keywords); ok {
-			r.anchored, r.boundary, r.mode = a, boundary, modeAnchored
-			r.prefix, _ = regexp.MustCompile(strings.TrimPrefix(a.String(), "^")).LiteralPrefix()
+		if a, prefix, boundary, ok := anchorable(tr.Regex, r.keywords); ok {
+			r.anchored, r.prefix, r.boundary, r.mode = a, prefix, boundary, modeAnchored
 		} else {
 			r.mode = modeWindow
 		}
@@ -111,32 +111,87 @@ func compileRule(tr tomlRule) (*rule, error) {
 
 // anchorable reports whether every match of expr starts with one of
 // keywords, and if so returns expr anchored at its start (a leading \b
-// removed and reported, since an anchored match cannot see the byte before).
-func anchorable(expr string, keywords []string) (*regexp.Regexp, bool, bool) {
+// removed and reported, since an anchored match cannot see the byte before)
+// and the literal (case as written) every match starts with, if any.
+func anchorable(expr string, keywords []string) (a *regexp.Regexp, prefix string, boundary, ok bool) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, false, false
+		return nil, "", false, false
 	}
 	re = re.Simplify()
-	boundary := false
 	if re.Op == syntax.OpConcat && len(re.Sub) > 1 && re.Sub[0].Op == syntax.OpWordBoundary {
 		boundary = true
-		re = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+		if len(re.Sub) == 2 {
+			re = re.Sub[1]
+		} else {
+			re = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+		}
 	}
 	lits, ok := prefixes(re, 0)
 	if !ok || len(lits) == 0 {
-		return nil, false, false
+		return nil, "", false, false
 	}
 	for _, l := range lits {
 		if !startsWithAny(strings.ToLower(l), keywords) {
-			return nil, false, false
+			return nil, "", false, false
 		}
 	}
-	a, err := regexp.Compile(`^(?:` + re.String() + `)`)
-	if err != nil {
-		return nil, false, false
+	if a, err = regexp.Compile(`^(?:` + sourceOf(expr, boundary, re) + `)`); err != nil {
+		return nil, "", false, false
 	}
-	return a, boundary, true
+	prefix, _ = leadingLiteral(re)
+	return a, prefix, boundary, true
+}
+
+// leadingLiteral returns the case-sensitive literal text re starts with;
+// whole says re is exactly that text.
+func leadingLiteral(re *syntax.Regexp) (lit string, whole bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			return string(re.Rune), true
+		}
+		for i, r := range re.Rune { // case-folded: up to the first letter
+			if unicode.SimpleFold(r) != r {
+				return string(re.Rune[:i]), false
+			}
+		}
+		return string(re.Rune), true
+	case syntax.OpCapture:
+		return leadingLiteral(re.Sub[0])
+	case syntax.OpConcat:
+		var b strings.Builder
+		for _, sub := range re.Sub {
+			l, w := leadingLiteral(sub)
+			b.WriteString(l)
+			if !w {
+				return b.String(), false
+			}
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// sourceOf returns the text of re, which is expr parsed and simplified,
+// without its leading \b when boundary: expr itself when that parses to
+// re, else re.String() (which costs about a millisecond a rule: it
+// minimises flags by case-folding every character class).
+func sourceOf(expr string, boundary bool, re *syntax.Regexp) string {
+	text := expr
+	if boundary {
+		flags, rest := "", expr
+		if strings.HasPrefix(rest, "(?") {
+			if i := strings.IndexByte(rest, ')'); i > 0 && !strings.Contains(rest[:i], ":") {
+				flags, rest = rest[:i+1], rest[i+1:]
+			}
+		}
+		text = flags + strings.TrimPrefix(rest, `\b`)
+	}
+	if p, err := syntax.Parse(text, syntax.Perl); err == nil && p.Simplify().Equal(re) {
+		return text
+	}
+	return re.String()
 }
 
 // prefixes returns literal strings one of which every match of re starts
