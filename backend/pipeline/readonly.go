@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -21,11 +22,73 @@ import (
 // readOnly reports whether role's steps may not change the worktree.
 func (r *run) readOnly(role task.Role) bool { return !r.set.Writes(role) }
 
+// reuseWindow is how long the worktree a read-only step's guard found
+// unchanged stands as the record before the next read-only step, when
+// nothing else ran in between (observer → reviewer, planner →
+// refinement, a retried attempt): a new record would find the same state
+// at the cost of git's status (and, with uncommitted work, of a tree
+// written through a temporary index). Far below any step's length, and
+// well below a pause for the user (a parked task starts a new run).
+const reuseWindow = time.Second
+
+// verified is the record a read-only step's guard found the worktree
+// unchanged against, and when; diff is the prompt diff the step was given,
+// taken just before that record (nil when it had none).
+type verified struct {
+	snap worktree.Snapshot
+	at   time.Time
+	diff *promptDiff
+}
+
+// promptDiff is a step's prompt diff and the log lines making it wrote.
+type promptDiff struct {
+	text  string
+	notes []loggedNote
+}
+
+type loggedNote struct {
+	level task.LogLevel
+	text  string
+}
+
+// promptDiff takes the diff of the worktree against its base for a prompt.
+func (r *run) promptDiff(ctx context.Context) (*promptDiff, error) {
+	d := &promptDiff{}
+	text, err := r.p.o.Worktrees.PromptDiff(ctx, r.wt, r.set.Review.MaxInlineDiffBytes, func(level task.LogLevel, format string, args ...any) {
+		n := loggedNote{level, fmt.Sprintf(format, args...)}
+		d.notes = append(d.notes, n)
+		r.note(0, n.level, n.text)
+	})
+	d.text = text
+	return d, err
+}
+
+// reusedDiff returns the prompt diff of the last read-only step when its
+// guard found the worktree unchanged and that record stands for the next
+// step (see reuseWindow): the worktree, hence its diff, is the same. Its
+// log lines are written again. nil when it must be taken anew.
+func (r *run) reusedDiff() *promptDiff {
+	v := r.verified
+	if v == nil || v.diff == nil || time.Since(v.at) >= reuseWindow {
+		return nil
+	}
+	for _, n := range v.diff.notes {
+		r.note(0, n.level, n.text)
+	}
+	return v.diff
+}
+
 // guardBefore records the worktree before a read-only step; nil when the
 // step may write (or the task runs without a worktree of its own).
 func (r *run) guardBefore(ctx context.Context, s stepSpec) (*worktree.Snapshot, error) {
+	prev := r.verified
+	r.verified = nil
 	if !r.readOnly(s.role) || !r.wt.Isolated {
 		return nil, nil
+	}
+	if prev != nil && time.Since(prev.at) < reuseWindow {
+		snap := prev.snap
+		return &snap, nil
 	}
 	snap, err := r.p.o.Worktrees.Snapshot(ctx, r.wt)
 	if err != nil {
@@ -62,6 +125,7 @@ func (r *run) guardAfter(s stepSpec, e task.Execution, attempt int, snap *worktr
 	}
 	if len(st.Files) == 0 && !st.HeadMoved {
 		r.atBase = snap.Clean && st.Ref == "" && snap.Head == r.wt.BaseSHA
+		r.verified = &verified{snap: *snap, at: time.Now(), diff: r.lastDiff}
 		return "", nil
 	}
 	r.atBase = false

@@ -78,6 +78,13 @@ type run struct {
 	// atBase: the running read-only step left the worktree clean at its
 	// base commit (nothing changed on the branch: no git call lists it).
 	atBase bool
+	// verified is the worktree as the last read-only step's guard found it
+	// unchanged; the next step's guard takes it unless anything else that
+	// may change the worktree ran first (guardBefore, dropHunks, the gate)
+	// or the run waited (a retry's backoff).
+	verified *verified
+	// lastDiff is the prompt diff of the running step (nil: it has none).
+	lastDiff *promptDiff
 	// watch follows the running step attempt (rotation, handoff output).
 	watch *watch
 }

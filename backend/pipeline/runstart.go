@@ -128,6 +128,7 @@ func lastFinalPlan(secs []task.Section) string {
 // already reverted — a resumed fix run — is skipped). A hunk that no
 // longer reverse-applies fails the run, naming it.
 func (r *run) dropHunks(ctx context.Context, drops []task.HunkDrop) error {
+	r.verified = nil
 	for _, d := range drops {
 		msg := fmt.Sprintf("Drop hunk %d of %s\n\nThe user dropped this hunk (%s) in review; fix run %d reverts it before the developer runs.\n",
 			d.Index, d.File, d.Header, r.start.Fix)

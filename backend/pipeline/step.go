@@ -163,8 +163,11 @@ func describe(res agent.Result, idleMs int64) string {
 	return fmt.Sprintf("exit code %d", res.ExitCode)
 }
 
-// backoff waits d, checking for a stop request every ControlPoll.
+// backoff waits d, checking for a stop request every ControlPoll. The
+// worktree may change meanwhile (the user may edit it): the next step's
+// guard records it anew.
 func (r *run) backoff(ctx context.Context, d time.Duration) error {
+	r.verified = nil
 	for left := d; ; {
 		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop {
 			return errStopped
@@ -204,17 +207,22 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	in.Interrupted = interrupted
 	in.Resumed, r.resumeNote = r.resumeNote, false
 	in.Iteration, in.Runs, in.Fix = r.runNo, r.t.Runs, r.start.Fix
+	var diff *promptDiff
 	if s.diff {
-		d, err := r.p.o.Worktrees.PromptDiff(ctx, r.wt, r.set.Review.MaxInlineDiffBytes, r.wlog)
-		if err != nil {
-			return agent.Result{}, &failure{fmt.Sprintf("%s: diff: %v", s.name(), err)}
+		if diff = r.reusedDiff(); diff == nil {
+			d, err := r.promptDiff(ctx)
+			if err != nil {
+				return agent.Result{}, &failure{fmt.Sprintf("%s: diff: %v", s.name(), err)}
+			}
+			diff = d
 		}
-		in.Diff = d
+		in.Diff = diff.text
 	}
 	snap, err := r.guardBefore(ctx, s)
 	if err != nil {
 		return agent.Result{}, err
 	}
+	r.lastDiff = diff
 	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
 	if err != nil {
 		return agent.Result{}, err

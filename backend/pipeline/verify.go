@@ -68,6 +68,7 @@ type VerifyStore interface {
 // spent, errStopped or errInterrupted. The result goes into base for the
 // observer and reviewer prompts.
 func (r *run) verifyGate(ctx context.Context, base *PromptInput) error {
+	r.verified = nil
 	if r.verifyCmd.Command == "" {
 		return nil
 	}
