@@ -36,6 +36,10 @@ type Snapshot struct {
 	// Probe identifies git status's records and the listed files' stat
 	// data ("" when clean or when stat data cannot prove them unchanged).
 	Probe string
+	// kept, when set, holds the records and listed files of a worktree
+	// with uncommitted work whose trees (Index, Files) were not written:
+	// see keep.
+	kept *kept
 }
 
 // Stray is what a read-only step changed, as Restore found and handled it.
@@ -74,7 +78,7 @@ func (m *Manager) Snapshot(ctx context.Context, wt Worktree) (Snapshot, error) {
 // reverted all the same. The error is for failures to look or to save,
 // in which case nothing was reverted.
 func (m *Manager) Restore(ctx context.Context, wt Worktree, snap Snapshot, name string) (Stray, error) {
-	if !wt.Isolated || (snap.Files == "" && !snap.Clean) {
+	if !wt.Isolated || (snap.Files == "" && !snap.Clean && snap.kept == nil) {
 		return Stray{}, nil
 	}
 	p, err := m.probe(ctx, wt.Dir)
@@ -84,11 +88,18 @@ func (m *Manager) Restore(ctx context.Context, wt Worktree, snap Snapshot, name 
 	if snap.unchanged(p) {
 		return Stray{}, nil
 	}
-	if snap.Clean {
-		if snap.Files, err = m.headTree(ctx, wt.Dir, snap.Head); err != nil {
+	if snap.Clean || snap.kept != nil {
+		head, err := m.headTree(ctx, wt.Dir, snap.Head)
+		if err != nil {
 			return Stray{}, fmt.Errorf("check read-only step: %w", err)
 		}
-		snap.Index, snap.Clean = snap.Files, false
+		snap.Files, snap.Index, snap.Clean = head, head, false
+		if k := snap.kept; k != nil {
+			if snap.Files, err = m.keptTree(ctx, wt.Dir, head, k); err != nil {
+				return Stray{}, fmt.Errorf("check read-only step: %w", err)
+			}
+			snap.kept = nil
+		}
 	}
 	now, err := m.trees(ctx, wt.Dir, p)
 	if err != nil {
@@ -225,7 +236,9 @@ func (m *Manager) revert(ctx context.Context, wt Worktree, snap, now Snapshot, s
 }
 
 // state reads HEAD, the index tree and the files tree of dir. lazy leaves
-// a clean worktree's trees to be read when needed (Snapshot.Clean).
+// a clean worktree's trees to be read when needed (Snapshot.Clean), and
+// those of a worktree with a few unstaged changes to be written from what
+// it kept (keep).
 func (m *Manager) state(ctx context.Context, dir string, lazy bool) (Snapshot, error) {
 	p, err := m.probe(ctx, dir)
 	if err != nil {
@@ -233,6 +246,11 @@ func (m *Manager) state(ctx context.Context, dir string, lazy bool) (Snapshot, e
 	}
 	if lazy && p.ok && p.clean {
 		return Snapshot{Head: p.head, HeadRef: p.headRef, Clean: true}, nil
+	}
+	if lazy {
+		if k, ok := keep(dir, p); ok {
+			return Snapshot{Head: p.head, HeadRef: p.headRef, Probe: p.digest, kept: k}, nil
+		}
 	}
 	return m.trees(ctx, dir, p)
 }

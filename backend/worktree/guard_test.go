@@ -1,6 +1,7 @@
 package worktree_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,19 +15,39 @@ import (
 // uncommitted change (the developer's leftovers), an untracked file and an
 // ignored one, and snapshots it.
 func guardFixture(t *testing.T) (*worktree.Manager, worktree.Worktree, worktree.Snapshot) {
+	return guardFixtureOf(t, false)
+}
+
+// guardFixtureOf is guardFixture; full adds more untracked files than the
+// guard keeps aside (many/), so the snapshot writes its trees at once.
+func guardFixtureOf(t *testing.T, full bool) (*worktree.Manager, worktree.Worktree, worktree.Snapshot) {
 	t.Helper()
 	m, wt := guardWorktree(t)
 	write(t, filepath.Join(wt.Dir, "a.txt"), "one\nuncommitted\n")
 	write(t, filepath.Join(wt.Dir, "notes.txt"), "untracked\n")
 	write(t, filepath.Join(wt.Dir, "build.log"), "ignored\n")
+	for i := 0; full && i < 70; i++ {
+		write(t, filepath.Join(wt.Dir, "many", fmt.Sprintf("f%02d.txt", i)), "many\n")
+	}
 	snap, err := m.Snapshot(t.Context(), wt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.Clean || snap.Files == "" {
-		t.Fatalf("a worktree with changes recorded as %+v", snap)
+	if snap.Clean || full != (snap.Files != "") || full == (worktree.KeptFiles(snap) == 2) {
+		t.Fatalf("a worktree with changes (full record %v) recorded as %+v", full, snap)
 	}
 	return m, wt, snap
+}
+
+// bothRecords runs f on a worktree with uncommitted work recorded by
+// keeping its few changed files aside and by writing its trees.
+func bothRecords(t *testing.T, f func(t *testing.T, m *worktree.Manager, wt worktree.Worktree, snap worktree.Snapshot)) {
+	for _, full := range []bool{false, true} {
+		t.Run(map[bool]string{false: "kept", true: "full"}[full], func(t *testing.T) {
+			m, wt, snap := guardFixtureOf(t, full)
+			f(t, m, wt, snap)
+		})
+	}
 }
 
 // cleanGuardFixture is a task worktree whose work is all committed (an
@@ -71,20 +92,24 @@ func read(t *testing.T, p string) string {
 // A read-only step that changed nothing (it may touch ignored files, the
 // index's stat data, /tmp) leaves no stray ref.
 func TestRestoreUnchanged(t *testing.T) {
-	m, wt, snap := guardFixture(t)
-	write(t, filepath.Join(wt.Dir, "build.log"), "rebuilt\n")
-	sh(t, wt.Dir, "status", "--short")
-	st, err := m.Restore(t.Context(), wt, snap, "reviewer-1")
-	if err != nil || len(st.Files) != 0 || st.Ref != "" || st.HeadMoved {
-		t.Fatalf("stray %+v %v", st, err)
-	}
+	bothRecords(t, func(t *testing.T, m *worktree.Manager, wt worktree.Worktree, snap worktree.Snapshot) {
+		write(t, filepath.Join(wt.Dir, "build.log"), "rebuilt\n")
+		sh(t, wt.Dir, "status", "--short")
+		st, err := m.Restore(t.Context(), wt, snap, "reviewer-1")
+		if err != nil || len(st.Files) != 0 || st.Ref != "" || st.HeadMoved {
+			t.Fatalf("stray %+v %v", st, err)
+		}
+	})
 }
 
 // Everything a read-only step changed — a tracked file edited, one
 // deleted, a new file, a commit on the task branch, a staged change — is
 // saved on the stray ref and reverted; ignored files are left alone.
 func TestRestoreSavesAndReverts(t *testing.T) {
-	m, wt, snap := guardFixture(t)
+	bothRecords(t, testRestoreSavesAndReverts)
+}
+
+func testRestoreSavesAndReverts(t *testing.T, m *worktree.Manager, wt worktree.Worktree, snap worktree.Snapshot) {
 	head := sh(t, wt.Dir, "rev-parse", "HEAD")
 	write(t, filepath.Join(wt.Dir, "a.txt"), "rewritten by the reviewer\n")
 	if err := os.Remove(filepath.Join(wt.Dir, "notes.txt")); err != nil {
@@ -139,9 +164,8 @@ func TestRestoreSavesAndReverts(t *testing.T) {
 	if read(t, filepath.Join(wt.Dir, "build.log")) != "rebuilt\n" {
 		t.Error("an ignored file was reverted")
 	}
-	again, err := m.Snapshot(t.Context(), wt)
-	again.Probe, snap.Probe = "", "" // the revert rewrote the files: their stat data differs
-	if err != nil || again != snap {
+	again, err := m.Snapshot(t.Context(), wt) // the revert rewrote files: their stat data differs
+	if err != nil || !worktree.SameSnapshot(again, snap) {
 		t.Errorf("state after revert %+v, want %+v (%v)", again, snap, err)
 	}
 }

@@ -50,6 +50,10 @@ type probe struct {
 	// digest identifies the records and the listed files' stat data; ""
 	// when the stat data cannot prove a file unchanged (see fresh).
 	digest string
+	// recs are the records listing paths (all but the headers); dir is
+	// the worktree's top.
+	recs []string
+	dir  string
 }
 
 // probe runs git status in dir (the worktree's top).
@@ -60,7 +64,7 @@ func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
 	if err != nil {
 		return probe{}, err
 	}
-	p := probe{clean: true}
+	p := probe{clean: true, dir: dir}
 	h := sha256.New()
 	trusted := true
 	for _, rec := range gitx.SplitNUL(out) {
@@ -77,6 +81,7 @@ func (m *Manager) probe(ctx context.Context, dir string) (probe, error) {
 			continue
 		}
 		p.clean = false
+		p.recs = append(p.recs, rec)
 		p.staged = p.staged || rec[0] == 'u' || (rec[0] == '1' && len(rec) > 2 && rec[2] != '.')
 		fmt.Fprintf(h, "%s\x00", rec)
 		path := recordPath(rec)
@@ -151,7 +156,10 @@ func (snap Snapshot) unchanged(now probe) bool {
 	if snap.Clean {
 		return now.clean
 	}
-	return snap.Probe != "" && now.digest == snap.Probe
+	if snap.Probe != "" && now.digest == snap.Probe {
+		return true
+	}
+	return snap.kept != nil && snap.kept.same(now.dir, now)
 }
 
 // headTree returns the tree of commit head (from the object files when

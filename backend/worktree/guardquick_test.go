@@ -101,7 +101,7 @@ func agedGuardFixture(t *testing.T) (*worktree.Manager, worktree.Worktree, workt
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.Probe == "" || snap.Clean || snap.Files == "" {
+	if snap.Probe == "" || snap.Clean || worktree.KeptFiles(snap) != 2 {
 		t.Fatalf("aged worktree with changes recorded as %+v", snap)
 	}
 	if err := os.Truncate(log, 0); err != nil {
