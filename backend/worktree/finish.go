@@ -99,7 +99,7 @@ func (m *Manager) Finish(ctx context.Context, wt Worktree, o Outcome, p Policy, 
 	if err := CheckTaskID(wt.TaskID); err != nil {
 		return FinishReport{}, fmt.Errorf("finish: %w", err)
 	}
-	head, ok, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+wt.Branch)
+	head, ok, err := m.branchSHA(ctx, wt.Repo, "", wt.Branch)
 	if err != nil {
 		return FinishReport{}, fmt.Errorf("finish: %w", err)
 	}
@@ -245,7 +245,7 @@ func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, 
 	rep.DirRemoved = true
 	deleted := []string{wt.Dir}
 	for _, b := range []string{wt.Branch, LeftoversBranchName(wt.TaskID)} {
-		sha, ok, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+b)
+		sha, ok, err := m.branchSHA(ctx, wt.Repo, "", b)
 		if err != nil {
 			return rep, fmt.Errorf("finish: delete: %w", err)
 		}

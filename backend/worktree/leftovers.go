@@ -101,7 +101,7 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 		return res, nil
 	}
 	branch := LeftoversBranchName(wt.TaskID)
-	prev, hasPrev, err := m.git.RefSHA(ctx, wt.Repo, "refs/heads/"+branch)
+	prev, hasPrev, err := m.branchSHA(ctx, wt.Repo, st.commonDir, branch)
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}

@@ -137,7 +137,7 @@ func (m *Manager) Provision(ctx context.Context, r Request, log Logf) (Worktree,
 }
 
 func (m *Manager) provisionLocked(ctx context.Context, wt Worktree, r Request, top, common string, log Logf) (Worktree, error) {
-	branchSHA, exists, err := m.git.RefSHA(ctx, top, "refs/heads/"+wt.Branch)
+	branchSHA, exists, err := m.branchSHA(ctx, top, common, wt.Branch)
 	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}

@@ -39,11 +39,28 @@ func (m *Manager) Refs(ctx context.Context, repo, root, taskID string) (TaskRefs
 		return TaskRefs{}, fmt.Errorf("task refs: %s: %w", taskID, ErrNoMeta)
 	}
 	r := TaskRefs{BaseSHA: meta.BaseSHA, Branch: BranchName(taskID), LeftoversBranch: LeftoversBranchName(taskID)}
-	if r.HeadSHA, _, err = m.git.RefSHA(ctx, repo, "refs/heads/"+r.Branch); err != nil {
+	if r.HeadSHA, _, err = m.branchSHA(ctx, repo, "", r.Branch); err != nil {
 		return TaskRefs{}, fmt.Errorf("task refs: %w", err)
 	}
-	if r.LeftoversSHA, _, err = m.git.RefSHA(ctx, repo, "refs/heads/"+r.LeftoversBranch); err != nil {
+	if r.LeftoversSHA, _, err = m.branchSHA(ctx, repo, "", r.LeftoversBranch); err != nil {
 		return TaskRefs{}, fmt.Errorf("task refs: %w", err)
 	}
 	return r, nil
+}
+
+// branchSHA reads refs/heads/<branch> of repo (common: its git common
+// directory, "" when not known yet) from the ref files when it can
+// (gitx.RefSHAs), else through git; ok is false when it does not exist.
+func (m *Manager) branchSHA(ctx context.Context, repo, common, branch string) (sha string, ok bool, err error) {
+	ref := "refs/heads/" + branch
+	if common == "" {
+		common, _ = m.git.CommonDir(ctx, repo)
+	}
+	if common != "" {
+		if got, err := m.git.RefSHAs(ctx, repo, common, ref); err == nil {
+			sha, ok = got[ref]
+			return sha, ok, nil
+		}
+	}
+	return m.git.RefSHA(ctx, repo, ref)
 }
