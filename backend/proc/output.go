@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // readBuf is the size of one read from the PTY master.
@@ -143,5 +144,19 @@ func (o *outbox) run(fn func([]byte)) {
 		o.mu.Unlock()
 		fn(chunk)
 		o.spare = chunk
+		if len(chunk) >= floodBatch {
+			// A flood: let it pile up for a moment rather than wake for
+			// every read (on two cores the wake-ups took the CPU the
+			// child writes with; K3 in make bench: 0.60–0.68 → 0.76–0.84
+			// of a raw PTY read). Sparse output is delivered at once.
+			time.Sleep(floodPause)
+		}
 	}
 }
+
+// floodBatch is the batch size from which the consumer pauses floodPause
+// before taking the next one.
+const (
+	floodBatch = 4 << 10
+	floodPause = time.Millisecond
+)
