@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,40 +15,53 @@ import (
 )
 
 // readCommitTree returns the tree of the commit sha, read from the object
-// files under common/objects the way git stores them (gitformat-pack(5)):
-// a loose object, or a whole (not deltified) object in a pack found
-// through its version 2 index. ok is false whenever git should answer
-// instead: another object format, an object stored as a delta, one kept in
-// an alternate object store, or anything unexpected.
+// files (readCommit).
 func readCommitTree(common, sha string) (string, bool) {
+	c, ok := readCommit(common, sha)
+	return c.tree, ok
+}
+
+// commitHead is the start of a commit object: its tree and parents.
+type commitHead struct {
+	tree    string
+	parents []string
+}
+
+// readCommit returns the tree and parents of the commit sha, read from the
+// object files under common/objects the way git stores them
+// (gitformat-pack(5)): a loose object, or a whole (not deltified) object in
+// a pack found through its version 2 index. ok is false whenever git should
+// answer instead: another object format, an object stored as a delta, one
+// kept in an alternate object store, or anything unexpected.
+func readCommit(common, sha string) (commitHead, bool) {
 	if len(sha) != 40 || !isHex(sha) || !plainObjects(common) {
-		return "", false
+		return commitHead{}, false
 	}
 	objects := filepath.Join(common, "objects")
 	if f, err := os.Open(filepath.Join(objects, sha[:2], sha[2:])); err == nil {
 		defer f.Close()
 		zr, err := zlib.NewReader(f)
 		if err != nil {
-			return "", false
+			return commitHead{}, false
 		}
 		defer zr.Close()
-		return commitTreeOf(zr, true)
+		return commitOf(zr, true)
 	}
 	id, err := hex.DecodeString(sha)
 	if err != nil {
-		return "", false
+		return commitHead{}, false
 	}
 	idxs, _ := filepath.Glob(filepath.Join(objects, "pack", "pack-*.idx"))
 	for _, idx := range idxs {
 		off, found, ok := packOffset(idx, id)
 		if !ok {
-			return "", false
+			return commitHead{}, false
 		}
 		if found {
-			return packedCommitTree(strings.TrimSuffix(idx, ".idx")+".pack", off)
+			return packedCommit(strings.TrimSuffix(idx, ".idx")+".pack", off)
 		}
 	}
-	return "", false
+	return commitHead{}, false
 }
 
 // plainObjects reports whether the repository stores its objects as SHA-1
@@ -59,27 +73,37 @@ func plainObjects(common string) bool {
 	return configAllows(common, "objectformat")
 }
 
-// commitTreeOf reads a commit's "tree" line; header says r starts with the
-// loose object's "commit <size>\0" header.
-func commitTreeOf(r io.Reader, header bool) (string, bool) {
-	var buf [128]byte
+// commitOf reads a commit's "tree" and "parent" lines; header says r
+// starts with the loose object's "commit <size>\0" header. ok is false
+// when they cannot all be read from the object's first 1 KiB.
+func commitOf(r io.Reader, header bool) (commitHead, bool) {
+	var buf [1024]byte
 	n, _ := io.ReadFull(r, buf[:])
 	b := buf[:n]
 	if header {
 		h, rest, found := bytes.Cut(b, []byte{0})
 		if !found || !bytes.HasPrefix(h, []byte("commit ")) {
-			return "", false
+			return commitHead{}, false
 		}
 		b = rest
 	}
 	if len(b) < 46 || !bytes.HasPrefix(b, []byte("tree ")) || b[45] != '\n' {
-		return "", false
+		return commitHead{}, false
 	}
-	tree := string(b[5:45])
-	if !isHex(tree) {
-		return "", false
+	c := commitHead{tree: string(b[5:45])}
+	if !isHex(c.tree) {
+		return commitHead{}, false
 	}
-	return tree, true
+	for b = b[46:]; bytes.HasPrefix(b, []byte("parent ")); b = b[48:] {
+		if len(b) < 48 || b[47] != '\n' || !isHex(string(b[7:47])) {
+			return commitHead{}, false
+		}
+		c.parents = append(c.parents, string(b[7:47]))
+	}
+	if len(b) < 7 { // the parents may go on past what was read
+		return commitHead{}, false
+	}
+	return c, true
 }
 
 // packOffset finds id in a version 2 pack index: found with its offset in
@@ -137,34 +161,34 @@ func packOffset(idx string, id []byte) (off int64, found, ok bool) {
 	return int64(binary.BigEndian.Uint64(o[:])), true, true
 }
 
-// packedCommitTree reads the commit at off in pack; only a whole commit
+// packedCommit reads the commit at off in pack; only a whole commit
 // object is read (a delta is left to git).
-func packedCommitTree(pack string, off int64) (string, bool) {
+func packedCommit(pack string, off int64) (commitHead, bool) {
 	f, err := os.Open(pack)
 	if err != nil {
-		return "", false
+		return commitHead{}, false
 	}
 	defer f.Close()
 	var hdr [16]byte
 	n, err := f.ReadAt(hdr[:], off)
 	if n == 0 || (err != nil && err != io.EOF) {
-		return "", false
+		return commitHead{}, false
 	}
 	if (hdr[0]>>4)&7 != 1 { // OBJ_COMMIT; deltas and other types go to git
-		return "", false
+		return commitHead{}, false
 	}
 	i := 0
 	for hdr[i]&0x80 != 0 {
 		if i++; i >= n {
-			return "", false
+			return commitHead{}, false
 		}
 	}
 	zr, err := zlib.NewReader(io.NewSectionReader(f, off+int64(i)+1, 1<<20))
 	if err != nil {
-		return "", false
+		return commitHead{}, false
 	}
 	defer zr.Close()
-	return commitTreeOf(zr, false)
+	return commitOf(zr, false)
 }
 
 // TreeOf returns the tree of commit, read from the object files when it
@@ -178,4 +202,21 @@ func (g *Git) TreeOf(ctx context.Context, dir, common, commit string) (string, e
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// CommitHead returns the tree and parents of commit, read from the object
+// files when it can be (readCommit), else by git.
+func (g *Git) CommitHead(ctx context.Context, dir, common, commit string) (tree string, parents []string, err error) {
+	if c, ok := readCommit(common, commit); ok {
+		return c.tree, c.parents, nil
+	}
+	out, err := g.Run(ctx, dir, "show", "-s", "--format=%T %P", "--end-of-options", commit)
+	if err != nil {
+		return "", nil, err
+	}
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		return "", nil, fmt.Errorf("commit %s: no tree", commit)
+	}
+	return f[0], f[1:], nil
 }

@@ -72,6 +72,42 @@ func (g *Git) UpdateRef(ctx context.Context, dir, ref, newSHA, oldSHA, reason st
 	return nil
 }
 
+// RefUpdate is one compare-and-swap of UpdateRefs: Ref to New if it holds
+// Old ("" = it must not exist yet).
+type RefUpdate struct{ Ref, New, Old string }
+
+// UpdateRefs applies updates in one transaction (`update-ref --stdin`):
+// all of them or, when any ref does not hold its Old, none (an error
+// matching ErrRefMoved).
+func (g *Git) UpdateRefs(ctx context.Context, dir, reason string, updates []RefUpdate) error {
+	var in strings.Builder
+	for _, u := range updates {
+		if err := checkRef(u.Ref); err != nil {
+			return err
+		}
+		old := u.Old
+		if old == "" {
+			old = strings.Repeat("0", 40)
+		}
+		if err := CheckRev(u.New); err != nil {
+			return fmt.Errorf("update %s: %w", u.Ref, err)
+		}
+		if err := CheckRev(old); err != nil {
+			return fmt.Errorf("update %s: %w", u.Ref, err)
+		}
+		fmt.Fprintf(&in, "update %s\x00%s\x00%s\x00", u.Ref, u.New, old)
+	}
+	args := []string{"update-ref"}
+	if reason != "" {
+		args = append(args, "-m", reason)
+	}
+	args = append(args, "-z", "--stdin")
+	if _, err := g.Exec(ctx, Cmd{Dir: dir, Args: args, Input: []byte(in.String())}); err != nil {
+		return fmt.Errorf("update refs: %w", err)
+	}
+	return nil
+}
+
 // DeleteRef deletes ref only if it currently holds oldSHA. A lost race
 // returns an error matching ErrRefMoved; others are *Error.
 func (g *Git) DeleteRef(ctx context.Context, dir, ref, oldSHA string) error {

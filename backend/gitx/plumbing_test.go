@@ -253,3 +253,39 @@ func TestStatus(t *testing.T) {
 		t.Fatalf("missing dir: %v", err)
 	}
 }
+
+// UpdateRefs moves every ref or none: one stale old value (or a ref that
+// must not exist but does) leaves all of them as they were.
+func TestUpdateRefsAllOrNothing(t *testing.T) {
+	repo := newRepo(t)
+	g := gitx.New()
+	one := sh(t, repo, "rev-parse", "HEAD")
+	write(t, filepath.Join(repo, "a.txt"), "two\n")
+	sh(t, repo, "commit", "-qam", "second")
+	two := sh(t, repo, "rev-parse", "HEAD")
+	sh(t, repo, "update-ref", "refs/heads/b", one)
+
+	for name, ups := range map[string][]gitx.RefUpdate{
+		"stale old value": {{Ref: "refs/keep/1", New: one}, {Ref: "refs/heads/b", New: two, Old: two}},
+		"must not exist":  {{Ref: "refs/heads/b", New: two, Old: one}, {Ref: "refs/heads/main", New: one}},
+	} {
+		if err := g.UpdateRefs(ctx(t), repo, "test", ups); !errors.Is(err, gitx.ErrRefMoved) {
+			t.Fatalf("%s: %v, want ErrRefMoved", name, err)
+		}
+		if got := sh(t, repo, "rev-parse", "refs/heads/b"); got != one {
+			t.Fatalf("%s: b moved to %s", name, got)
+		}
+		if _, ok, _ := g.RefSHA(ctx(t), repo, "refs/keep/1"); ok {
+			t.Fatalf("%s: refs/keep/1 was created", name)
+		}
+	}
+	if err := g.UpdateRefs(ctx(t), repo, "test", []gitx.RefUpdate{{Ref: "refs/keep/1", New: one}, {Ref: "refs/heads/b", New: two, Old: one}}); err != nil {
+		t.Fatal(err)
+	}
+	if sh(t, repo, "rev-parse", "refs/heads/b") != two || sh(t, repo, "rev-parse", "refs/keep/1") != one {
+		t.Fatal("the refs were not both moved")
+	}
+	if err := g.UpdateRefs(ctx(t), repo, "", []gitx.RefUpdate{{Ref: "refs/heads/c", New: "-x"}}); !errors.Is(err, gitx.ErrBadRev) {
+		t.Fatalf("bad new value: %v", err)
+	}
+}

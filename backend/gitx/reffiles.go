@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,86 @@ func (g *Git) RefSHAs(ctx context.Context, dir, common string, refs ...string) (
 		}
 	}
 	return got, nil
+}
+
+// RefsUnder returns the refs whose names start with prefix (ending in
+// "/") and their object ids, read from the ref files when it can be
+// (readRefsUnder), else by `git for-each-ref`.
+func (g *Git) RefsUnder(ctx context.Context, dir, common, prefix string) (map[string]string, error) {
+	if got, ok := readRefsUnder(common, prefix); ok {
+		return got, nil
+	}
+	out, err := g.Run(ctx, dir, "for-each-ref", "--format=%(objectname) %(refname)", "--", prefix)
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if sha, ref, ok := strings.Cut(line, " "); ok && strings.HasPrefix(ref, prefix) {
+			got[ref] = sha
+		}
+	}
+	return got, nil
+}
+
+// readRefsUnder is RefsUnder without git: the loose ref files under
+// common/prefix (lock files aside) over the packed-refs lines with that
+// prefix. ok is false when git must be asked.
+func readRefsUnder(common, prefix string) (map[string]string, bool) {
+	if common == "" || !strings.HasPrefix(prefix, "refs/") || !strings.HasSuffix(prefix, "/") ||
+		checkRef(strings.TrimSuffix(prefix, "/")) != nil || !plainRefStore(common) {
+		return nil, false
+	}
+	got := map[string]string{}
+	ok := true
+	err := filepath.WalkDir(filepath.Join(common, filepath.FromSlash(prefix)), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, ".lock") {
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				ok = false
+			}
+			return nil
+		}
+		rel, rerr := filepath.Rel(common, path)
+		b, ferr := os.ReadFile(path)
+		sha := strings.TrimSpace(string(b))
+		ref := filepath.ToSlash(rel)
+		if rerr != nil || ferr != nil || !d.Type().IsRegular() || !isObjectID(sha) || checkRef(ref) != nil {
+			ok = false
+			return filepath.SkipAll
+		}
+		got[ref] = sha
+		return nil
+	})
+	if err != nil || !ok {
+		return nil, false
+	}
+	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	if errors.Is(err, os.ErrNotExist) {
+		return got, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		sha, ref, found := strings.Cut(line, " ")
+		if !found || !isObjectID(sha) {
+			return nil, false
+		}
+		if _, loose := got[ref]; strings.HasPrefix(ref, prefix) && !loose {
+			got[ref] = sha
+		}
+	}
+	if sc.Err() != nil {
+		return nil, false
+	}
+	return got, true
 }
 
 // readBranchFiles is RefSHAs without git; ok is false when git must be asked.

@@ -70,3 +70,55 @@ func TestRefSHAsReadsWhatGitResolves(t *testing.T) {
 	sh(t, repo, "config", "include.path", "other.config")
 	check("config with includes (git answers)")
 }
+
+// TestRefsUnderReadsWhatGitLists compares RefsUnder with git's
+// for-each-ref through loose refs, packed ones, a loose ref over its
+// packed entry, a deleted one, a stale lock file and a nested name.
+func TestRefsUnderReadsWhatGitLists(t *testing.T) {
+	repo := newRepo(t)
+	g := gitx.New()
+	common := filepath.Join(repo, ".git")
+	one := sh(t, repo, "rev-parse", "HEAD")
+	write(t, filepath.Join(repo, "a.txt"), "two\n")
+	sh(t, repo, "commit", "-qam", "second")
+	two := sh(t, repo, "rev-parse", "HEAD")
+	const prefix = "refs/boof-runner/leftovers/T/"
+	check := func(stage string, want int) {
+		t.Helper()
+		got, err := g.RefsUnder(ctx(t), repo, common, prefix)
+		if err != nil {
+			t.Fatalf("%s: %v", stage, err)
+		}
+		listed := map[string]string{}
+		for _, line := range strings.Split(sh(t, repo, "for-each-ref", "--format=%(objectname) %(refname)", prefix), "\n") {
+			if sha, ref, ok := strings.Cut(line, " "); ok {
+				listed[ref] = sha
+			}
+		}
+		if len(got) != want || len(listed) != want {
+			t.Fatalf("%s: read %v, git lists %v, want %d refs", stage, got, listed, want)
+		}
+		for ref, sha := range listed {
+			if got[ref] != sha {
+				t.Fatalf("%s: %s read as %q, git says %s", stage, ref, got[ref], sha)
+			}
+		}
+	}
+	check("none", 0)
+	sh(t, repo, "update-ref", prefix+"1", one)
+	sh(t, repo, "update-ref", prefix+"2", two)
+	sh(t, repo, "update-ref", "refs/boof-runner/leftovers/U/1", one)
+	check("loose", 2)
+	sh(t, repo, "pack-refs", "--all")
+	check("packed", 2)
+	sh(t, repo, "update-ref", prefix+"1", two)
+	sh(t, repo, "update-ref", prefix+"sub/3", one)
+	write(t, filepath.Join(common, "refs", "boof-runner", "leftovers", "T", "4.lock"), one+"\n")
+	check("loose over packed, nested, a lock file", 3)
+	sh(t, repo, "update-ref", "-d", prefix+"2")
+	check("deleted", 2)
+	if err := os.WriteFile(filepath.Join(common, "refs", "boof-runner", "leftovers", "T", "5"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("a symbolic ref (git is asked)", 3)
+}

@@ -250,8 +250,21 @@ func TestLeftoversNeverMoveOffAnUnkeptCommit(t *testing.T) {
 	if kept != first.SHA || !rec.has("earlier leftovers "+first.SHA+" kept at") {
 		t.Fatalf("first leftovers not kept: %s\n%s", kept, rec.String())
 	}
+	// The task branch moved on (a fix run committed), then new work was
+	// saved: the second commit, on the old HEAD, is kept too.
+	write(t, filepath.Join(wt.Dir, "fix.txt"), "fix\n")
+	sh(t, wt.Dir, "add", "fix.txt")
+	sh(t, wt.Dir, "commit", "-qm", "fix")
+	write(t, filepath.Join(wt.Dir, "third.txt"), "3\n")
+	third, err := m.SaveLeftovers(t.Context(), wt, rec.log)
+	if err != nil || third.SHA == second.SHA || third.Parent != sh(t, wt.Dir, "rev-parse", "HEAD") {
+		t.Fatalf("third save %+v %v", third, err)
+	}
+	if kept := sh(t, repo, "rev-parse", worktree.ArchivedLeftoversPrefix+"T5/2"); kept != second.SHA {
+		t.Fatalf("second leftovers not kept: %s\n%s", kept, rec.String())
+	}
 	// Every leftovers commit is reachable from a ref.
-	for _, c := range []string{first.SHA, second.SHA} {
+	for _, c := range []string{first.SHA, second.SHA, third.SHA} {
 		if refs := sh(t, repo, "for-each-ref", "--contains", c, "--format=%(refname)"); refs == "" {
 			t.Fatalf("%s is reachable from nothing", c)
 		}

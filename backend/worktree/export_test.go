@@ -1,6 +1,9 @@
 package worktree
 
-import "bytes"
+import (
+	"bytes"
+	"context"
+)
 
 // KeptFiles is how many listed files a snapshot kept instead of writing
 // its trees (0: it has none or has its trees).
@@ -32,4 +35,17 @@ func SameSnapshot(a, b Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// StateOf is what saving leftovers reads of a worktree: from the files
+// (ok false when they cannot tell) or from git.
+func StateOf(m *Manager, dir string, files bool) (st [4]string, ok bool, err error) {
+	var s wtState
+	if files {
+		s, ok = m.stateFiles(context.Background(), dir)
+	} else {
+		s, err = m.worktreeState(context.Background(), dir)
+		ok = err == nil
+	}
+	return [4]string{s.index, s.commonDir, s.head, s.headTree}, ok, err
 }

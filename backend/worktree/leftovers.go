@@ -105,76 +105,82 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
-	if hasPrev && m.sameSave(ctx, wt.Dir, prev, tree, head) {
-		res.Branch, res.SHA = branch, prev
-		log(task.LevelInfo, "leftovers already saved on %s at %s", branch, prev)
-		return res, nil
+	var prevParents []string
+	if hasPrev {
+		prevTree, parents, err := m.git.CommitHead(ctx, wt.Dir, st.commonDir, prev)
+		if err == nil && prevTree == tree && len(parents) == 1 && parents[0] == head {
+			res.Branch, res.SHA = branch, prev
+			log(task.LevelInfo, "leftovers already saved on %s at %s", branch, prev)
+			return res, nil
+		}
+		prevParents = parents
 	}
 	msg := fmt.Sprintf("Leftovers of task %s\n\nUncommitted work found in the task worktree when the task ended,\nsaved by Boof Runner on top of %s.\n", wt.TaskID, head)
 	commit, err := m.git.CommitTree(ctx, wt.Dir, gitx.Commit{Tree: tree, Parents: []string{head}, Message: msg, Env: m.identityEnv()})
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
 	}
+	// The side branch moves and, unless the new commit contains it, the
+	// earlier one is kept at refs/boof-runner/leftovers/<id>/<n>: both in
+	// one ref transaction, under the repository's lock.
+	unlock, err := m.git.LockCommonDir(ctx, st.commonDir)
+	if err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	defer unlock()
+	updates := []gitx.RefUpdate{{Ref: "refs/heads/" + branch, New: commit, Old: prev}}
+	keep := ""
 	if hasPrev {
-		if err := m.archiveLeftovers(ctx, wt, st.commonDir, prev, commit, log); err != nil {
+		// An earlier save on the same HEAD is a sibling of this one, never
+		// in it: no need to ask git.
+		sibling := len(prevParents) == 1 && prevParents[0] == head
+		if keep, err = m.archiveRef(ctx, wt, st.commonDir, prev, commit, sibling); err != nil {
 			return res, fmt.Errorf("save leftovers: %w", err)
 		}
+		if keep != "" {
+			updates = append(updates, gitx.RefUpdate{Ref: keep, New: prev})
+		}
 	}
-	if err := m.setBranch(ctx, wt.Repo, st.commonDir, branch, commit, prev); err != nil {
+	if err := m.git.UpdateRefs(ctx, wt.Repo, "boof-runner: save leftovers", updates); err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	if keep != "" {
+		log(task.LevelInfo, "earlier leftovers %s kept at %s", prev, keep)
 	}
 	res.Branch, res.SHA = branch, commit
 	log(task.LevelInfo, "leftovers saved on %s at %s", branch, commit)
 	return res, nil
 }
 
-// sameSave reports whether the leftovers commit prev already holds tree on
-// top of head.
-func (m *Manager) sameSave(ctx context.Context, dir, prev, tree, head string) bool {
-	out, err := m.git.Run(ctx, dir, "show", "-s", "--format=%T %P", "--end-of-options", prev)
-	return err == nil && strings.TrimSpace(string(out)) == tree+" "+head
-}
-
 // ArchivedLeftoversPrefix starts the refs that keep earlier leftovers
 // commits of a task: refs/boof-runner/leftovers/<id>/<n>.
 const ArchivedLeftoversPrefix = "refs/boof-runner/leftovers/"
 
-// archiveLeftovers keeps the side branch's current commit prev at the next
-// refs/boof-runner/leftovers/<id>/<n> before the branch moves to next,
-// unless next already contains it or it is kept there already.
-func (m *Manager) archiveLeftovers(ctx context.Context, wt Worktree, commonDir, prev, next string, log Logf) error {
-	if _, err := m.git.Run(ctx, wt.Repo, "merge-base", "--is-ancestor", prev, next); err == nil {
-		return nil
+// archiveRef returns the next refs/boof-runner/leftovers/<id>/<n> to keep
+// the side branch's current commit prev at before the branch moves to
+// next; "" when next already contains it (which a sibling of next never
+// does) or it is kept there already. The caller holds the lock.
+func (m *Manager) archiveRef(ctx context.Context, wt Worktree, common, prev, next string, sibling bool) (string, error) {
+	if !sibling {
+		if _, err := m.git.Run(ctx, wt.Repo, "merge-base", "--is-ancestor", prev, next); err == nil {
+			return "", nil
+		}
 	}
-	unlock, err := m.git.LockCommonDir(ctx, commonDir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	prefix := ArchivedLeftoversPrefix + wt.TaskID + "/"
-	out, err := m.git.Run(ctx, wt.Repo, "for-each-ref", "--format=%(refname) %(objectname)", "--", prefix)
+	kept, err := m.git.RefsUnder(ctx, wt.Repo, common, prefix)
 	if err != nil {
-		return fmt.Errorf("list earlier leftovers: %w", err)
+		return "", fmt.Errorf("list earlier leftovers: %w", err)
 	}
 	n := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, sha, ok := strings.Cut(line, " ")
-		if !ok {
-			continue
-		}
+	for name, sha := range kept {
 		if sha == prev {
-			return nil
+			return "", nil
 		}
 		if k, err := strconv.Atoi(strings.TrimPrefix(name, prefix)); err == nil && k > n {
 			n = k
 		}
 	}
-	ref := fmt.Sprintf("%s%d", prefix, n+1)
-	if err := m.git.UpdateRef(ctx, wt.Repo, ref, prev, "", "boof-runner: keep earlier leftovers"); err != nil {
-		return err
-	}
-	log(task.LevelInfo, "earlier leftovers %s kept at %s", prev, ref)
-	return nil
+	return fmt.Sprintf("%s%d", prefix, n+1), nil
 }
 
 // seedIndex starts the temporary index as a copy of the worktree's own
@@ -187,18 +193,6 @@ func (m *Manager) seedIndex(ctx context.Context, dir, real, index string, env []
 	}
 	_, err := m.git.RunEnv(ctx, dir, env, "read-tree", "HEAD")
 	return err
-}
-
-// setBranch points refs/heads/<branch> at sha if it still holds old (""
-// when it must not exist): a branch moved since it was read gives
-// gitx.ErrRefMoved and stays as it is.
-func (m *Manager) setBranch(ctx context.Context, repo, commonDir, branch, sha, old string) error {
-	unlock, err := m.git.LockCommonDir(ctx, commonDir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return m.git.UpdateRef(ctx, repo, "refs/heads/"+branch, sha, old, "boof-runner: save leftovers")
 }
 
 func copyFile(src, dst string) error {
@@ -242,9 +236,13 @@ type wtState struct {
 	index, commonDir, head, headTree string
 }
 
-// worktreeState reads, in one git call, what saving leftovers needs: the
-// worktree's index file, the common git dir, HEAD and HEAD's tree.
+// worktreeState reads what saving leftovers needs: the worktree's index
+// file, the common git dir, HEAD and HEAD's tree — from the files when
+// they can be read (stateFiles), else in one git call.
 func (m *Manager) worktreeState(ctx context.Context, dir string) (wtState, error) {
+	if st, ok := m.stateFiles(ctx, dir); ok {
+		return st, nil
+	}
 	out, err := m.git.Run(ctx, dir, "rev-parse", "--path-format=absolute",
 		"--git-path", "index", "--git-common-dir", "HEAD^{commit}", "HEAD^{tree}")
 	if err != nil {
@@ -255,4 +253,41 @@ func (m *Manager) worktreeState(ctx context.Context, dir string) (wtState, error
 		return wtState{}, fmt.Errorf("read worktree state of %s: path with a newline", dir)
 	}
 	return wtState{index: l[0], commonDir: filepath.Clean(l[1]), head: l[2], headTree: l[3]}, nil
+}
+
+// stateFiles is worktreeState from the worktree's git files: its git dir
+// (the .git link), the common dir it names (commondir), HEAD's branch read
+// through the ref files and the tree from the object files (gitx falls
+// back to git for what those cannot tell). ok is false for anything else:
+// a detached or unborn HEAD, an unexpected layout.
+func (m *Manager) stateFiles(ctx context.Context, dir string) (wtState, bool) {
+	gd, err := gitDirOf(dir)
+	if err != nil {
+		return wtState{}, false
+	}
+	common := gd
+	if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gd, c)
+		}
+		common = c
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return wtState{}, false
+	}
+	b, err := os.ReadFile(filepath.Join(gd, "HEAD"))
+	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: ")
+	if err != nil || !isRef || !strings.HasPrefix(ref, "refs/heads/") {
+		return wtState{}, false
+	}
+	got, err := m.git.RefSHAs(ctx, dir, common, ref)
+	head := got[ref]
+	if err != nil || head == "" {
+		return wtState{}, false
+	}
+	tree, err := m.git.TreeOf(ctx, dir, common, head)
+	if err != nil {
+		return wtState{}, false
+	}
+	return wtState{index: filepath.Join(gd, "index"), commonDir: filepath.Clean(common), head: head, headTree: tree}, true
 }
