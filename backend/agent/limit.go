@@ -27,10 +27,14 @@ var (
 	limitTextRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(limit reached|hit your usage limit|usage[ _]limit[ _](reached|exceeded)|out of (extra )?usage)`)
 	})
-	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05"
-	// and Codex's "try again at 5:40 PM".
+	// resetsClockRe finds "resets 2pm", "resets 2:30pm", "resets 14:05",
+	// Codex's "try again at 5:40 PM" and, for a reset on another day, its
+	// "try again at Dec 2nd, 2026 12:48 AM" (also "Dec 2 12:48 AM", "Dec
+	// 2 at 2pm"): month (1), day (2), year (3), hour (4), minutes (5), am/pm (6).
 	resetsClockRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(?:resets|try again) (?:at )?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
+		return regexp.MustCompile(`(?i)(?:resets|try again) (?:at )?` +
+			`(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,?(?: (\d{4}),?)?(?: at)? )?` +
+			`(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`)
 	})
 	// exhaustedContextRe matches a tool's "out of context" error.
 	exhaustedContextRe = sync.OnceValue(func() *regexp.Regexp {
@@ -90,9 +94,9 @@ func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 		}
 	}
 	if m := resetsClockRe().FindStringSubmatch(text); m != nil {
-		h, _ := strconv.Atoi(m[1])
-		mins, _ := strconv.Atoi(m[2])
-		switch strings.ToLower(m[3]) {
+		h, _ := strconv.Atoi(m[4])
+		mins, _ := strconv.Atoi(m[5])
+		switch strings.ToLower(m[6]) {
 		case "pm":
 			if h < 12 {
 				h += 12
@@ -106,6 +110,9 @@ func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 			return time.Time{}
 		}
 		n := now.In(loc)
+		if m[1] != "" {
+			return dated(n, m[1], m[2], m[3], h, mins)
+		}
 		at := time.Date(n.Year(), n.Month(), n.Day(), h, mins, 0, 0, loc)
 		if !at.After(n) {
 			at = at.AddDate(0, 0, 1)
@@ -113,6 +120,26 @@ func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 		return at
 	}
 	return time.Time{}
+}
+
+// dated is the reset at h:mins on the named month and day (of year, else
+// of the year that puts it next after now); zero for a day the month
+// does not have.
+func dated(now time.Time, month, day, year string, h, mins int) time.Time {
+	mon := time.Month(strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(month[:3]))/3 + 1)
+	d, _ := strconv.Atoi(day)
+	y, _ := strconv.Atoi(year)
+	if year == "" {
+		y = now.Year()
+		if time.Date(y, mon, d, h, mins, 0, 0, now.Location()).Before(now.AddDate(0, 0, -1)) {
+			y++ // "Jan 2" read on Dec 31st
+		}
+	}
+	at := time.Date(y, mon, d, h, mins, 0, 0, now.Location())
+	if at.Day() != d {
+		return time.Time{}
+	}
+	return at
 }
 
 // EpochTime reads a reset time given as Unix seconds or milliseconds (the

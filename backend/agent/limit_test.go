@@ -57,6 +57,21 @@ func TestDetectLimitTextCodexTryAgainAt(t *testing.T) {
 	if !ok || !l.ResetsAt.Equal(time.Date(2026, 12, 1, 17, 40, 0, 0, time.UTC)) {
 		t.Fatalf("limit %+v %v", l, ok)
 	}
+	// A reset on another day comes with its date (seen with the real codex
+	// at 22:48 for a reset two hours later).
+	for text, want := range map[string]time.Time{
+		"try again at Dec 2nd, 2026 12:48 AM.": time.Date(2026, 12, 2, 0, 48, 0, 0, time.UTC),
+		"try again at Jan 3rd, 2027 9:05 PM.":  time.Date(2027, 1, 3, 21, 5, 0, 0, time.UTC),
+		"try again at Dec 11th, 2026 1:00 PM":  time.Date(2026, 12, 11, 13, 0, 0, 0, time.UTC),
+		"try again at Dec 2 12:48 AM":          time.Date(2026, 12, 2, 0, 48, 0, 0, time.UTC),
+		"resets Dec 5 at 2pm":                  time.Date(2026, 12, 5, 14, 0, 0, 0, time.UTC),
+		"resets Feb 30, 2027 2pm":              {},
+	} {
+		l, ok := DetectLimitText("You’ve hit your usage limit. Upgrade to Pro or "+text, now, time.UTC)
+		if !ok || !l.ResetsAt.Equal(want) {
+			t.Errorf("%q: reset %v %v, want %v", text, l.ResetsAt, ok, want)
+		}
+	}
 	l, ok = DetectLimitText(strings.Replace(msg, "at 5:40 PM", "later", 1), now, time.UTC)
 	if !ok || !l.ResetsAt.IsZero() {
 		t.Fatalf("later: %+v %v", l, ok)

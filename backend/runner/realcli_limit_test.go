@@ -100,7 +100,7 @@ func limitScenario(t *testing.T, tool string, tools map[string]any, limit fakemo
 	}
 	want := wantUntil(start)
 	if d := pauses[0].Until.Sub(want); d < -slack || d > slack {
-		t.Errorf("%s paused until %s, want %s", tool, pauses[0].Until, want)
+		t.Errorf("%s paused until %s, want %s\n%s", tool, pauses[0].Until, want, r.logText(tk.ID))
 	}
 	if !strings.Contains(pauses[0].Warning, wantWarning) {
 		t.Errorf("pause warning %q, want %q", pauses[0].Warning, wantWarning)
