@@ -110,13 +110,16 @@ func (e *env) stopInDeveloper(tk task.Task) string {
 	done := e.startRun(ctx, tk.ID)
 	x := e.waitOpenExec(tk.ID, task.RoleDeveloper)
 	deadline := time.Now().Add(60 * time.Second)
-	for spoke := false; !spoke; { // the mock names its session before it says anything
+	// The mock names its session before it says anything, and says
+	// "Thinking..." once it has counted this run as its stalled one (stopped
+	// before that, the next developer run would stall instead).
+	for stalled := false; !stalled; {
 		if time.Now().After(deadline) {
-			e.t.Fatal("the developer said nothing within 60s")
+			e.t.Fatal("the developer did not stall within 60s")
 		}
 		for _, h := range e.hookEvents() {
-			_, text := h.ev.Data.(task.AgentText)
-			spoke = spoke || (text && h.execID == x.ID)
+			text, ok := h.ev.Data.(task.AgentText)
+			stalled = stalled || (ok && h.execID == x.ID && text.Text == "Thinking...")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
