@@ -107,9 +107,15 @@ export const scheduleFlows = {
     async run(page, { world, shot, seeded }) {
       assert(world.show(seeded.id).status === 'pending', 'the limited task waits, not failed');
       const until = new Date(seeded.until);
+      // The header names the clock time, and the date too when the pause
+      // ends on another day (an hour ahead of 23:xx).
       const text = await page.evaluate((u) => {
         const d = new Date(u);
-        return `mock paused until ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')} (usage limit)`;
+        const now = new Date();
+        const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+        const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+        const when = sameDay ? hm : `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()} ${hm}`;
+        return `mock paused until ${when} (usage limit)`;
       }, seeded.until);
       const header = page.locator('header');
       await header.getByText(text).waitFor();
