@@ -94,12 +94,27 @@ func readRefsUnder(common, prefix string) (map[string]string, bool) {
 	if err != nil || !ok {
 		return nil, false
 	}
+	ok = eachPackedRef(common, func(sha, ref string) {
+		if _, loose := got[ref]; strings.HasPrefix(ref, prefix) && !loose {
+			got[ref] = sha
+		}
+	})
+	if !ok {
+		return nil, false
+	}
+	return got, true
+}
+
+// eachPackedRef calls fn with each ref line of common/packed-refs (peeled
+// lines and comments aside); a missing file has none. ok is false when the
+// file cannot be read or holds a line git would have to judge.
+func eachPackedRef(common string, fn func(sha, ref string)) bool {
 	f, err := os.Open(filepath.Join(common, "packed-refs"))
 	if errors.Is(err, os.ErrNotExist) {
-		return got, true
+		return true
 	}
 	if err != nil {
-		return nil, false
+		return false
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -111,16 +126,11 @@ func readRefsUnder(common, prefix string) (map[string]string, bool) {
 		}
 		sha, ref, found := strings.Cut(line, " ")
 		if !found || !isObjectID(sha) {
-			return nil, false
+			return false
 		}
-		if _, loose := got[ref]; strings.HasPrefix(ref, prefix) && !loose {
-			got[ref] = sha
-		}
+		fn(sha, ref)
 	}
-	if sc.Err() != nil {
-		return nil, false
-	}
-	return got, true
+	return sc.Err() == nil
 }
 
 // readBranchFiles is RefSHAs without git; ok is false when git must be asked.
@@ -151,34 +161,15 @@ func readBranchFiles(common string, refs []string) (map[string]string, bool) {
 	if len(packed) == 0 {
 		return got, true
 	}
-	f, err := os.Open(filepath.Join(common, "packed-refs"))
-	if errors.Is(err, os.ErrNotExist) {
-		return got, true
-	}
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
 	want := map[string]bool{}
 	for _, r := range packed {
 		want[r] = true
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' || line[0] == '^' {
-			continue
-		}
-		sha, ref, ok := strings.Cut(line, " ")
-		if !ok || !isObjectID(sha) {
-			return nil, false
-		}
+	if !eachPackedRef(common, func(sha, ref string) {
 		if want[ref] {
 			got[ref] = sha
 		}
-	}
-	if sc.Err() != nil {
+	}) {
 		return nil, false
 	}
 	return got, true

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -24,13 +23,7 @@ func keptFixture(t *testing.T) (*worktree.Manager, worktree.Worktree, worktree.S
 	if err := os.Symlink("notes.txt", filepath.Join(wt.Dir, "ln")); err != nil {
 		t.Fatal(err)
 	}
-	log := filepath.Join(t.TempDir(), "git.log")
-	wrapper := filepath.Join(t.TempDir(), "git")
-	write(t, wrapper, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> "+log+"\nexec git \"$@\"\n")
-	if err := os.Chmod(wrapper, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	m := newManager(gitx.WithBinary(wrapper))
+	m, log := loggedManager(t)
 	snap, err := m.Snapshot(t.Context(), wt)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package worktree_test
 import (
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 	"os"
 	"path/filepath"
@@ -90,13 +89,7 @@ func agedGuardFixture(t *testing.T) (*worktree.Manager, worktree.Worktree, workt
 	t.Helper()
 	_, wt, _ := guardFixture(t)
 	time.Sleep(120 * time.Millisecond) // past the guard's 50 ms margin
-	log := filepath.Join(t.TempDir(), "git.log")
-	wrapper := filepath.Join(t.TempDir(), "git")
-	write(t, wrapper, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> "+log+"\nexec git \"$@\"\n")
-	if err := os.Chmod(wrapper, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	m := newManager(gitx.WithBinary(wrapper))
+	m, log := loggedManager(t)
 	snap, err := m.Snapshot(t.Context(), wt)
 	if err != nil {
 		t.Fatal(err)

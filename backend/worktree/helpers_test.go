@@ -140,3 +140,16 @@ func (r *recorder) String() string {
 	defer r.mu.Unlock()
 	return strings.Join(r.lines, "\n")
 }
+
+// loggedManager is a manager whose git calls go through a wrapper that
+// appends each call's arguments to the returned log file.
+func loggedManager(t *testing.T) (*worktree.Manager, string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "git.log")
+	wrapper := filepath.Join(t.TempDir(), "git")
+	write(t, wrapper, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> "+log+"\nexec git \"$@\"\n")
+	if err := os.Chmod(wrapper, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return newManager(gitx.WithBinary(wrapper)), log
+}
