@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,33 +66,14 @@ func (m *Manager) SaveLeftovers(ctx context.Context, wt Worktree, log Logf) (Lef
 	}
 
 	res := Leftovers{Parent: head}
-	untracked, err := m.Untracked(ctx, wt.Dir)
-	if err != nil {
-		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
-	}
-	args := []string{"add", "-A"}
-	var excludes []string
-	for _, p := range untracked {
-		if !strings.HasSuffix(p, "/") {
-			continue
-		}
-		res.Nested = append(res.Nested, p)
-		if _, err := m.git.ResolveCommit(ctx, filepath.Join(wt.Dir, p), "HEAD"); errors.Is(err, gitx.ErrUnknownRef) {
-			res.Skipped = append(res.Skipped, p)
-			excludes = append(excludes, ":(exclude,literal)"+strings.TrimSuffix(p, "/"))
-		}
-	}
-	subs, err := m.checkedOutSubmodules(ctx, wt.Dir)
-	if err != nil {
-		return Leftovers{}, fmt.Errorf("save leftovers: %w", err)
-	}
-	res.Nested = append(res.Nested, subs...)
-	if len(excludes) > 0 {
-		args = append(append(args, "--", "."), excludes...)
-	}
-	if _, err := m.git.RunEnv(ctx, wt.Dir, env, args...); err != nil {
+	if res.Skipped, err = m.addAll(ctx, wt.Dir, env); err != nil {
 		return res, fmt.Errorf("save leftovers: add: %w", err)
 	}
+	if res.Nested, err = m.checkedOutGitlinks(ctx, wt.Dir, env); err != nil {
+		return res, fmt.Errorf("save leftovers: %w", err)
+	}
+	res.Nested = append(res.Nested, res.Skipped...)
+	slices.Sort(res.Nested)
 	tree, err := m.git.WriteTree(ctx, wt.Dir, env)
 	if err != nil {
 		return res, fmt.Errorf("save leftovers: %w", err)
@@ -212,10 +194,44 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// checkedOutSubmodules lists the tracked gitlinks of the worktree at dir
-// that have a repository checked out (relative, ending in "/").
-func (m *Manager) checkedOutSubmodules(ctx context.Context, dir string) ([]string, error) {
-	out, err := m.git.Run(ctx, dir, "ls-files", "--stage", "-z")
+// addAll stages everything uncommitted into the temporary index (env) with
+// `git add -A`. A nested repository without a commit makes git refuse the
+// whole add (it has no HEAD to record as a gitlink, and the index is left
+// as it was): then the untracked ones are listed, left out and returned as
+// skipped, and the rest is added. The listing is paid only then.
+func (m *Manager) addAll(ctx context.Context, dir string, env []string) (skipped []string, err error) {
+	_, addErr := m.git.RunEnv(ctx, dir, env, "add", "-A")
+	if addErr == nil {
+		return nil, nil
+	}
+	untracked, err := m.Untracked(ctx, dir)
+	if err != nil {
+		return nil, errors.Join(addErr, err)
+	}
+	excludes := []string{"add", "-A", "--", "."}
+	for _, p := range untracked {
+		if !strings.HasSuffix(p, "/") {
+			continue
+		}
+		if _, err := m.git.ResolveCommit(ctx, filepath.Join(dir, p), "HEAD"); errors.Is(err, gitx.ErrUnknownRef) {
+			skipped = append(skipped, p)
+			excludes = append(excludes, ":(exclude,literal)"+strings.TrimSuffix(p, "/"))
+		}
+	}
+	if len(skipped) == 0 {
+		return nil, addErr // not what made it fail
+	}
+	if _, err := m.git.RunEnv(ctx, dir, env, excludes...); err != nil {
+		return skipped, err
+	}
+	return skipped, nil
+}
+
+// checkedOutGitlinks lists the gitlinks of the index (env) that have a
+// repository checked out in the worktree at dir (relative, ending in "/"):
+// submodules, and nested repositories `add -A` recorded by their HEAD.
+func (m *Manager) checkedOutGitlinks(ctx context.Context, dir string, env []string) ([]string, error) {
+	out, err := m.git.RunEnv(ctx, dir, env, "ls-files", "--stage", "-z")
 	if err != nil {
 		return nil, err
 	}

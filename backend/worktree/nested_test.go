@@ -78,3 +78,39 @@ func TestFinishSubmodule(t *testing.T) {
 		t.Fatal("submodule work lost")
 	}
 }
+
+// The untracked files are listed (a walk of the worktree) only when git
+// refuses the add for a nested repository without a commit.
+func TestSaveLeftoversListsUntrackedOnlyWhenTheAddIsRefused(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	m, log := loggedManager(t)
+	wt := provision(t, m, repo, "t")
+	write(t, filepath.Join(wt.Dir, "plain.txt"), "p\n")
+	withCommit := filepath.Join(wt.Dir, "lib")
+	write(t, filepath.Join(withCommit, "lib.go"), "package lib\n")
+	sh(t, withCommit, "init", "-q")
+	commitAll(t, withCommit, "lib")
+	left, err := m.SaveLeftovers(t.Context(), wt, tlog(t))
+	if err != nil || left.SHA == "" || strings.Join(left.Nested, ",") != "lib/" || len(left.Skipped) != 0 {
+		t.Fatalf("leftovers = %+v %v", left, err)
+	}
+	calls, _ := os.ReadFile(log)
+	if strings.Contains(string(calls), "--others") || strings.Count(string(calls), "add -A") != 1 {
+		t.Fatalf("git calls:\n%s", calls)
+	}
+
+	write(t, filepath.Join(wt.Dir, "fresh", "x.txt"), "x\n")
+	sh(t, filepath.Join(wt.Dir, "fresh"), "init", "-q")
+	left, err = m.SaveLeftovers(t.Context(), wt, tlog(t))
+	if err != nil || strings.Join(left.Nested, ",") != "fresh/,lib/" || strings.Join(left.Skipped, ",") != "fresh/" {
+		t.Fatalf("leftovers = %+v %v", left, err)
+	}
+	if tree := lsTree(t, repo, left.SHA); tree["lib"] != "160000 commit" || tree["plain.txt"] == "" || tree["fresh/x.txt"] != "" {
+		t.Fatalf("leftovers tree = %q", tree)
+	}
+	calls, _ = os.ReadFile(log)
+	if strings.Count(string(calls), "--others") != 1 {
+		t.Fatalf("git calls:\n%s", calls)
+	}
+}
