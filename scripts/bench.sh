@@ -44,7 +44,7 @@ fi
 gobench ./backend/pipeline/ OrchestrationOverhead 10x
 gobench ./backend/runner/ StopFromCLI 5x
 gobench ./backend/runner/ ParallelTasks 3x
-gobench ./backend/review/ AcceptSquash1000 5x
+gobench ./backend/review/ AcceptSquash1000 20x
 gobench ./backend/proc/ 'StopLatency|Throughput' 5x
 gobench ./backend/store/ 'Store100k' 1s
 gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 3x

@@ -57,7 +57,7 @@ func wideTaskRepo(b *testing.B, n int) string {
 func BenchmarkAcceptHunks200Of5000(b *testing.B) {
 	repo := wideTaskRepo(b, 5000)
 	old := rev(b, repo, "main")
-	s := New(gitx.New(gitx.WithEnv(identity...)), func() time.Time { return fixedNow }, WithJournal(NewJournal(b.TempDir(), "")))
+	s := New(gitx.New(gitx.WithEnv(identity...)), benchClock(), WithJournal(NewJournal(b.TempDir(), "")))
 	whole := Request{Repo: repo, TaskID: "W", Target: "main", Strategy: StrategySquash, Message: "squash W\n"}
 	chosen := whole
 	for i := 0; i < 200; i++ {
