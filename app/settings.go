@@ -371,6 +371,19 @@ func (s *SettingsService) smokeModel(tool string) string {
 	return ""
 }
 
+// Tools names the registered tools, in ToolHealth's order, without
+// checking them: what the window needs at start (the task editor's tool
+// choices). The checks (a version call and a smoke prompt per installed
+// tool: CLI processes and, for a real CLI, a model request) run when the
+// Settings screen asks for ToolHealth.
+func (s *SettingsService) Tools() ([]string, error) {
+	out := []string{}
+	for _, t := range s.tools() {
+		out = append(out, t.Name())
+	}
+	return out, nil
+}
+
 // ToolHealth checks every registered tool in parallel (at most 20 s).
 func (s *SettingsService) ToolHealth() ([]ToolHealthView, error) {
 	return s.check(s.tools()), nil

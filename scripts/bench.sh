@@ -83,7 +83,9 @@ done
 
 # P6b: cold start of BIN (which execs the window binary) to the front
 # end's first paint under Xvfb, median of 5, and the idle PSS and RSS of
-# the app's process tree 5 s after the first paint of the first run.
+# the app's process tree 5 s after the first paint of the first run. The
+# real CLIs are on the app's PATH when they are installed, as for a user:
+# whatever the window's start would run of them is in the figures.
 tree() {
 	local pids=("$1") i=0 kids
 	while [ $i -lt ${#pids[@]} ]; do
@@ -98,12 +100,15 @@ if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 	export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 	mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 	start_bus
-	cold=() pss=0 rss=0
+	cold=() pss=0 rss=0 clipath=""
+	for c in "${BOOF_CLAUDE_BIN:-}" "${BOOF_CODEX_BIN:-}"; do
+		[ -n "$c" ] && clipath="$(dirname "$c"):$clipath"
+	done
 	for run in 1 2 3 4 5; do
 		log="$tmp/app$run.log"
 		: >"$log"
 		t0=$(now_ns)
-		"$bin" --data-dir "$tmp/desk$run" >"$log" 2>&1 &
+		PATH="$clipath$PATH" "$bin" --data-dir "$tmp/desk$run" >"$log" 2>&1 &
 		app=$!
 		ok=0
 		for _ in $(seq 6000); do

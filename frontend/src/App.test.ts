@@ -86,3 +86,20 @@ describe('App: requests from outside the window (tray, second launch, notificati
     await waitFor(() => expect(b.shownNav.at(-1)).toEqual({ seq: 6, view: 'task' }));
   });
 });
+
+describe('App: start-up', () => {
+  it('loads the tool names without checking the tools; the checks wait for the Settings screen', async () => {
+    const b = new FakeBackend();
+    render(App, { backend: b });
+    await fireEvent.click(await screen.findByText('Fix flaky worktree test'));
+    const select = (await screen.findByRole('combobox', { name: 'developer tool' })) as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', 'claude-code', 'codex', 'mock']));
+    const called = (m: string) => b.calls.filter((c) => c.method === m).length;
+    expect(called('SettingsService.Tools')).toBe(1);
+    expect(called('SettingsService.ToolHealth')).toBe(0);
+    expect(called('SettingsService.Models')).toBe(0);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await waitFor(() => expect(called('SettingsService.ToolHealth')).toBe(1));
+  });
+});

@@ -154,6 +154,8 @@ async function startOnce({ bin, dist, display, world, port }) {
     devserver: `127.0.0.1:${port}`,
     assetdir: dist,
     loglevel: 'info',
+    // What a flow's seed put in world.env (a PATH with recording CLIs, say).
+    ...(world.env ?? {}),
   };
   const child = spawn(bin, ['--data-dir', world.data, '--hidden'], { env, stdio: ['ignore', logFd, logFd], detached: true });
   fs.closeSync(logFd);

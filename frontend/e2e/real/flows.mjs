@@ -2,7 +2,9 @@
 // CLI before the app starts (`seed(world)` returns what `run` needs), then
 // drives the UI by roles and labels and asserts both what the user sees and
 // the real state (`boof-runner show --json`, git).
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { assert } from '../harness.mjs';
 import { reviewFlows } from './review.mjs';
 import { contentFlows } from './content.mjs';
@@ -449,6 +451,39 @@ export const flows = {
       flows['port-in-use']._server.close();
       assert(app.port !== taken, `the harness picked another port than the taken ${taken}`);
       await page.getByRole('textbox', { name: /Prompt/ }).waitFor();
+    },
+  },
+  'tool checks': {
+    // claude and codex on PATH are scripts that record how they were called:
+    // the window starts without running them (no CLI process, no model
+    // request); the Settings screen runs the checks.
+    seed(world) {
+      const bin = path.join(world.dir, 'clis');
+      const calls = path.join(world.dir, 'cli-calls.log');
+      fs.mkdirSync(bin);
+      for (const [name, version] of [['claude', '2.1.0 (Claude Code)'], ['codex', 'codex-cli 0.171.0']]) {
+        fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho "${name} $*" >> '${calls}'\necho '${version}'\n`, { mode: 0o755 });
+      }
+      world.env = { PATH: `${bin}:${process.env.PATH}` };
+      world.add('Fix flaky worktree test', '--title', 'Fix flaky worktree test');
+      return { calls };
+    },
+    async run(page, { seeded, shot }) {
+      const called = () => (fs.existsSync(seeded.calls) ? fs.readFileSync(seeded.calls, 'utf8') : '');
+      // The task editor offers every registered tool, unchecked.
+      const pane = await openTask(page, 'Fix flaky worktree test');
+      await pane.getByText('Tool and model per role').click();
+      const tools = pane.getByRole('combobox', { name: 'developer tool' });
+      await until('the tool choices', async () => (await tools.locator('option').allTextContents()).map((t) => t.trim()).join(',') === '(settings),claude-code,codex,mock');
+      await new Promise((r) => setTimeout(r, 3000));
+      assert(called() === '', `the window's start ran the CLIs:\n${called()}`);
+      await nav(page, 'Settings').click();
+      const health = page.getByRole('table', { name: 'Tool health' });
+      await health.locator('tr[data-tool="claude-code"]').filter({ hasText: '2.1.0' }).waitFor({ timeout: 30_000 });
+      await health.locator('tr[data-tool="codex"]').filter({ hasText: '0.171.0' }).waitFor({ timeout: 30_000 });
+      const log = called();
+      assert(/^claude --version$/m.test(log) && /^codex --version$/m.test(log), `the Settings screen checked the CLIs:\n${log}`);
+      await shot('tool-health');
     },
   },
   ...reviewFlows,

@@ -403,6 +403,7 @@ export class FakeBackend implements Backend {
       return { saved: true, errors: [], settings: this.settings };
     },
     'SettingsService.PickDirectory': () => '/home/dev/other-project',
+    'SettingsService.Tools': () => this.health(false).map((h) => h.tool),
     'SettingsService.ToolHealth': () => this.health(false),
     'SettingsService.TestTool': (tool) => {
       const h = this.health(true).find((x) => x.tool === tool);

@@ -476,6 +476,7 @@ export interface Api {
   'SettingsService.Get': () => Promise<SaveSettingsResult>;
   'SettingsService.Save': (settings: Settings) => Promise<SaveSettingsResult>;
   'SettingsService.PickDirectory': () => Promise<string>;
+  'SettingsService.Tools': () => Promise<string[]>;
   'SettingsService.ToolHealth': () => Promise<ToolHealth[]>;
   'SettingsService.TestTool': (tool: string) => Promise<ToolHealth>;
   'SettingsService.Models': (tool: string) => Promise<string[]>;

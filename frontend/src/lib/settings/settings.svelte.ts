@@ -45,7 +45,9 @@ export class SettingsStore {
   budgetError = $state('');
   budgetNotice = $state('');
   dirty = $derived(!!this.draft && (JSON.stringify(this.draft) !== JSON.stringify(this.saved) || this.backoff !== (this.saved?.retries.backoff_ms ?? []).join(', ')));
-  tools = $derived(this.health.map((h) => h.tool));
+  /** The registered tools' names (loadTools), until a health check lists them. */
+  toolNames = $state<string[]>([]);
+  tools = $derived(this.health.length ? this.health.map((h) => h.tool) : this.toolNames);
 
   constructor(
     private readonly backend: Backend,
@@ -81,6 +83,16 @@ export class SettingsStore {
     this.backoff = s.retries.backoff_ms.join(', ');
   }
 
+  /** Loads the tools' names only: no check runs (see loadHealth). */
+  async loadTools(): Promise<void> {
+    try {
+      this.toolNames = (await this.backend.invoke('SettingsService.Tools')) ?? [];
+    } catch {
+      this.toolNames = [];
+    }
+  }
+
+  /** Checks every tool (a version call and a smoke prompt each) and loads their models. */
   async loadHealth(): Promise<void> {
     try {
       this.health = (await this.backend.invoke('SettingsService.ToolHealth')) ?? [];

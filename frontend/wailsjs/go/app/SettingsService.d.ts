@@ -19,4 +19,6 @@ export function TestTool(arg1:string):Promise<app.ToolHealthView>;
 
 export function ToolHealth():Promise<Array<app.ToolHealthView>>;
 
+export function Tools():Promise<Array<string>>;
+
 export function Usage(arg1:app.UsageRange):Promise<app.UsageSummary>;

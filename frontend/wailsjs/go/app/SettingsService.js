@@ -34,6 +34,10 @@ export function ToolHealth() {
   return window['go']['app']['SettingsService']['ToolHealth']();
 }
 
+export function Tools() {
+  return window['go']['app']['SettingsService']['Tools']();
+}
+
 export function Usage(arg1) {
   return window['go']['app']['SettingsService']['Usage'](arg1);
 }
