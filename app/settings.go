@@ -174,6 +174,9 @@ type SettingsService struct {
 
 	mu    sync.Mutex
 	shown *settings.Settings
+
+	// healthCache keeps the passing tool checks (see ToolHealth).
+	healthCache healthCache
 }
 
 // NewSettingsService builds the service; tools lists the registered tools;
@@ -384,12 +387,10 @@ func (s *SettingsService) Tools() ([]string, error) {
 	return out, nil
 }
 
-// ToolHealth checks every registered tool in parallel (at most 20 s).
-func (s *SettingsService) ToolHealth() ([]ToolHealthView, error) {
-	return s.check(s.tools()), nil
-}
-
 func (s *SettingsService) check(tools []agent.Tool) []ToolHealthView {
+	if len(tools) == 0 {
+		return nil
+	}
 	hs := agent.CheckHealth(s.ctx(), tools, s.smokeModel, 20*time.Second)
 	out := make([]ToolHealthView, 0, len(hs))
 	now := time.Now().UTC()
@@ -403,7 +404,10 @@ func (s *SettingsService) check(tools []agent.Tool) []ToolHealthView {
 func (s *SettingsService) TestTool(name string) (ToolHealthView, error) {
 	for _, t := range s.tools() {
 		if t.Name() == name {
-			return s.check([]agent.Tool{t})[0], nil
+			with := s.checkedWith(name)
+			v := s.check([]agent.Tool{t})[0]
+			s.healthCache.put(v, with)
+			return v, nil
 		}
 	}
 	return ToolHealthView{}, errors.New("Unknown tool " + name + ".")

@@ -483,7 +483,12 @@ export const flows = {
       await health.locator('tr[data-tool="codex"]').filter({ hasText: '0.171.0' }).waitFor({ timeout: 30_000 });
       const log = called();
       assert(/^claude --version$/m.test(log) && /^codex --version$/m.test(log), `the Settings screen checked the CLIs:\n${log}`);
+      await health.locator('tr[data-tool="mock"]').filter({ hasText: 'checked just now' }).waitFor();
       await shot('tool-health');
+      // Opened again: the failing checks run again (the passing mock's is shown as it was).
+      await nav(page, 'Tasks').click();
+      await nav(page, 'Settings').click();
+      await until('the failing checks run again', () => called().match(/^claude --version$/gm)?.length === 2 && called().match(/^codex --version$/gm)?.length === 2);
     },
   },
   ...reviewFlows,
