@@ -3,7 +3,8 @@
 start_xvfb() {
 	local fdfile
 	fdfile=$(mktemp)
-	Xvfb -displayfd 1 -screen 0 "${XVFB_SIZE:-1280x800x24}" -nolisten tcp >"$fdfile" 2>/dev/null &
+	XVFB_LOG=$(mktemp)
+	Xvfb -displayfd 1 -screen 0 "${XVFB_SIZE:-1280x800x24}" -nolisten tcp >"$fdfile" 2>"$XVFB_LOG" &
 	XVFB_PID=$!
 	for _ in $(seq 600); do
 		[ -s "$fdfile" ] && break
@@ -23,7 +24,17 @@ start_xvfb() {
 
 stop_xvfb() {
 	if [ -n "${XVFB_PID:-}" ]; then kill "$XVFB_PID" 2>/dev/null; wait "$XVFB_PID" 2>/dev/null || true; fi
+	[ -z "${XVFB_LOG:-}" ] || rm -f "$XVFB_LOG"
 	return 0
+}
+
+# xvfb_state says what the X server looks like now (for a failure message):
+# alive or not, whether it answers, the end of its log.
+xvfb_state() {
+	local alive=gone answers
+	kill -0 "${XVFB_PID:-0}" 2>/dev/null && alive=alive
+	answers=$(xdotool getdisplaygeometry 2>&1 || true)
+	echo "Xvfb on $DISPLAY (pid ${XVFB_PID:-?}) $alive, answers: ${answers:-nothing}; its log: $(tail -n 5 "${XVFB_LOG:-/dev/null}" 2>/dev/null | tr '\n' ' ')"
 }
 
 # wait_window NAME TIMEOUT_S prints the window id once a visible window has NAME.
