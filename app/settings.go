@@ -364,8 +364,7 @@ func (s *SettingsService) PickDirectory() (string, error) {
 	return dir, userError(err)
 }
 
-func (s *SettingsService) smokeModel(tool string) string {
-	cur, _ := s.file.Load()
+func smokeModel(cur settings.Settings, tool string) string {
 	for _, r := range []settings.ToolRef{cur.Roles.Developer, cur.Roles.Planner, cur.Roles.Reviewer} {
 		if r.Tool == tool {
 			return r.Model
@@ -387,11 +386,13 @@ func (s *SettingsService) Tools() ([]string, error) {
 	return out, nil
 }
 
-func (s *SettingsService) check(tools []agent.Tool) []ToolHealthView {
+// check runs the health checks of tools with the settings cur.
+func (s *SettingsService) check(cur settings.Settings, tools []agent.Tool) []ToolHealthView {
 	if len(tools) == 0 {
 		return nil
 	}
-	hs := agent.CheckHealth(s.ctx(), tools, s.smokeModel, 20*time.Second)
+	model := func(tool string) string { return smokeModel(cur, tool) }
+	hs := agent.CheckHealth(s.ctx(), tools, model, 20*time.Second)
 	out := make([]ToolHealthView, 0, len(hs))
 	now := time.Now().UTC()
 	for _, h := range hs {
@@ -404,9 +405,9 @@ func (s *SettingsService) check(tools []agent.Tool) []ToolHealthView {
 func (s *SettingsService) TestTool(name string) (ToolHealthView, error) {
 	for _, t := range s.tools() {
 		if t.Name() == name {
-			with := s.checkedWith(name)
-			v := s.check([]agent.Tool{t})[0]
-			s.healthCache.put(v, with)
+			cur, _ := s.file.Load()
+			v := s.check(cur, []agent.Tool{t})[0]
+			s.healthCache.put(v, checkedWith(cur, name))
 			return v, nil
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/settings"
 )
 
 // healthTTL is how long a passing tool check is shown again instead of
@@ -51,14 +52,13 @@ func (c *healthCache) put(v ToolHealthView, with string) {
 	c.m[v.Tool] = healthEntry{view: v, with: with}
 }
 
-// checkedWith is what a check of tool runs with: its settings and the
-// smoke model.
-func (s *SettingsService) checkedWith(tool string) string {
-	cur, _ := s.file.Load()
+// checkedWith is what a check of tool runs with under the settings cur:
+// the tool's settings and the smoke model.
+func checkedWith(cur settings.Settings, tool string) string {
 	b, _ := json.Marshal(struct {
 		Config any    `json:"config"`
 		Model  string `json:"model"`
-	}{cur.Tools[tool], s.smokeModel(tool)})
+	}{cur.Tools[tool], smokeModel(cur, tool)})
 	return string(b)
 }
 
@@ -66,6 +66,7 @@ func (s *SettingsService) checkedWith(tool string) string {
 // healthTTL with the same settings is shown again, the others are checked
 // now, in parallel (at most 20 s).
 func (s *SettingsService) ToolHealth() ([]ToolHealthView, error) {
+	cur, _ := s.file.Load()
 	tools := s.tools()
 	out := make([]ToolHealthView, len(tools))
 	with := make([]string, len(tools))
@@ -73,14 +74,14 @@ func (s *SettingsService) ToolHealth() ([]ToolHealthView, error) {
 	var at []int
 	now := time.Now().UTC()
 	for i, t := range tools {
-		with[i] = s.checkedWith(t.Name())
+		with[i] = checkedWith(cur, t.Name())
 		if v, ok := s.healthCache.get(t.Name(), with[i], now); ok {
 			out[i] = v
 			continue
 		}
 		stale, at = append(stale, t), append(at, i)
 	}
-	for j, v := range s.check(stale) {
+	for j, v := range s.check(cur, stale) {
 		out[at[j]] = v
 		s.healthCache.put(v, with[at[j]])
 	}

@@ -68,7 +68,8 @@ func TestToolHealthReusesPassingChecks(t *testing.T) {
 		t.Fatalf("checks after the smoke model changed = %v", got)
 	}
 
-	with := svc.checkedWith("mock")
+	cur, _ := svc.file.Load()
+	with := checkedWith(cur, "mock")
 	v, ok := svc.healthCache.get("mock", with, time.Now())
 	if !ok {
 		t.Fatal("no passing check kept")

@@ -90,9 +90,8 @@ start_xvfb
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 start_bus
-"$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
-app_pid=$!
-wid=$(wait_window "Boof Runner" 30) || fail "no window"
+open_window "$bin" "$tmp/data" "$tmp/app.log" || { app_pid=${APP_PID:-}; fail "no window"; }
+app_pid=$APP_PID wid=$WID
 wait_log "$tmp/app.log" "window: dom ready" 30 || fail "the front end never loaded"
 see "New task" "Prompt"
 step "start"

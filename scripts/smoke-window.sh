@@ -25,22 +25,8 @@ start_xvfb
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 start_bus
-start_app() {
-	"$bin" --data-dir "$tmp/data" >"$tmp/app.log" 2>&1 &
-	app_pid=$!
-}
-start_app
-if ! wid=$(wait_window "Boof Runner" 30); then
-	echo "smoke: no Boof Runner window within 30 s; $(xvfb_state)" >&2
-	cat "$tmp/app.log" >&2
-	# GTK could not open a display that had just answered xdotool (seen once
-	# in CI, not reproduced in 3 reruns): the X connection, not the app.
-	# Say so above and start the app once more; any other failure fails.
-	grep -q "failed to init GTK" "$tmp/app.log" || exit 1
-	echo "smoke: GTK could not open $DISPLAY; starting the app once more" >&2
-	start_app
-	wid=$(wait_window "Boof Runner" 30) || { echo "smoke: no Boof Runner window within 30 s; $(xvfb_state)" >&2; cat "$tmp/app.log" >&2; exit 1; }
-fi
+open_window "$bin" "$tmp/data" "$tmp/app.log" || { app_pid=${APP_PID:-}; echo "smoke: no window" >&2; exit 1; }
+app_pid=$APP_PID wid=$WID
 echo "smoke: window $wid is up"
 # The window has its icon: the 256 px one (build.WindowIcon). GDK drops an
 # icon too large for one X request (the 1024 px app icon was), leaving none.

@@ -37,15 +37,37 @@ xvfb_state() {
 	echo "Xvfb on $DISPLAY (pid ${XVFB_PID:-?}) $alive, answers: ${answers:-nothing}; its log: $(tail -n 5 "${XVFB_LOG:-/dev/null}" 2>/dev/null | tr '\n' ' ')"
 }
 
-# wait_window NAME TIMEOUT_S prints the window id once a visible window has NAME.
+# wait_window NAME TIMEOUT_S [PID] prints the window id once a visible window
+# has NAME; it gives up early when process PID (the app) is gone.
 wait_window() {
 	local deadline=$((SECONDS + $2)) wid
 	while [ $SECONDS -lt $deadline ]; do
 		wid=$(xdotool search --onlyvisible --name "^$1\$" 2>/dev/null | head -n1 || true)
 		[ -n "$wid" ] && { echo "$wid"; return 0; }
+		[ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
+}
+
+# open_window BIN DATA LOG starts the app (BIN --data-dir DATA, its output in
+# LOG) and waits up to 30 s for its window; APP_PID and WID are set. When the
+# app could not init GTK on the display (seen once in CI on an Xvfb that had
+# just answered xdotool; not reproduced) it says what the X server looked
+# like and starts the app once more. Any other failure prints that state and
+# the app's log and returns 1.
+open_window() {
+	local try why
+	for try in 1 2; do
+		"$1" --data-dir "$2" >"$3" 2>&1 &
+		APP_PID=$!
+		WID=$(wait_window "Boof Runner" 30 "$APP_PID") && return 0
+		if kill -0 "$APP_PID" 2>/dev/null; then why="within 30 s"; else why="(the app exited)"; fi
+		echo "no Boof Runner window $why; $(xvfb_state)" >&2
+		cat "$3" >&2
+		{ [ "$try" = 1 ] && grep -q "failed to init GTK" "$3"; } || return 1
+		echo "GTK could not open $DISPLAY; starting the app once more" >&2
+	done
 }
 
 # start_bus starts a private session bus for the app (the tray and
