@@ -2,7 +2,6 @@ package proc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,39 +10,14 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 const benchFlood = 200 << 20
 
 // rawPTYRead is the baseline: the same child writing into a raw PTY whose
-// master is read straight into io.Discard.
+// master is read straight into io.Discard (rawRead).
 func rawPTYRead(b *testing.B, n int) time.Duration {
-	master, tty, err := pty.Open()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer master.Close()
-	if err := makeRaw(tty); err != nil {
-		b.Fatal(err)
-	}
-	c := helperCmd("flood", strconv.Itoa(n))
-	c.Stdout, c.Stderr = tty, tty
-	t0 := time.Now()
-	if err := c.Start(); err != nil {
-		b.Fatal(err)
-	}
-	tty.Close()
-	got, err := io.Copy(io.Discard, master)
-	var pe *os.PathError
-	if err != nil && !errors.As(err, &pe) {
-		b.Fatal(err)
-	}
-	if err := c.Wait(); err != nil || got != int64(n) {
-		b.Fatalf("raw read %d bytes, wait %v", got, err)
-	}
-	return time.Since(t0)
+	return rawRead(b, n, "flood", strconv.Itoa(n))
 }
 
 // runnerRead sends the same bytes through Runner, transcript file and

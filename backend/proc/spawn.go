@@ -206,7 +206,7 @@ func makeRaw(f *os.File) error {
 
 // spawn opens the PTY, starts the child and registers it.
 func (r *Runner) spawn(s Spec, path string, env []string, transcript *os.File) (*Handle, error) {
-	master, tty, err := pty.Open()
+	master, tty, err := openPTY()
 	if err != nil {
 		return nil, fmt.Errorf("start: open pty: %w", err)
 	}
