@@ -186,6 +186,13 @@ func (h *Handle) Wait() Result {
 // members returns the current tree of h in t and remembers it, so that
 // processes seen once stay attributed after they re-parent or setsid.
 func (h *Handle) members(t *procTable) map[int]procInfo {
+	set, _ := h.tree(t)
+	return set
+}
+
+// tree is members, also telling whether an orphan re-parented to us could
+// not be told apart yet (its environment unreadable while it starts).
+func (h *Handle) tree(t *procTable) (map[int]procInfo, bool) {
 	self := h.r.self
 	set := make(map[int]procInfo)
 	if p, ok := t.lookup(procKey{h.pid, h.startTicks}); ok {
@@ -209,14 +216,17 @@ func (h *Handle) members(t *procTable) map[int]procInfo {
 		orphans = append(append([]int(nil), orphans...), t.children[1]...)
 	}
 	tag := TagEnv + "=" + h.tag
+	unknown := false
 	for _, i := range orphans {
 		p := t.all[i]
 		if _, ok := set[p.pid]; ok || p.zombie {
 			continue
 		}
-		if environHas(p.pid, tag) {
+		has, known := environHas(p, tag)
+		if has {
 			set[p.pid] = p
 		}
+		unknown = unknown || !known
 	}
 	t.descendants(set, func(p procInfo) bool { return p.pid == self })
 	hist := make(map[procKey]struct{}, len(set))
@@ -226,7 +236,7 @@ func (h *Handle) members(t *procTable) map[int]procInfo {
 	h.mu.Lock()
 	h.history = hist
 	h.mu.Unlock()
-	return set
+	return set, unknown
 }
 
 // seen reports whether k was part of the tree at the last snapshot.

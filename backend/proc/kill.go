@@ -27,8 +27,10 @@ var ErrSurvivors = errors.New("processes survived sigkill")
 
 // treeKill describes one tree to terminate.
 type treeKill struct {
-	// members returns the current members of the tree (zombies included).
-	members func(t *procTable) map[int]procInfo
+	// members returns the current members of the tree (zombies included),
+	// and whether a process that may belong to it could not be told yet
+	// (its environment unreadable while it starts; see readEnviron).
+	members func(t *procTable) (set map[int]procInfo, unknown bool)
 	// pgids are process groups signaled as a whole while they have live
 	// members, which also catches processes forked between two scans.
 	pgids []int
@@ -63,7 +65,7 @@ func (k treeKill) run() ([]int, error) {
 		groupTermed[g] = true
 	}
 	delay := time.Millisecond
-	var giveUp, lastFull time.Time
+	var giveUp, lastFull, unknownUntil time.Time
 	var alive []procInfo
 	for {
 		full := lastFull.IsZero() || len(alive) == 0 || k.now().Sub(lastFull) >= fullScanEvery
@@ -77,7 +79,7 @@ func (k treeKill) run() ([]int, error) {
 			}
 			lastFull = k.now()
 			alive = alive[:0]
-			ms := k.members(t)
+			ms, unknown := k.members(t)
 			pending := false
 			for _, p := range ms {
 				if !p.zombie {
@@ -87,6 +89,16 @@ func (k treeKill) run() ([]int, error) {
 				}
 			}
 			if len(alive) == 0 {
+				if unknown {
+					// Look again until the newcomer can be told apart.
+					if unknownUntil.IsZero() {
+						unknownUntil = k.now().Add(unknownLimit)
+					}
+					if k.now().Before(unknownUntil) {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+				}
 				if !pending {
 					return nil, nil
 				}
@@ -238,7 +250,7 @@ func KillTree(pgid int, pids []int, grace time.Duration) error {
 		groups = []int{pgid}
 	}
 	k := treeKill{
-		members: func(t *procTable) map[int]procInfo {
+		members: func(t *procTable) (map[int]procInfo, bool) {
 			set := make(map[int]procInfo)
 			for _, p := range t.all {
 				if pgid > 1 && p.pgid == pgid && p.pid != self {
@@ -251,7 +263,7 @@ func KillTree(pgid int, pids []int, grace time.Duration) error {
 				}
 			}
 			t.descendants(set, func(p procInfo) bool { return p.pid == self })
-			return set
+			return set, false
 		},
 		pgids:  groups,
 		killAt: func() time.Time { return killAt },
@@ -281,19 +293,26 @@ func KillTag(tag string, grace time.Duration) error {
 	killAt := time.Now().Add(grace)
 	known := make(map[procKey]bool)
 	k := treeKill{
-		members: func(t *procTable) map[int]procInfo {
+		members: func(t *procTable) (map[int]procInfo, bool) {
 			set := make(map[int]procInfo)
+			unknown := false
 			for _, p := range t.all {
 				if p.pid == self || p.zombie {
 					continue
 				}
-				if known[p.key()] || environHas(p.pid, kv) {
+				if known[p.key()] {
+					set[p.pid] = p
+					continue
+				}
+				has, told := environHas(p, kv)
+				if has {
 					known[p.key()] = true
 					set[p.pid] = p
 				}
+				unknown = unknown || !told
 			}
 			t.descendants(set, func(p procInfo) bool { return p.pid == self })
-			return set
+			return set, unknown
 		},
 		killAt: func() time.Time { return killAt },
 		now:    time.Now,

@@ -121,7 +121,7 @@ func findTagged(t *procTable, prefix string, self int) map[int]Tagged {
 		if p.pid == self || p.zombie {
 			continue
 		}
-		if v, ok := environValue(p.pid, StepEnv); ok && strings.HasPrefix(v, prefix) {
+		if v, ok, _ := environValue(p, StepEnv); ok && strings.HasPrefix(v, prefix) {
 			set[p.pid] = p
 			found[p.pid] = Tagged{PID: p.pid, Start: p.start, Tag: v}
 		}
@@ -194,8 +194,9 @@ func KillTagged(prefix string, grace time.Duration) ([]Tagged, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	killAt := time.Now().Add(grace)
 	k := treeKill{
-		members: func(t *procTable) map[int]procInfo {
+		members: func(t *procTable) (map[int]procInfo, bool) {
 			set := make(map[int]procInfo)
+			unknown := false
 			for _, p := range t.all {
 				if p.pid == self {
 					continue
@@ -207,13 +208,15 @@ func KillTagged(prefix string, grace time.Duration) ([]Tagged, error) {
 				if p.zombie {
 					continue
 				}
-				if v, ok := environValue(p.pid, StepEnv); ok && strings.HasPrefix(v, prefix) {
+				v, ok, told := environValue(p, StepEnv)
+				if ok && strings.HasPrefix(v, prefix) {
 					known[p.key()] = true
 					set[p.pid] = p
 				}
+				unknown = unknown || !told
 			}
 			t.descendants(set, func(p procInfo) bool { return p.pid == self })
-			return set
+			return set, unknown
 		},
 		killAt: func() time.Time { return killAt },
 		now:    time.Now,
@@ -304,32 +307,12 @@ func KillRecorded(pgid int, starts map[int]uint64, grace time.Duration) ([]Tagge
 		groups = []int{group}
 	}
 	killAt := time.Now().Add(grace)
-	k := treeKill{members: member, pgids: groups, killAt: func() time.Time { return killAt }, now: time.Now}
+	members := func(t *procTable) (map[int]procInfo, bool) { return member(t), false }
+	k := treeKill{members: members, pgids: groups, killAt: func() time.Time { return killAt }, now: time.Now}
 	if _, err := k.run(); err != nil {
 		return found, fmt.Errorf("kill recorded: %w", err)
 	}
 	return found, nil
-}
-
-// environValue returns the value of key in /proc/<pid>/environ.
-func environValue(pid int, key string) (string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return "", false
-	}
-	want := []byte(key + "=")
-	for len(b) > 0 {
-		entry := b
-		if i := bytes.IndexByte(b, 0); i >= 0 {
-			entry, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		if bytes.HasPrefix(entry, want) {
-			return string(entry[len(want):]), true
-		}
-	}
-	return "", false
 }
 
 // cmdline returns the process's command line with spaces between the

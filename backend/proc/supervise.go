@@ -43,7 +43,7 @@ func (h *Handle) supervise(ctx context.Context) {
 		termed = []int{h.pid}
 	}
 	k := treeKill{
-		members:   h.members,
+		members:   h.tree,
 		pgids:     []int{h.pid},
 		termed:    termed,
 		killAt:    h.getKillAt,

@@ -164,23 +164,3 @@ func (t *procTable) descendants(set map[int]procInfo, stop func(procInfo) bool) 
 		}
 	}
 }
-
-// environHas reports whether /proc/<pid>/environ holds the entry kv.
-func environHas(pid int, kv string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
-	}
-	want := []byte(kv)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, 0)
-		if i < 0 {
-			return bytes.Equal(b, want)
-		}
-		if bytes.Equal(b[:i], want) {
-			return true
-		}
-		b = b[i+1:]
-	}
-	return false
-}

@@ -1,0 +1,80 @@
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A process that is being started reads as having no environment: between
+// fork (or vfork) and exec, and during exec, /proc/<pid>/environ reads
+// empty or fails with ESRCH for a few milliseconds (up to 5 ms on an idle
+// machine here, longer under load). A tree scan that took that for "no
+// tag" missed a daemon the child had just started — the tree kill then
+// ended with the daemon alive and holding the terminal. So a read tells
+// whether it knew: a scan that found an unknown candidate looks again
+// (treeKill, for at most unknownLimit).
+
+// unknownLimit bounds how long a tree kill keeps looking again because of
+// a candidate whose environment could not be read; a process that really
+// has an empty environment stays unknown.
+const unknownLimit = 500 * time.Millisecond
+
+// readEnviron reads /proc/<pid>/environ. known is false when the read says
+// nothing yet (empty, or ESRCH for a process that is still listed); a
+// process that is gone or belongs to another user is known (not ours).
+func readEnviron(p procInfo) (b []byte, known bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+	switch {
+	case err == nil && len(b) > 0:
+		return b, true
+	case p.zombie || p.pid <= 2 || p.ppid == 2:
+		return nil, true // a zombie, init, kthreadd or a kernel thread: no environment to wait for
+	case err == nil, errors.Is(err, unix.ESRCH):
+		return nil, false
+	default:
+		return nil, true
+	}
+}
+
+// environHas reports whether p's environment holds the entry kv, and
+// whether its environment could be read at all (see readEnviron).
+func environHas(p procInfo, kv string) (has, known bool) {
+	b, known := readEnviron(p)
+	want := []byte(kv)
+	for len(b) > 0 {
+		entry := b
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			entry, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if bytes.Equal(entry, want) {
+			return true, true
+		}
+	}
+	return false, known
+}
+
+// environValue returns the value of key in p's environment, whether it is
+// there, and whether the environment could be read at all.
+func environValue(p procInfo, key string) (value string, ok, known bool) {
+	b, known := readEnviron(p)
+	want := []byte(key + "=")
+	for len(b) > 0 {
+		entry := b
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			entry, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if bytes.HasPrefix(entry, want) {
+			return string(entry[len(want):]), true, true
+		}
+	}
+	return "", false, known
+}
