@@ -45,36 +45,35 @@ func readEnviron(p procInfo) (b []byte, known bool) {
 // whether its environment could be read at all (see readEnviron).
 func environHas(p procInfo, kv string) (has, known bool) {
 	b, known := readEnviron(p)
-	want := []byte(kv)
-	for len(b) > 0 {
-		entry := b
-		if i := bytes.IndexByte(b, 0); i >= 0 {
-			entry, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		if bytes.Equal(entry, want) {
-			return true, true
-		}
-	}
-	return false, known
+	_, has = findEntry(b, func(e []byte) bool { return string(e) == kv })
+	return has, known || has
 }
 
 // environValue returns the value of key in p's environment, whether it is
 // there, and whether the environment could be read at all.
 func environValue(p procInfo, key string) (value string, ok, known bool) {
 	b, known := readEnviron(p)
-	want := []byte(key + "=")
-	for len(b) > 0 {
-		entry := b
-		if i := bytes.IndexByte(b, 0); i >= 0 {
-			entry, b = b[:i], b[i+1:]
+	prefix := key + "="
+	e, ok := findEntry(b, func(e []byte) bool { return bytes.HasPrefix(e, []byte(prefix)) })
+	if !ok {
+		return "", false, known
+	}
+	return string(e[len(prefix):]), true, true
+}
+
+// findEntry returns the first NUL-separated entry of env that match
+// accepts.
+func findEntry(env []byte, match func([]byte) bool) ([]byte, bool) {
+	for len(env) > 0 {
+		entry := env
+		if i := bytes.IndexByte(env, 0); i >= 0 {
+			entry, env = env[:i], env[i+1:]
 		} else {
-			b = nil
+			env = nil
 		}
-		if bytes.HasPrefix(entry, want) {
-			return string(entry[len(want):]), true, true
+		if match(entry) {
+			return entry, true
 		}
 	}
-	return "", false, known
+	return nil, false
 }
