@@ -75,9 +75,9 @@ install -m 755 "$bin" "$tmp/p6a/boof-runner"
 install -m 755 "$desk" "$tmp/p6a/boof-runner-desktop"
 data="$tmp/data"
 "$tmp/p6a/boof-runner" list --data-dir "$data" >/dev/null
-# median FILE prints the median of the numbers in FILE (ns) in ms.
-median() { sort -n "$1" | awk '{a[NR] = $1} END {m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.3f", m / 1e6}'; }
-mean() { awk '{s += $1} END {printf "%.3f", s / NR / 1e6}' "$1"; }
+# mean_ns FILE prints the mean of the numbers in FILE (median, for stdin,
+# is proctree.sh's, which P6b below uses too).
+mean_ns() { awk '{s += $1} END {printf "%.0f", s / NR}' "$1"; }
 n=30
 for cmd in list add; do
 	for which in bin base desk; do : >"$tmp/p6a-$which"; done
@@ -91,10 +91,10 @@ for cmd in list add; do
 			echo $(($(now_ns) - t0)) >>"$tmp/p6a-$which"
 		done
 	done
-	awk -v c=$cmd -v n=$n -v b="$(median "$tmp/p6a-bin")" -v o="$(median "$tmp/p6a-base")" -v d="$(median "$tmp/p6a-desk")" \
-		-v mb="$(mean "$tmp/p6a-bin")" -v mo="$(mean "$tmp/p6a-base")" 'BEGIN {
+	awk -v c=$cmd -v n=$n -v b="$(median <"$tmp/p6a-bin")" -v o="$(median <"$tmp/p6a-base")" -v d="$(median <"$tmp/p6a-desk")" \
+		-v mb="$(mean_ns "$tmp/p6a-bin")" -v mo="$(mean_ns "$tmp/p6a-base")" 'BEGIN {
 		printf "BenchmarkHeadlessCommand/%s %d %.2f ms/command %.2f ms/headless-only %.2f ms/desktop-binary %.3f ratio %.3f desktop-ratio %.3f mean-ratio\n",
-			c, n, b, o, d, b/o, d/o, mb/mo }' | tee -a "$raw" >&2
+			c, n, b/1e6, o/1e6, d/1e6, b/o, d/o, mb/mo }' | tee -a "$raw" >&2
 done
 
 # P6b: cold start of BIN (which execs the window binary) to the front
@@ -143,8 +143,11 @@ if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 		stop_app "$app" || true
 		app=""
 	done
-	if [ ${#cold[@]} = 5 ]; then
-		echo "BenchmarkDesktopStart 5 $(printf '%s\n' "${cold[@]}" | median) ms/first-paint $((pss / 1024)) MiB-PSS $((rss / 1024)) MiB-RSS" | tee -a "$raw" >&2
+	med=$(printf '%s\n' "${cold[@]}" | median)
+	if [ ${#cold[@]} = 5 ] && [ "${med:-0}" -gt 0 ] && [ $pss -gt 0 ]; then
+		echo "BenchmarkDesktopStart 5 $med ms/first-paint $((pss / 1024)) MiB-PSS $((rss / 1024)) MiB-RSS" | tee -a "$raw" >&2
+	else
+		echo "bench: no desktop figures (cold starts: ${cold[*]:-none}, median '${med:-}', PSS ${pss} KiB)" >&2
 	fi
 else
 	echo "bench: no Xvfb or no $desk: the desktop rows are not measured" >&2
