@@ -32,8 +32,8 @@ func readEnviron(p procInfo) (b []byte, known bool) {
 	switch {
 	case err == nil && len(b) > 0:
 		return b, true
-	case p.zombie || p.pid <= 2 || p.ppid == 2:
-		return nil, true // a zombie, init, kthreadd or a kernel thread: no environment to wait for
+	case p.pid <= 2 || p.ppid == 2:
+		return nil, true // init, kthreadd or a kernel thread: no environment to wait for
 	case err == nil, errors.Is(err, unix.ESRCH):
 		return nil, false
 	default:
@@ -46,7 +46,7 @@ func readEnviron(p procInfo) (b []byte, known bool) {
 func environHas(p procInfo, kv string) (has, known bool) {
 	b, known := readEnviron(p)
 	_, has = findEntry(b, func(e []byte) bool { return string(e) == kv })
-	return has, known || has
+	return has, known
 }
 
 // environValue returns the value of key in p's environment, whether it is
