@@ -63,6 +63,9 @@ func BenchmarkOrchestrationOverhead(b *testing.B) {
 	var pipe, base time.Duration
 	for i := 0; i < b.N; i++ {
 		e := newBenchEnv(b)
+		// As the app runs it: with a scope, each step ends with the sweep
+		// for processes its git commands left behind.
+		e.p.o.Scope = fmt.Sprintf("bench%d", time.Now().UnixNano())
 		tk := e.addTask("Bench task.", 1)
 		start := time.Now()
 		res := e.claimRun(context.Background(), tk.ID)

@@ -17,12 +17,23 @@ import (
 // tag" missed a daemon the child had just started — the tree kill then
 // ended with the daemon alive and holding the terminal. So a read tells
 // whether it knew: a scan that found an unknown candidate looks again
-// (treeKill, for at most unknownLimit).
+// (treeKill, for at most unknownLimit). Only a process that started less
+// than startingFor ago can be unknown: one that really has no environment
+// (started with `env -i`, say) would otherwise make every host-wide kill
+// (KillTag, the step-tag kill) wait the full unknownLimit.
 
 // unknownLimit bounds how long a tree kill keeps looking again because of
 // a candidate whose environment could not be read; a process that really
 // has an empty environment stays unknown.
 const unknownLimit = 500 * time.Millisecond
+
+// startingFor is how long after its start a process whose environment
+// reads empty is taken to be starting (a variable for tests).
+var startingFor = 2 * time.Second
+
+// userHZ is the unit of the start times in /proc/<pid>/stat (USER_HZ,
+// fixed at 100 in the kernel's ABI on the architectures Go supports).
+const userHZ = 100
 
 // readEnviron reads /proc/<pid>/environ. known is false when the read says
 // nothing yet (empty, or ESRCH for a process that is still listed); a
@@ -35,10 +46,26 @@ func readEnviron(p procInfo) (b []byte, known bool) {
 	case p.pid <= 2 || p.ppid == 2:
 		return nil, true // init, kthreadd or a kernel thread: no environment to wait for
 	case err == nil, errors.Is(err, unix.ESRCH):
-		return nil, false
+		return nil, !startedWithin(p, startingFor)
 	default:
 		return nil, true
 	}
+}
+
+// startedWithin reports whether p started less than d ago, by the
+// boot-time clock of /proc/uptime that its start time counts on. When the
+// clock cannot be read it says yes (wait, rather than miss a process).
+func startedWithin(p procInfo, d time.Duration) bool {
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return true
+	}
+	up, _, _ := bytes.Cut(bytes.TrimSpace(b), []byte(" "))
+	secs, err := strconv.ParseFloat(string(up), 64)
+	if err != nil {
+		return true
+	}
+	return secs-float64(p.start)/userHZ < d.Seconds()
 }
 
 // environHas reports whether p's environment holds the entry kv, and

@@ -10,8 +10,9 @@ import (
 )
 
 // A process with an empty environment reads as unknown (as one does while
-// it starts); one with an environment is known, with or without the entry;
-// a pid that is gone is known (nothing to wait for).
+// it starts) until it has run longer than a start can take; one with an
+// environment is known, with or without the entry; a pid that is gone is
+// known (nothing to wait for).
 func TestReadEnvironTellsWhetherItKnows(t *testing.T) {
 	empty := exec.Command("/bin/sleep", "1000")
 	empty.Env = []string{}
@@ -56,6 +57,14 @@ func TestReadEnvironTellsWhetherItKnows(t *testing.T) {
 	}
 	if v, ok, known := environValue(stat(tagged.Process.Pid, "OTHER=x"), "OTHER"); v != "x" || !ok || !known {
 		t.Fatalf("value %q %v %v", v, ok, known)
+	}
+	// Once it has run for longer than a start can take, an empty
+	// environment is its own: known, not there.
+	defer func(d time.Duration) { startingFor = d }(startingFor)
+	startingFor = 50 * time.Millisecond
+	time.Sleep(startingFor + 3*time.Second/userHZ)
+	if has, known := environHas(stat(empty.Process.Pid, ""), TagEnv+"=t1"); has || !known {
+		t.Fatalf("empty environment of a process started %v ago: has %v, known %v; want known", startingFor, has, known)
 	}
 	gone := procInfo{pid: 1 << 22, ppid: 1}
 	if has, known := environHas(gone, TagEnv+"=t1"); has || !known {
