@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -153,6 +154,11 @@ func BenchmarkThroughputScrubbed(b *testing.B) {
 // poller), the faster of the two ways for this read too (1.89 s against
 // 1.94 s per 200 MB with pty.Open's blocking master, 4 rounds).
 func rawRead(b *testing.B, n int, role string, args ...string) time.Duration {
+	return rawReadAttr(b, n, nil, role, args...)
+}
+
+// rawReadAttr is rawRead with the child started with attr.
+func rawReadAttr(b *testing.B, n int, attr *syscall.SysProcAttr, role string, args ...string) time.Duration {
 	master, tty, err := openPTY()
 	if err != nil {
 		b.Fatal(err)
@@ -163,6 +169,7 @@ func rawRead(b *testing.B, n int, role string, args ...string) time.Duration {
 	}
 	c := helperCmd(role, args...)
 	c.Stdout, c.Stderr = tty, tty
+	c.SysProcAttr = attr
 	t0 := time.Now()
 	if err := c.Start(); err != nil {
 		b.Fatal(err)
