@@ -18,13 +18,13 @@ import (
 // ended with the daemon alive and holding the terminal. So a read tells
 // whether it knew: a scan that found an unknown candidate looks again
 // (treeKill, for at most unknownLimit). Only a process that started less
-// than startingFor ago can be unknown: one that really has no environment
-// (started with `env -i`, say) would otherwise make every host-wide kill
-// (KillTag, the step-tag kill) wait the full unknownLimit.
+// than startingFor ago can be unknown: one of ours that really has no
+// environment (started with `env -i`, say) would otherwise make every
+// tree kill that scans it (a step's sweep that found something, KillTag,
+// the handle's orphans) wait the full unknownLimit.
 
 // unknownLimit bounds how long a tree kill keeps looking again because of
-// a candidate whose environment could not be read; a process that really
-// has an empty environment stays unknown.
+// a candidate whose environment could not be read.
 const unknownLimit = 500 * time.Millisecond
 
 // startingFor is how long after its start a process whose environment
