@@ -47,7 +47,7 @@ gobench ./backend/runner/ ParallelTasks 3x
 gobench ./backend/review/ AcceptSquash1000 20x
 gobench ./backend/proc/ 'StopLatency|Throughput' 5x
 gobench ./backend/store/ 'Store100k' 1s
-# An even count: Provision and SaveLeftovers alternate which side goes first.
+# An even count: Provision, SaveLeftovers and Files alternate which side goes first.
 gobench ./backend/worktree/ 'Provision|SaveLeftovers|Files$' 6x
 gobench ./backend/secrets/ 'ScrubRecorded' 1s
 gobench ./backend/taskimport/ Dir1000 3x

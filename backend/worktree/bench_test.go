@@ -175,7 +175,7 @@ func BenchmarkProvision(b *testing.B) {
 			run(b, fx.dir, "worktree", "add", "--quiet", "-b", "raw/"+id, filepath.Join(root, "raw-"+id), fx.base)
 			raw = time.Since(t0)
 		}
-		// Alternate the order so neither side always follows the cleanup.
+		// Alternate the order so neither side always goes first.
 		if i%2 == 0 {
 			provision()
 			rawAdd()
