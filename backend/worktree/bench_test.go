@@ -137,10 +137,25 @@ type pairs struct {
 	ratios    []float64
 }
 
-func (p *pairs) add(ours, raw time.Duration) {
-	p.ours += ours
-	p.raw += raw
-	p.ratios = append(p.ratios, float64(ours)/float64(raw))
+// measure times ours and raw back to back as pair i, alternating which
+// goes first so that neither side always does.
+func (p *pairs) measure(i int, ours, raw func()) {
+	timed := func(f func()) time.Duration {
+		t0 := time.Now()
+		f()
+		return time.Since(t0)
+	}
+	var o, r time.Duration
+	if i%2 == 0 {
+		o = timed(ours)
+		r = timed(raw)
+	} else {
+		r = timed(raw)
+		o = timed(ours)
+	}
+	p.ours += o
+	p.raw += r
+	p.ratios = append(p.ratios, float64(o)/float64(r))
 }
 
 func (p *pairs) report(b *testing.B) {
@@ -162,28 +177,13 @@ func BenchmarkProvision(b *testing.B) {
 	var ps pairs
 	for i := 0; b.Loop(); i++ {
 		id := fmt.Sprintf("p%d", i)
-		var ours, raw time.Duration
-		provision := func() {
-			t0 := time.Now()
+		ps.measure(i, func() {
 			if _, err := m.Provision(context.Background(), worktree.Request{Repo: fx.dir, TaskID: id, Root: root}, nolog); err != nil {
 				b.Fatal(err)
 			}
-			ours = time.Since(t0)
-		}
-		rawAdd := func() {
-			t0 := time.Now()
+		}, func() {
 			run(b, fx.dir, "worktree", "add", "--quiet", "-b", "raw/"+id, filepath.Join(root, "raw-"+id), fx.base)
-			raw = time.Since(t0)
-		}
-		// Alternate the order so neither side always goes first.
-		if i%2 == 0 {
-			provision()
-			rawAdd()
-		} else {
-			rawAdd()
-			provision()
-		}
-		ps.add(ours, raw)
+		})
 		// The worktrees are removed after the last pair: the side that ran
 		// first after a removal of two 5,000-file checkouts (and a sync)
 		// took 1-2 s longer, whichever it was (pairs' ratios of 0.4 and 2.8).
@@ -209,7 +209,6 @@ func BenchmarkSaveLeftovers(b *testing.B) {
 	run(b, fx.dir, "worktree", "add", "--quiet", "-b", "twin", twin, fx.base)
 	var ps pairs
 	for i := 0; b.Loop(); i++ {
-		var ours, raw time.Duration
 		b.StopTimer()
 		// Each side writes its own content: with the same bytes on both, the
 		// side that ran second found the blobs and trees the first had
@@ -230,27 +229,14 @@ func BenchmarkSaveLeftovers(b *testing.B) {
 		run(b, twin, "status", "--porcelain")
 		syscall.Sync()
 		b.StartTimer()
-		save := func() {
-			t0 := time.Now()
+		ps.measure(i, func() {
 			if _, err := m.SaveLeftovers(context.Background(), wt, nolog); err != nil {
 				b.Fatal(err)
 			}
-			ours = time.Since(t0)
-		}
-		commit := func() {
-			t0 := time.Now()
+		}, func() {
 			run(b, twin, "add", "-A")
 			run(b, twin, "commit", "-q", "-m", "leftovers")
-			raw = time.Since(t0)
-		}
-		if i%2 == 0 {
-			save()
-			commit()
-		} else {
-			commit()
-			save()
-		}
-		ps.add(ours, raw)
+		})
 		// Put the twin back to the same state as ours (work uncommitted).
 		b.StopTimer()
 		run(b, twin, "reset", "-q", "--mixed", "HEAD~1")
@@ -266,31 +252,18 @@ func BenchmarkFiles(b *testing.B) {
 	m := newManager()
 	var ps pairs
 	for i := 0; b.Loop(); i++ {
-		var ours, raw time.Duration
-		list := func() {
-			t0 := time.Now()
-			files, err := m.Files(context.Background(), fx.dir, fx.base, fx.big)
-			ours = time.Since(t0)
-			if err != nil {
+		var files []worktree.FileChange
+		ps.measure(i, func() {
+			var err error
+			if files, err = m.Files(context.Background(), fx.dir, fx.base, fx.big); err != nil {
 				b.Fatal(err)
 			}
-			if len(files) != benchChanged || files[0].Added != benchLines/2 {
-				b.Fatalf("got %d files, first %+v", len(files), files[0])
-			}
-		}
-		numstat := func() {
-			t0 := time.Now()
+		}, func() {
 			run(b, fx.dir, "diff", "--numstat", fx.base, fx.big)
-			raw = time.Since(t0)
+		})
+		if len(files) != benchChanged || files[0].Added != benchLines/2 {
+			b.Fatalf("got %d files, first %+v", len(files), files[0])
 		}
-		if i%2 == 0 {
-			list()
-			numstat()
-		} else {
-			numstat()
-			list()
-		}
-		ps.add(ours, raw)
 	}
 	ps.report(b)
 }
