@@ -33,6 +33,20 @@ export async function until(what, fn, ms = 30_000) {
   throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
 }
 
+/**
+ * Waits until `item` is inside the visible box of the scrolling list `list`:
+ * a live feed that follows its end shows its newest entry, not only renders it.
+ */
+export const untilInView = (what, list, item, ms = 5_000) =>
+  until(
+    what,
+    async () => {
+      const [l, i] = [await list.boundingBox(), await item.boundingBox()];
+      return !!l && !!i && i.y >= l.y - 1 && i.y + i.height <= l.y + l.height + 1;
+    },
+    ms,
+  );
+
 /** Waits until the CLI shows task id in status. */
 export const untilStatus = (world, id, status, ms = 60_000) => until(`task ${id} to be ${status}`, () => world.show(id).status === status, ms);
 
@@ -156,9 +170,12 @@ export const flows = {
       await feed.getByText('Mock developer starting').waitFor({ timeout: 60_000 });
       // Streaming: items keep arriving while the panel is open.
       const n1 = await feed.getByRole('listitem').count();
-      await feed.getByText('Waiting for 5 message(s).').waitFor({ timeout: 30_000 });
+      const waiting = feed.getByText('Waiting for 5 message(s).');
+      await waiting.waitFor({ timeout: 30_000 });
       const n2 = await feed.getByRole('listitem').count();
       assert(n2 > n1, `the feed grew while open (${n1} → ${n2})`);
+      // It followed its end while it grew: the newest entry is in view.
+      await untilInView('the newest entry in view in the feed', feed, waiting);
       await shot('running-feed');
       await panel.getByRole('button', { name: 'Terminal' }).click();
       await page.waitForFunction(() => (document.querySelector('[aria-label="Running task"]')?.textContent ?? '').includes('Mock developer starting') || (document.querySelector('.xterm-rows')?.textContent ?? '').includes('mock'));
@@ -203,7 +220,11 @@ export const flows = {
       await box.getByRole('button', { name: 'Inject' }).click();
       await page.getByRole('status').filter({ hasText: 'Delivered into the live session' }).waitFor();
       // The agent received it: it echoes it into the feed and its report, and finishes.
-      await panel.getByRole('list', { name: 'Agent output' }).getByText('received: Also update the screenshots in the README').waitFor({ timeout: 30_000 });
+      const feed = panel.getByRole('list', { name: 'Agent output' });
+      const echo = feed.getByText('received: Also update the screenshots in the README');
+      await echo.waitFor({ timeout: 30_000 });
+      // The feed follows its end: the echo is in view, not only in the page.
+      await untilInView('the agent\'s echo in view in the feed', feed, echo);
       await shot('inject');
       await box.getByRole('textbox').fill('That is all');
       await box.getByRole('button', { name: 'Inject' }).click();
