@@ -44,6 +44,32 @@ function logErrors(log) {
   return log.split('\n').filter((l) => /level=ERROR|^ERR \|/.test(l) && l !== 'ERR | Unknown message from front end: runtime:ready');
 }
 
+/**
+ * After a failed flow, prints the end of each task's log (what the runner did
+ * and the agents said, as `boof-runner log ID` shows it) and keeps a copy of the
+ * world under test-results/worlds/NAME (its app log, data root and repository),
+ * so the failure can be read after the run.
+ */
+function postMortem(name, world) {
+  try {
+    for (const t of world.list()) {
+      const lines = world.cli('log', t.id).trim().split('\n');
+      console.log(`     task ${t.id} (${t.status}), end of its log:\n${lines.slice(-25).map((l) => '       ' + l).join('\n')}`);
+    }
+  } catch (e) {
+    console.log(`     (no task logs: ${e.message.split('\n')[0]})`);
+  }
+  const keep = path.join(shots, '..', 'worlds', name);
+  try {
+    fs.rmSync(keep, { recursive: true, force: true });
+    const notSocket = (src) => !fs.lstatSync(src).isSocket();
+    fs.cpSync(world.dir, keep, { recursive: true, verbatimSymlinks: true, filter: notSocket });
+    console.log(`     the world is kept in ${keep}`);
+  } catch (e) {
+    console.log(`     (the world was not kept: ${e.message})`);
+  }
+}
+
 const xvfb = await startXvfb();
 const chrome = await launch();
 let current = null; // the running flow's app and world, stopped on interrupt
@@ -113,6 +139,7 @@ try {
         const page = ctx?.pages()[0];
         await page?.screenshot({ path: path.join(shots, `FAILED-real-${name}.png`) }).catch(() => {});
         if (app) console.log(`     app log tail:\n${app.log().split('\n').slice(-12).map((l) => '       ' + l).join('\n')}`);
+        postMortem(name, world);
       } finally {
         await ctx?.close().catch(() => {});
         try {
