@@ -13,42 +13,47 @@ import (
 )
 
 // baselineScript does the git and process work of a 5-step mock task
-// without the orchestration: the same git commands the worktree package
-// runs (provision, prompt diffs for observer and reviewer, leftovers saved
-// with a temporary index, worktree removed) and the five agent runs.
+// without the orchestration: the git commands the pipeline runs for it, as
+// `strace -f -e execve` lists them (provision; the read-only guard's
+// status before and after each read-only step, shared between neighbours;
+// the observer's prompt diff and untracked files, which the reviewer's
+// prompt reuses; leftovers saved through a temporary index seeded from the
+// worktree's; the worktree removed), and the five agent runs with the
+// flags the adapter gives them.
 const baselineScript = `set -e
 repo=$1; id=$2; exe=$3; state=$4
 wt="$repo/.bench-wt/$id"
 g() { git --no-pager "$@" > /dev/null; }
 g -C "$repo" rev-parse --path-format=absolute --show-toplevel --git-common-dir --show-prefix
-git -C "$repo" rev-parse --verify --quiet "refs/heads/boof-runner/$id" || true
-g -C "$repo" rev-parse --verify --quiet "HEAD^{commit}"
+base=$(git --no-pager -C "$repo" rev-parse --verify --quiet --end-of-options "HEAD^{commit}")
 g -C "$repo" worktree list --porcelain -z
-g -C "$repo" worktree add --quiet -b "boof-runner/$id" -- "$wt" HEAD
-for role in planner refinement developer observer reviewer; do
-  if [ $role = observer ] || [ $role = reviewer ]; then
-    g -C "$wt" diff --no-color --no-ext-diff -M HEAD~1 --
-    g -C "$wt" ls-files --others --exclude-standard --full-name -z
-  fi
+g -C "$repo" worktree add --quiet -b "boof-runner/$id" -- "$wt" "$base"
+st() { g -C "$wt" status --porcelain=v2 -z --branch --no-renames --untracked-files=all --ignore-submodules=none; }
+agent() {
   printf 'Bench task.\n' > "$state/prompt.txt"
-  ` + agentEnv + `=1 "$exe" --role $role --dir "$wt" --state "$state" --prompt-file "$state/prompt.txt" > "$state/out.txt"
-done
-g -C "$repo" rev-parse --verify --quiet "refs/heads/boof-runner/$id"
-g -C "$wt" rev-parse --verify --quiet HEAD
-g -C "$wt" rev-parse --path-format=absolute --git-path index
-g -C "$wt" ls-files --others --exclude-standard --full-name
+  ` + agentEnv + `=1 "$exe" --role "$1" --dir "$wt" --state "$state" --prompt-file "$state/prompt.txt" --input $2 < /dev/null > "$state/out.txt"
+}
+st; agent planner --read-only
+st; agent refinement --read-only
+st; agent developer
+g -C "$wt" diff --no-color --no-ext-diff --no-textconv --no-relative -M --raw --numstat -z --end-of-options "$base" --
+g -C "$wt" ls-files --others --exclude-standard --full-name -z -- :/
+g -C "$wt" diff --no-color --no-ext-diff --no-textconv --no-relative -M --src-prefix=a/ --dst-prefix=b/ --end-of-options "$base" --
+g -C "$wt" ls-files --others --exclude-standard --full-name -z -- :/
+st; agent observer --read-only
+st; agent reviewer --read-only
+st
+head=$(< "$repo/.git/refs/heads/boof-runner/$id")
+g -C "$wt" rev-parse --path-format=absolute --git-common-dir
+cp "$repo/.git/worktrees/$id/index" "$state/leftovers.index"
+export GIT_INDEX_FILE="$state/leftovers.index"
+g -C "$wt" add -A
 g -C "$wt" ls-files --stage -z
-export GIT_INDEX_FILE="$state/index"
-git -C "$wt" read-tree HEAD
-git -C "$wt" add -A
-tree=$(git -C "$wt" write-tree)
-g -C "$wt" rev-parse --verify HEAD
-c=$(git -C "$wt" commit-tree "$tree" -p HEAD -m leftovers)
+tree=$(git --no-pager -C "$wt" write-tree)
 unset GIT_INDEX_FILE
-g -C "$repo" rev-parse --path-format=absolute --git-common-dir
-git -C "$repo" rev-parse --verify --quiet "refs/heads/boof-runner/$id--leftovers" || true
-g -C "$repo" update-ref "refs/heads/boof-runner/$id--leftovers" "$c"
-g -C "$repo" rev-parse --path-format=absolute --git-common-dir
+c=$(printf 'Leftovers\n' | git --no-pager -C "$wt" commit-tree -p "$head" -F - "$tree")
+printf 'update refs/heads/boof-runner/%s--leftovers\0%s\0%s\0' "$id" "$c" 0000000000000000000000000000000000000000 |
+  g -C "$repo" update-ref -m "boof-runner: save leftovers" -z --stdin
 g -C "$repo" worktree remove --force -- "$wt"
 `
 
