@@ -169,13 +169,22 @@ func (r *run) changedFiles(ctx context.Context) []string {
 	if !r.wt.Isolated {
 		return nil
 	}
+	// The two listings are independent reads: run side by side.
+	var un []string
+	var unErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		un, unErr = r.p.o.Worktrees.Untracked(ctx, r.wt.WorkDir)
+	}()
 	var out []string
 	if fs, err := r.p.o.Worktrees.Files(ctx, r.wt.WorkDir, r.wt.BaseSHA, ""); err == nil {
 		for _, f := range fs {
 			out = append(out, fmt.Sprintf("%s %s", f.Status, f.Path))
 		}
 	}
-	if un, err := r.p.o.Worktrees.Untracked(ctx, r.wt.WorkDir); err == nil {
+	<-done
+	if unErr == nil {
 		for _, p := range un {
 			out = append(out, "? "+p+" (untracked)")
 		}

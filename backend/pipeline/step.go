@@ -263,7 +263,10 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	g.started(live)
 	w.started(live)
 	r.last = ran{tool: tool.Name(), model: model, session: session}
-	r.recordProcess(ctx, exec.ID, live, live.Pids())
+	// Just started, the tree is its main process: recorded without a scan
+	// of every process (the control loop records the whole tree every
+	// pidRefresh).
+	r.recordProcess(ctx, exec.ID, live, []int{live.Pid()})
 	var userStop atomic.Bool
 	done := make(chan struct{})
 	var wg sync.WaitGroup

@@ -140,8 +140,9 @@ func (r *run) verifyOnce(ctx context.Context) (task.VerifyRun, error) {
 		return task.VerifyRun{}, &failure{fmt.Sprintf("%s: %v", name, err)}
 	}
 	if live.Started() {
-		_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), live.Pids(),
-			proc.StartTimes(append([]int{live.Pid()}, live.Pids()...)...))
+		// Just started: its main process, without a scan of every process.
+		pids := []int{live.Pid()}
+		_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), pids, proc.StartTimes(pids...))
 	}
 	var userStop bool
 	done := make(chan struct{})
