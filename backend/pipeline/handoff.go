@@ -12,6 +12,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // HeadingHandoff is the prompt section that carries a handoff to a fresh
@@ -169,21 +170,17 @@ func (r *run) changedFiles(ctx context.Context) []string {
 	if !r.wt.Isolated {
 		return nil
 	}
-	// The two listings are independent reads: run side by side.
-	var un []string
-	var unErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		un, unErr = r.p.o.Worktrees.Untracked(ctx, r.wt.WorkDir)
-	}()
+	var fs []worktree.FileChange
+	var fsErr error
+	un, unErr := r.p.o.Worktrees.UntrackedBeside(ctx, r.wt.WorkDir, func() {
+		fs, fsErr = r.p.o.Worktrees.Files(ctx, r.wt.WorkDir, r.wt.BaseSHA, "")
+	})
 	var out []string
-	if fs, err := r.p.o.Worktrees.Files(ctx, r.wt.WorkDir, r.wt.BaseSHA, ""); err == nil {
+	if fsErr == nil {
 		for _, f := range fs {
 			out = append(out, fmt.Sprintf("%s %s", f.Status, f.Path))
 		}
 	}
-	<-done
 	if unErr == nil {
 		for _, p := range un {
 			out = append(out, "? "+p+" (untracked)")

@@ -67,9 +67,10 @@ type Worktrees interface {
 	// Snapshot and Restore guard read-only steps (readonly.go).
 	Snapshot(ctx context.Context, wt worktree.Worktree) (worktree.Snapshot, error)
 	Restore(ctx context.Context, wt worktree.Worktree, snap worktree.Snapshot, name string) (worktree.Stray, error)
-	// Files and Untracked list what a handoff names as changed.
+	// Files and UntrackedBeside (the untracked files, listed while its f
+	// runs) list what a handoff names as changed.
 	Files(ctx context.Context, repo, base, head string) ([]worktree.FileChange, error)
-	Untracked(ctx context.Context, dir string) ([]string, error)
+	UntrackedBeside(ctx context.Context, dir string, f func()) ([]string, error)
 }
 
 // Hooks receive live output for the UI or a console; every field may be

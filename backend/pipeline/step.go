@@ -263,10 +263,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	g.started(live)
 	w.started(live)
 	r.last = ran{tool: tool.Name(), model: model, session: session}
-	// Just started, the tree is its main process: recorded without a scan
-	// of every process (the control loop records the whole tree every
-	// pidRefresh).
-	r.recordProcess(ctx, exec.ID, live, []int{live.Pid()})
+	r.recordProcess(ctx, exec.ID, live, nil)
 	var userStop atomic.Bool
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -432,9 +429,21 @@ func (r *run) control(ctx context.Context, live agent.Run, midRun bool, exec tas
 	}
 }
 
-// recordProcess records the step's processes with their start times, for
-// crash recovery.
-func (r *run) recordProcess(ctx context.Context, execID int64, live agent.Run, pids []int) {
+// started is a running step or verify command as recordProcess sees it.
+type started interface {
+	Pid() int
+	Pgid() int
+}
+
+// recordProcess records the processes of a step or verify command with
+// their start times, for crash recovery: pids is its tree, or nil right
+// after it started, when the tree is its main process (recorded without a
+// scan of every process; the watch records the whole tree every
+// pidRefresh).
+func (r *run) recordProcess(ctx context.Context, execID int64, live started, pids []int) {
+	if pids == nil {
+		pids = []int{live.Pid()}
+	}
 	starts := proc.StartTimes(append([]int{live.Pid()}, pids...)...)
 	_ = r.st.SetExecutionProcess(ctx, execID, live.Pid(), live.Pgid(), pids, starts)
 }

@@ -140,9 +140,7 @@ func (r *run) verifyOnce(ctx context.Context) (task.VerifyRun, error) {
 		return task.VerifyRun{}, &failure{fmt.Sprintf("%s: %v", name, err)}
 	}
 	if live.Started() {
-		// Just started: its main process, without a scan of every process.
-		pids := []int{live.Pid()}
-		_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), pids, proc.StartTimes(pids...))
+		r.recordProcess(ctx, exec.ID, live, nil)
 	}
 	var userStop bool
 	done := make(chan struct{})
@@ -219,8 +217,7 @@ func (r *run) watchVerify(ctx context.Context, live *verify.Run, exec task.Execu
 		if time.Since(lastPids) >= pidRefresh {
 			lastPids = time.Now()
 			if pids := live.Pids(); len(pids) > 0 {
-				_ = r.st.SetExecutionProcess(ctx, exec.ID, live.Pid(), live.Pgid(), pids,
-					proc.StartTimes(append([]int{live.Pid()}, pids...)...))
+				r.recordProcess(ctx, exec.ID, live, pids)
 			}
 		}
 	}

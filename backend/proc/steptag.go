@@ -234,7 +234,7 @@ func KillTagged(prefix string, grace time.Duration) ([]Tagged, error) {
 func StartTimes(pids ...int) map[int]uint64 {
 	out := make(map[int]uint64, len(pids))
 	for _, pid := range pids {
-		if pid <= 0 {
+		if _, seen := out[pid]; seen || pid <= 0 {
 			continue
 		}
 		if p, ok := readStat(pid); ok && !p.zombie {

@@ -151,6 +151,22 @@ func checkPath(p string) error {
 	return nil
 }
 
+// UntrackedBeside lists the untracked files of the worktree at dir
+// (Untracked) while f runs: f does another read of the worktree, and the
+// two git processes run side by side.
+func (m *Manager) UntrackedBeside(ctx context.Context, dir string, f func()) ([]string, error) {
+	var untracked []string
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		untracked, err = m.Untracked(ctx, dir)
+	}()
+	f()
+	<-done
+	return untracked, err
+}
+
 // Untracked lists the untracked, not ignored files of the worktree at dir,
 // relative to its top. A nested git repository shows as one entry ending
 // in "/". Errors are wrapped gitx errors: gitx.ErrNoDir when dir is gone,

@@ -31,19 +31,11 @@ func (m *Manager) PromptDiff(ctx context.Context, wt Worktree, maxInline int, lo
 	if err != nil {
 		return "", fmt.Errorf("prompt diff: %w", err)
 	}
-	// The diff and the untracked listing are independent reads: run side
-	// by side.
-	var untracked []string
-	var unErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		untracked, unErr = m.Untracked(ctx, wt.Dir)
-	}()
 	capped := &capWriter{limit: maxInline + 1}
 	args := append(append(append([]string{}, diffArgs...), "--src-prefix=a/", "--dst-prefix=b/"), revs...)
-	_, err = m.git.Exec(ctx, gitx.Cmd{Dir: wt.Dir, Args: append(args, "--"), Stdout: capped})
-	<-done
+	untracked, unErr := m.UntrackedBeside(ctx, wt.Dir, func() {
+		_, err = m.git.Exec(ctx, gitx.Cmd{Dir: wt.Dir, Args: append(args, "--"), Stdout: capped})
+	})
 	if err != nil {
 		return "", fmt.Errorf("prompt diff: %w", err)
 	}
