@@ -52,7 +52,7 @@ type App struct {
 	autostart Autostart
 
 	desk     *Desktop
-	tray     *Tray // nil when the desktop has no session bus
+	tray     *Tray // nil when the desktop has no session bus; set by Open, or by its goroutine (wg) when the window starts shown
 	notifier *Notifier
 
 	ctx     context.Context // the app's lifetime; ends at the window's shutdown or Close

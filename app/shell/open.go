@@ -136,7 +136,18 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		Shutdown: a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
 		Context: a.context, Log: o.Log})
 	a.hints.add(a.notifier.Hint)
-	a.startTray(ctx)
+	if o.Hidden {
+		a.startTray(ctx) // whether the window starts hidden depends on a tray host
+	} else {
+		// The tray's D-Bus connections (10-20 ms) run beside the window's
+		// start instead of before it: nothing the window shows first
+		// waits for the tray. Close waits for it (wg).
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			a.startTray(ctx)
+		}()
+	}
 	a.syncAutostart(a.settingsNow())
 	if o.Launch.NewTask || o.Launch.Review {
 		a.desk.Launch(o.Launch)
