@@ -23,7 +23,7 @@ func Run(ctx context.Context, _ []string, dataDir string, l Launch, log *slog.Lo
 	if err != nil || handedOff {
 		return err
 	}
-	desk, err := shell.Open(ctx, shell.Options{
+	desk, err := shell.OpenForWindow(ctx, shell.Options{
 		Instance: inst, Launch: launch, Hidden: launch.Hidden, Log: log, Exe: frontExe(),
 		Assets: frontend.Assets(), AppIcon: build.AppIcon, WindowIcon: build.WindowIcon,
 		TrayIcons: shell.TrayIcons{Idle: build.TrayIdle, Running: build.TrayRunning, Attention: build.TrayAttention},

@@ -158,6 +158,29 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	return a, nil
 }
 
+// OpenForWindow is Open for a process about to show the window: Open
+// runs on another goroutine while the calling one, the main thread,
+// initialises GTK (50-60 ms here: the display, settings, theme), so the
+// two no longer add up before the window starts. WebKit's environment is
+// set first, as it must be before GTK starts.
+func OpenForWindow(ctx context.Context, o Options) (*App, error) {
+	if err := setupWebKitEnv(); err != nil {
+		return nil, fmt.Errorf("set up webkit: %w", err)
+	}
+	type opened struct {
+		a   *App
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		a, err := Open(ctx, o)
+		ch <- opened{a, err}
+	}()
+	startToolkit()
+	r := <-ch
+	return r.a, r.err
+}
+
 // startTray starts the tray when the desktop has a session bus, and says
 // once in the log when there is no tray host: the app then works without a
 // tray icon, closing the window quits, and --hidden shows the window anyway
