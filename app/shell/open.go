@@ -160,7 +160,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 
 // OpenForWindow is Open for a process about to show the window: Open
 // runs on another goroutine while the calling one, the main thread,
-// initialises GTK (50-60 ms here: the display, settings, theme), so the
+// initialises GTK and creates WebKit's web context (startToolkit), so the
 // two no longer add up before the window starts. WebKit's environment is
 // set first, as it must be before GTK starts.
 func OpenForWindow(ctx context.Context, o Options) (*App, error) {
