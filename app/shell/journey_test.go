@@ -13,6 +13,7 @@ package shell
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -583,4 +584,34 @@ func (a *desktopApp) env0(key string) string {
 		}
 	}
 	return ""
+}
+
+// TestDesktopJourneyWithoutDisplay: started where no display can be
+// opened, the app says so in one line and exits 1 (it used to panic in
+// Wails with a stack trace), leaving the data root usable for the
+// headless commands.
+func TestDesktopJourneyWithoutDisplay(t *testing.T) {
+	a := newDesktopApp(t)
+	for _, display := range []string{"", ":97"} {
+		cmd := exec.Command(a.bin, "--data-dir", a.root)
+		cmd.Env = append(slices.DeleteFunc(slices.Clone(a.env), func(e string) bool {
+			return strings.HasPrefix(e, "DISPLAY=") || strings.HasPrefix(e, "WAYLAND_DISPLAY=")
+		}), "DISPLAY="+display)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("DISPLAY=%q: exit %v, want 1\n%s", display, err, stderr.String())
+		}
+		out := stderr.String()
+		if strings.Contains(out, "panic") || !strings.Contains(out, "boof-runner: cannot open a display for the window") ||
+			!strings.Contains(out, "run 'boof-runner help'") {
+			t.Fatalf("DISPLAY=%q: stderr\n%s", display, out)
+		}
+	}
+	id := a.cli("add", "--title", "Added without a display", "Say hi")
+	if got := a.cli("show", id); !strings.Contains(got, "Added without a display") {
+		t.Fatalf("show %s after the failed start:\n%s", id, got)
+	}
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -162,7 +163,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 // runs on another goroutine while the calling one, the main thread,
 // initialises GTK and creates WebKit's web context (startToolkit), so the
 // two no longer add up before the window starts. WebKit's environment is
-// set first, as it must be before GTK starts.
+// set first, as it must be before GTK starts. Without a display to open it
+// closes what Open opened and returns ErrNoDisplay.
 func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 	if err := setupWebKitEnv(); err != nil {
 		return nil, fmt.Errorf("set up webkit: %w", err)
@@ -176,9 +178,26 @@ func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 		a, err := Open(ctx, o)
 		ch <- opened{a, err}
 	}()
-	startToolkit()
+	shown := startToolkit()
 	r := <-ch
-	return r.a, r.err
+	if r.err != nil || shown {
+		return r.a, r.err
+	}
+	return nil, errors.Join(noDisplay(os.Getenv), r.a.Close())
+}
+
+// ErrNoDisplay: GTK could not open a display, so there is no window to
+// show (the headless commands need none).
+var ErrNoDisplay = errors.New("cannot open a display for the window")
+
+// noDisplay says which display could not be opened and what works
+// without one.
+func noDisplay(getenv func(string) string) error {
+	where := "no DISPLAY or WAYLAND_DISPLAY is set"
+	if d, w := getenv("DISPLAY"), getenv("WAYLAND_DISPLAY"); d != "" || w != "" {
+		where = fmt.Sprintf("DISPLAY=%q, WAYLAND_DISPLAY=%q", d, w)
+	}
+	return fmt.Errorf("%w (%s): start it in a graphical session; the headless commands work without one (run 'boof-runner help')", ErrNoDisplay, where)
 }
 
 // startTray starts the tray when the desktop has a session bus, and says

@@ -7,9 +7,11 @@ package shell
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
 
-static void start_toolkit(void) {
-	gtk_init_check(NULL, NULL);
+static int start_toolkit(void) {
+	if (!gtk_init_check(NULL, NULL))
+		return 0;
 	webkit_web_context_get_default();
+	return 1;
 }
 */
 import "C"
@@ -19,6 +21,6 @@ import "C"
 // thread, which must be the main thread, the one Wails runs GTK on (its
 // frontend locks the main goroutine to it). Wails' own gtk_init_check then
 // finds GTK initialised and returns at once, and its web view is created
-// in that same default context. When GTK cannot start (no display), Wails'
-// call fails the same way and reports it, so nothing is looked at here.
-func startToolkit() { C.start_toolkit() }
+// in that same default context. It reports false when GTK cannot start
+// (no display to open); no context is made then.
+func startToolkit() bool { return C.start_toolkit() == 1 }
