@@ -160,8 +160,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 }
 
 // OpenForWindow is Open for a process about to show the window: Open
-// runs on another goroutine while the calling one, the main thread,
-// initialises GTK and creates WebKit's web context (startToolkit), so the
+// runs on another goroutine while the calling one, which goes on to run
+// the window, initialises GTK and creates WebKit's web context on its
+// thread (startToolkit; the goroutine stays locked to it), so the
 // two no longer add up before the window starts. WebKit's environment is
 // set first, as it must be before GTK starts. Without a display to open it
 // closes what Open opened and returns ErrNoDisplay.
