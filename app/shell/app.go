@@ -78,7 +78,8 @@ const (
 )
 
 // Run shows the window and blocks until it closes; the window's start-up
-// starts the queue and the background checks. Call Close after it.
+// starts the queue and the background checks. Call Close after it. The app
+// comes from OpenForWindow, which readied GTK and WebKit for the window.
 func (a *App) Run() error { return runWindow(a) }
 
 // windowIcon is the icon the window shows: WindowIcon, else AppIcon.

@@ -184,7 +184,7 @@ func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 	if r.err != nil || shown {
 		return r.a, r.err
 	}
-	return nil, errors.Join(noDisplay(os.Getenv), r.a.Close())
+	return nil, errors.Join(noDisplay(), r.a.Close())
 }
 
 // ErrNoDisplay: GTK could not open a display, so there is no window to
@@ -193,9 +193,9 @@ var ErrNoDisplay = errors.New("cannot open a display for the window")
 
 // noDisplay says which display could not be opened and what works
 // without one.
-func noDisplay(getenv func(string) string) error {
+func noDisplay() error {
 	where := "no DISPLAY or WAYLAND_DISPLAY is set"
-	if d, w := getenv("DISPLAY"), getenv("WAYLAND_DISPLAY"); d != "" || w != "" {
+	if d, w := os.Getenv("DISPLAY"), os.Getenv("WAYLAND_DISPLAY"); d != "" || w != "" {
 		where = fmt.Sprintf("DISPLAY=%q, WAYLAND_DISPLAY=%q", d, w)
 	}
 	return fmt.Errorf("%w (%s): start it in a graphical session; the headless commands work without one (run 'boof-runner help')", ErrNoDisplay, where)

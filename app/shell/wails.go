@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/wailsapp/wails/v2"
@@ -19,11 +18,8 @@ import (
 // lifecycle hooks, and every runtime call (events, window, dialogs, quit).
 
 // runWindow opens the window with a's services bound and blocks until it
-// closes.
+// closes. WebKit's environment was set by OpenForWindow, before GTK started.
 func runWindow(a *App) error {
-	if err := setupWebKitEnv(); err != nil {
-		return fmt.Errorf("set up webkit: %w", err)
-	}
 	return wails.Run(&options.App{
 		Title:            "Boof Runner",
 		Width:            1280,
