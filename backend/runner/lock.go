@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,20 +40,41 @@ type Lock struct {
 	f *os.File
 }
 
-// AcquireLock takes the runner lock at path without waiting and writes this
-// process's pid into the file. It returns a *LockedError when another
-// process holds it, or a wrapped error when the file cannot be opened.
+// releaseWait bounds how long AcquireLock waits for a lock whose file names
+// no holder (see AcquireLock).
+const releaseWait = 250 * time.Millisecond
+
+// AcquireLock takes the runner lock at path and writes this process's pid
+// into the file. It returns a *LockedError when another process holds it,
+// or a wrapped error when the file cannot be opened.
+//
+// It does not wait for a holder that named itself. A lock held while its
+// file is empty is one being let go: Release empties the file before it
+// closes the descriptor, and a process forked at that moment (any exec of
+// the releasing process, such as a git command of another task) keeps the
+// descriptor, and with it the lock, until its exec closes it. For that
+// case AcquireLock tries again for up to releaseWait before it reports the
+// lock held (a runner restarted in the same process met it under load).
 func AcquireLock(path string) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("runner lock: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, &LockedError{Path: path, PID: HolderPID(path)}
+	deadline := time.Now().Add(releaseWait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 20*time.Millisecond) {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			break
 		}
-		return nil, fmt.Errorf("runner lock %s: %w", path, err)
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("runner lock %s: %w", path, err)
+		}
+		if pid := HolderPID(path); pid > 0 || time.Now().After(deadline) {
+			f.Close()
+			return nil, &LockedError{Path: path, PID: pid}
+		}
+		time.Sleep(pause)
 	}
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
