@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -40,41 +39,20 @@ type Lock struct {
 	f *os.File
 }
 
-// releaseWait bounds how long AcquireLock waits for a lock whose file names
-// no holder (see AcquireLock).
-const releaseWait = 250 * time.Millisecond
-
-// AcquireLock takes the runner lock at path and writes this process's pid
-// into the file. It returns a *LockedError when another process holds it,
-// or a wrapped error when the file cannot be opened.
-//
-// It does not wait for a holder that named itself. A lock held while its
-// file is empty is one being let go: Release empties the file before it
-// closes the descriptor, and a process forked at that moment (any exec of
-// the releasing process, such as a git command of another task) keeps the
-// descriptor, and with it the lock, until its exec closes it. For that
-// case AcquireLock tries again for up to releaseWait before it reports the
-// lock held (a runner restarted in the same process met it under load).
+// AcquireLock takes the runner lock at path without waiting and writes this
+// process's pid into the file. It returns a *LockedError when another
+// process holds it, or a wrapped error when the file cannot be opened.
 func AcquireLock(path string) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("runner lock: %w", err)
 	}
-	deadline := time.Now().Add(releaseWait)
-	for pause := time.Millisecond; ; pause = min(2*pause, 20*time.Millisecond) {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			break
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &LockedError{Path: path, PID: HolderPID(path)}
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("runner lock %s: %w", path, err)
-		}
-		if pid := HolderPID(path); pid > 0 || time.Now().After(deadline) {
-			f.Close()
-			return nil, &LockedError{Path: path, PID: pid}
-		}
-		time.Sleep(pause)
+		return nil, fmt.Errorf("runner lock %s: %w", path, err)
 	}
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
@@ -94,12 +72,19 @@ func HolderPID(path string) int {
 }
 
 // Release drops the lock. It is safe to call more than once.
+//
+// It unlocks before it closes: closing drops the flock only once no
+// process has the descriptor any more, and a process forked at that moment
+// (an exec of this process, such as a git command of another task) keeps
+// it until its exec closes it, so a runner started right after would find
+// the lock held by "another process".
 func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
 	_ = l.f.Truncate(0)
-	err := l.f.Close() // closing the descriptor releases the flock
+	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	err := l.f.Close()
 	l.f = nil
 	return err
 }
