@@ -278,7 +278,7 @@ func (i *Instance) Close() error {
 	i.Retire()
 	var err error
 	if i.lock != nil {
-		err = i.lock.Close() // closing the descriptor releases the flock
+		err = handoff.Unlock(i.lock)
 	}
 	if i.temp != "" {
 		os.RemoveAll(i.temp)

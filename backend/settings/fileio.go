@@ -115,7 +115,10 @@ func (f *File) lock() (func(), error) {
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
 		err = unix.Flock(int(lf.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 		if err == nil {
-			return func() { lf.Close() }, nil // closing drops the flock
+			return func() { // unlocked first: a process forked now keeps lf until its exec
+				_ = unix.Flock(int(lf.Fd()), unix.LOCK_UN)
+				lf.Close()
+			}, nil
 		}
 		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
 			lf.Close()

@@ -92,6 +92,14 @@ func Lock(root string) (f *os.File, held bool, err error) {
 	return f, false, nil
 }
 
+// Unlock releases a lock Lock took and closes its file. It unlocks first:
+// closing drops a flock only once no process has the descriptor, and a
+// process forked at that moment keeps it until its exec.
+func Unlock(f *os.File) error {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return f.Close()
+}
+
 // Held reports whether an app holds root's claim now, without creating
 // anything: a data root or lock file that does not exist is not held.
 func Held(root string) bool {
