@@ -102,6 +102,10 @@ done
 # the app's process tree 5 s after the first paint of the first run. The
 # real CLIs are on the app's PATH when they are installed, as for a user:
 # whatever the window's start would run of them is in the figures.
+# P6b0 and P6b+0: each app start is followed by one of scripts/webkitfloor,
+# a bare WebKitGTK program painting a one-line page (the app's window size
+# and WebKit settings): the floor of any WebKitGTK window on this machine,
+# its cold start and (first run) its tree's idle PSS.
 tree() {
 	local pids=("$1") i=0 kids
 	while [ $i -lt ${#pids[@]} ]; do
@@ -116,7 +120,8 @@ if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 	export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 	mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 	start_bus
-	cold=() pss=0 rss=0 clipath=""
+	cold=() floor=() pss=0 rss=0 fpss=0 clipath=""
+	go build -tags desktop -o "$tmp/webkitfloor" ./scripts/webkitfloor || echo "bench: the WebKitGTK floor did not build: P6b0 is not measured" >&2
 	for c in "${BOOF_CLAUDE_BIN:-}" "${BOOF_CODEX_BIN:-}"; do
 		[ -n "$c" ] && clipath="$(dirname "$c"):$clipath"
 	done
@@ -142,10 +147,33 @@ if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 		fi
 		stop_app "$app" || true
 		app=""
+		[ -x "$tmp/webkitfloor" ] || continue
+		: >"$log"
+		t0=$(now_ns)
+		"$tmp/webkitfloor" >"$log" 2>&1 &
+		app=$!
+		for _ in $(seq 6000); do
+			grep -q "first paint" "$log" && { floor+=($((($(now_ns) - t0) / 1000000))); break; }
+			sleep 0.005
+		done
+		if [ $run = 1 ] && [ ${#floor[@]} = 1 ]; then
+			sleep 5
+			for p in $(tree "$app"); do
+				fpss=$((fpss + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
+			done
+		fi
+		stop_app "$app" || true
+		app=""
 	done
 	med=$(printf '%s\n' "${cold[@]}" | median)
 	if [ ${#cold[@]} = 5 ] && [ "${med:-0}" -gt 0 ] && [ $pss -gt 0 ]; then
-		echo "BenchmarkDesktopStart 5 $med ms/first-paint $((pss / 1024)) MiB-PSS $((rss / 1024)) MiB-RSS" | tee -a "$raw" >&2
+		fl=""
+		if [ ${#floor[@]} = 5 ]; then
+			fmed=$(printf '%s\n' "${floor[@]}" | median)
+			fl=" $fmed ms/floor-first-paint $(awk -v a="$med" -v f="$fmed" 'BEGIN { printf "%.3f", a / f }') floor-ratio"
+			[ $fpss = 0 ] || fl="$fl $((fpss / 1024)) MiB-PSS-floor $(awk -v a="$pss" -v f="$fpss" 'BEGIN { printf "%.3f", a / f }') floor-PSS-ratio"
+		fi
+		echo "BenchmarkDesktopStart 5 $med ms/first-paint $((pss / 1024)) MiB-PSS $((rss / 1024)) MiB-RSS$fl" | tee -a "$raw" >&2
 	else
 		echo "bench: no desktop figures (cold starts: ${cold[*]:-none}, median '${med:-}', PSS ${pss} KiB)" >&2
 	fi
