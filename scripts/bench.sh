@@ -106,14 +106,21 @@ done
 # a bare WebKitGTK program painting a one-line page (the app's window size
 # and WebKit settings): the floor of any WebKitGTK window on this machine,
 # its cold start and (first run) its tree's idle PSS.
-tree() {
-	local pids=("$1") i=0 kids
-	while [ $i -lt ${#pids[@]} ]; do
-		kids=$(pgrep -P "${pids[$i]}" || true)
-		for k in $kids; do pids+=("$k"); done
-		i=$((i + 1))
+
+# paint LOG PATTERN CMD... starts CMD (its output to LOG) as $app and waits
+# for PATTERN in LOG; ms is the time to it, empty when it never came.
+paint() {
+	local log=$1 pattern=$2 t0
+	shift 2
+	: >"$log"
+	t0=$(now_ns)
+	"$@" >"$log" 2>&1 &
+	app=$! ms=""
+	for _ in $(seq 6000); do
+		grep -q "$pattern" "$log" && { ms=$((($(now_ns) - t0) / 1000000)); return 0; }
+		sleep 0.005
 	done
-	echo "${pids[@]}"
+	return 1
 }
 if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 	echo "bench: desktop start under Xvfb" >&2
@@ -127,40 +134,20 @@ if command -v Xvfb >/dev/null && [ -x "$desk" ] && start_xvfb; then
 	done
 	for run in 1 2 3 4 5; do
 		log="$tmp/app$run.log"
-		: >"$log"
-		t0=$(now_ns)
-		PATH="$clipath$PATH" "$bin" --data-dir "$tmp/desk$run" >"$log" 2>&1 &
-		app=$!
-		ok=0
-		for _ in $(seq 6000); do
-			grep -q "window: first paint" "$log" && { ok=1; break; }
-			sleep 0.005
-		done
-		[ $ok = 1 ] || { echo "bench: the window never painted" >&2; tail "$log" >&2; break; }
-		cold+=($((($(now_ns) - t0) / 1000000)))
+		PATH="$clipath$PATH" paint "$log" "window: first paint" "$bin" --data-dir "$tmp/desk$run" ||
+			{ echo "bench: the window never painted" >&2; tail "$log" >&2; break; }
+		cold+=("$ms")
 		if [ $run = 1 ]; then
 			sleep 5
-			for p in $(tree "$app"); do
-				pss=$((pss + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
-				rss=$((rss + $(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
-			done
+			pss=$(tree_kib "$app" smaps_rollup Pss) rss=$(tree_kib "$app" status VmRSS)
 		fi
 		stop_app "$app" || true
 		app=""
 		[ -x "$tmp/webkitfloor" ] || continue
-		: >"$log"
-		t0=$(now_ns)
-		"$tmp/webkitfloor" >"$log" 2>&1 &
-		app=$!
-		for _ in $(seq 6000); do
-			grep -q "first paint" "$log" && { floor+=($((($(now_ns) - t0) / 1000000))); break; }
-			sleep 0.005
-		done
-		if [ $run = 1 ] && [ ${#floor[@]} = 1 ]; then
+		paint "$log" "first paint" "$tmp/webkitfloor" && floor+=("$ms")
+		if [ $run = 1 ] && [ -n "$ms" ]; then
 			sleep 5
-			for p in $(tree "$app"); do
-				fpss=$((fpss + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
-			done
+			fpss=$(tree_kib "$app" smaps_rollup Pss)
 		fi
 		stop_app "$app" || true
 		app=""

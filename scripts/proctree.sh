@@ -23,5 +23,16 @@ tree_cpu() {
 	echo $((s * 1000 / hz))
 }
 
+# tree_kib PID FILE FIELD prints FIELD (in kB) of /proc/P/FILE summed over
+# PID and its descendants: tree_kib "$pid" smaps_rollup Pss.
+tree_kib() {
+	local s=0 p v
+	for p in $(tree_pids "$1"); do
+		v=$(awk -v f="$3:" '$1 == f {print $2}' "/proc/$p/$2" 2>/dev/null || true)
+		s=$((s + ${v:-0}))
+	done
+	echo $s
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 now_ns() { date +%s%N; }
