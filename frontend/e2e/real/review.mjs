@@ -278,6 +278,9 @@ export const reviewFlows = {
         }
       }
       await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
+      // Go is coloured (the languages register at the first line shown, not at load).
+      const keyword = page.getByRole('list', { name: 'Patch' }).locator('.hljs-keyword', { hasText: 'package' });
+      assert((await keyword.count()) > 0, 'the Go patch is coloured: "package" is a keyword');
       await page.keyboard.press('j');
       await selectedFile(page).filter({ hasText: 'file_0001.go' }).waitFor();
       await page.getByRole('list', { name: 'Patch' }).getByText('// File 1.').waitFor();

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import hljs from 'highlight.js/lib/core';
 import { highlightLine, languageOf } from './highlight';
 
 describe('highlight', () => {
+  // First: it looks at what loading the module did. The window's entry script
+  // holds this module, so loading it must not build the languages' modes.
+  it('registers the languages at the first line coloured, not at load', () => {
+    expect(hljs.listLanguages()).toEqual([]);
+    expect(highlightLine('x := 1', 'go')).toContain('hljs-');
+    expect(hljs.listLanguages()).toContain('typescript');
+  });
+
   it('finds the language from the extension', () => {
     expect(languageOf('pkg/a/file.go')).toBe('go');
     expect(languageOf('src/App.svelte')).toBe('xml');
