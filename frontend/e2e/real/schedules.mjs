@@ -17,6 +17,10 @@ export const scheduleFlows = {
       await form.getByRole('textbox', { name: /Prompt/ }).fill('Update the dependencies and run the tests.');
       await form.getByRole('textbox', { name: /Title/ }).fill('Nightly deps');
       await form.getByRole('radio', { name: 'Repeat…' }).check();
+      // Repeat fills in the machine's zone (asked for only now, not at the form's mount).
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      const shown = await form.getByRole('combobox', { name: 'Time zone' }).inputValue();
+      assert(shown === zone, `Repeat shows the machine's zone (${shown}, want ${zone})`);
       // A bad expression is refused with the sentence the CLI prints.
       await form.getByRole('combobox', { name: 'Repeat' }).selectOption('custom');
       await form.getByRole('textbox', { name: 'Cron expression' }).fill('0 2 * *');

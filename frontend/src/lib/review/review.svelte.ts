@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
+import { byCodeUnits } from '../order';
 import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
 import type { AcceptSelection, ChangeRequest, TaskBranch } from '../backend/review-api';
 import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
@@ -66,7 +67,7 @@ export class ReviewStore {
       if (r.ok)
         this.reports = (r.value.reports ?? [])
           .filter((r) => r.role === 'observer' || r.role === 'reviewer')
-          .sort((a, b) => b.iteration - a.iteration || a.created_at.localeCompare(b.created_at));
+          .sort((a, b) => b.iteration - a.iteration || byCodeUnits(a.created_at, b.created_at));
       return;
     }
     if (tab === 'commits') {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, fireEvent, waitFor, within } from '@testing-library/svelte';
 import { FakeBackend } from '../backend/fake';
 import { TaskStore } from '../tasks/tasks.svelte';
@@ -49,6 +49,23 @@ describe('presets and times', () => {
 });
 
 describe('New task form: When', () => {
+  it("asks for the machine's zone when Repeat is first picked, not when the form mounts", async () => {
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      form();
+      expect(made).not.toHaveBeenCalled(); // the first Intl call loads ICU: not on the first paint
+      await fireEvent.click(screen.getByRole('radio', { name: 'Repeat…' }));
+      const zone = screen.getByRole('combobox', { name: 'Time zone' }) as HTMLInputElement;
+      expect(zone.value).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+      await fireEvent.input(zone, { target: { value: '' } });
+      await fireEvent.click(screen.getByRole('radio', { name: 'Now' }));
+      await fireEvent.click(screen.getByRole('radio', { name: 'Repeat…' }));
+      expect((screen.getByRole('combobox', { name: 'Time zone' }) as HTMLInputElement).value).toBe(''); // a cleared zone stays cleared
+    } finally {
+      made.mockRestore();
+    }
+  });
+
   it('previews the next three fires of a preset and stores a schedule, not a task', async () => {
     const { b, schedules, prompt } = form();
     await fireEvent.input(prompt, { target: { value: 'Update the dependencies' } });

@@ -79,11 +79,12 @@ export interface When {
   weekday: number;
   /** The cron expression sent (the preset's, or typed in for custom). */
   cron: string;
+  /** The IANA zone; "" until Repeat is first picked, when WhenPicker fills in the machine's. */
   tz: string;
   /** Optional schedule name. */
   name: string;
 }
 
 export function newWhen(): When {
-  return { mode: 'now', at: '', preset: 'daily', time: '02:00', minute: 0, weekday: 1, cron: '0 2 * * *', tz: localZone(), name: '' };
+  return { mode: 'now', at: '', preset: 'daily', time: '02:00', minute: 0, weekday: 1, cron: '0 2 * * *', tz: '', name: '' };
 }

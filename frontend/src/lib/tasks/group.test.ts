@@ -30,6 +30,12 @@ describe('groupTasks', () => {
     ]);
     expect(g[0].tasks.map((t) => t.id)).toEqual(['first', 'second', 'older', 'low']);
   });
+  it("breaks ties by id in the store's order (code units, as SQLite and Go compare), not the locale's", () => {
+    // The locale puts 'a' before 'B'; the store's ORDER BY ... id puts 'B' first.
+    const g = groupTasks([task('a1'), task('B2'), task('a3', { status: 'done' }), task('B4', { status: 'done' })]);
+    expect(g.find((x) => x.status === 'pending')!.tasks.map((t) => t.id)).toEqual(['B2', 'a1']);
+    expect(g.find((x) => x.status === 'done')!.tasks.map((t) => t.id)).toEqual(['a3', 'B4']);
+  });
 });
 
 describe('moveInQueue', () => {

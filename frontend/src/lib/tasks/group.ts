@@ -1,4 +1,5 @@
 import type { Status, TaskView } from '../backend/types';
+import { byCodeUnits } from '../order';
 
 /** The order status groups appear in: what needs attention first. */
 export const GROUP_ORDER: Status[] = ['ongoing', 'actions', 'pending', 'draft', 'failed', 'stopped', 'done', 'accepted', 'rejected', 'archived'];
@@ -24,12 +25,12 @@ export interface TaskGroup {
 
 /** Run order of the queue: priority high first, then position, then oldest first. */
 export function queueOrder(a: TaskView, b: TaskView): number {
-  return b.priority - a.priority || a.position - b.position || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+  return b.priority - a.priority || a.position - b.position || byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id);
 }
 
 /** Newest activity first. */
 export function activityOrder(a: TaskView, b: TaskView): number {
-  return b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+  return byCodeUnits(b.updated_at, a.updated_at) || byCodeUnits(b.id, a.id);
 }
 
 /** Groups tasks by status in GROUP_ORDER; the queue is in run order, every other group newest activity first. Empty groups are left out. */
