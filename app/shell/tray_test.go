@@ -214,11 +214,28 @@ func TestTray(t *testing.T) {
 		return menuEntry{}
 	}
 	click := func(label string) { t.Helper(); clickMenu(t, bus, sender, menu, find(label).ID) }
+	// waitLabel returns the item once the menu shows it, read again after
+	// the refresh under way has finished (its submenu complete). A subtest
+	// changes the runner's list and the store in separate steps, and a
+	// refresh that a click queued can show a state between them after the
+	// label first appeared: the item is then waited for again, and the entry
+	// returned is the one the successful read found.
 	waitLabel := func(label string) menuEntry {
 		t.Helper()
-		waitFor(t, "menu item "+label, func() bool { return slices.Contains(labels(entries()), label) })
+		var found menuEntry
+		shown := func() bool {
+			for _, e := range entries() {
+				if e.Label == label {
+					found = e
+					return true
+				}
+			}
+			return false
+		}
+		waitFor(t, "menu item "+label, shown)
 		tray.IconState() // waits for the refresh that changed the label to finish
-		return find(label)
+		waitFor(t, "menu item "+label+" after its refresh", shown)
+		return found
 	}
 
 	t.Run("registers its item and menu", func(t *testing.T) {
