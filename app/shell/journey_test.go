@@ -512,6 +512,23 @@ func TestDesktopJourney(t *testing.T) {
 		}
 	})
 
+	t.Run("a task that fails before its first step leaves the runner idle", func(t *testing.T) {
+		// Its folder is gone by the time it runs: it fails before any step.
+		gone := t.TempDir()
+		tray.click("Pause runner")
+		tray.entry("Resume runner")
+		id := a.cli("add", "--repo", gone, "--title", "Folder removed", "Anything.")
+		if err := os.Remove(gone); err != nil {
+			t.Fatal(err)
+		}
+		tray.click("Resume runner")
+		a.waitStatus(id, "failed")
+		// The badge shows the queue idle (it showed the task while it ran),
+		// and the list shows why the task failed.
+		a.waitShows("the idle runner after the failure", "Idle", "Folder removed", "does not exist")
+		shot(t, "failed-before-first-step")
+	})
+
 	t.Run("quit", func(t *testing.T) {
 		tray.click("Quit")
 		if code := a.exited(); code != 0 {

@@ -118,7 +118,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			a.notifier.BudgetWarning(taskID, w) // set before the queue starts
 		}
 	}
-	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe, hooks: hooks, log: o.Log})
+	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe, hooks: hooks, log: o.Log, changed: a.status.poke})
 	if err != nil {
 		a.cancel()
 		a.live.Close()

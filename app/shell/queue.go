@@ -53,6 +53,8 @@ type queueOptions struct {
 	exe   string
 	hooks pipeline.Hooks
 	log   *slog.Logger
+	// changed is told when a task starts or ends in this process's queue.
+	changed func()
 }
 
 // reviewService is the data root's review service, whose accepts and
@@ -67,6 +69,7 @@ func reviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
 func openQueue(o queueOptions) (queue, error) {
 	h, err := host.Open(host.Options{
 		Paths: o.paths, Store: o.store, Exe: o.exe, Logger: o.log, Hooks: o.hooks,
+		OnRunningChanged: o.changed,
 	})
 	var locked *runner.LockedError
 	switch {

@@ -42,6 +42,9 @@ type Options struct {
 	Exe string
 	// Hooks receive live output for the UI.
 	Hooks pipeline.Hooks
+	// OnRunningChanged is runner.Options.OnRunningChanged: a task started
+	// or ended.
+	OnRunningChanged func()
 	// Logger receives warnings; default slog.Default().
 	Logger *slog.Logger
 	// Poll overrides the loop's poll interval (≤ 1 s).
@@ -157,7 +160,7 @@ func Open(o Options) (*Host, error) {
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
 		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig,
-		Switch: SwitchTarget(h.current)})
+		Switch: SwitchTarget(h.current), OnRunningChanged: o.OnRunningChanged})
 	// Held by the lock, so a socket file there is a crashed runner's.
 	if h.wake, err = wake.Listen(o.Paths.WakeSocket(), h.Runner.Wake); err != nil {
 		o.Logger.Warn("runner: controls from other processes arrive through the poll only", "err", err)

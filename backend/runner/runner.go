@@ -83,6 +83,11 @@ type Options struct {
 	Logger *slog.Logger
 	// OnTaskDone is called after each task's run was recorded; may be nil.
 	OnTaskDone func(t task.Task, res pipeline.Result)
+	// OnRunningChanged is called after a task joined or left what Running
+	// returns (the left one after OnTaskDone), so a status view need not
+	// poll for the end of a task that ended between two of its steps or
+	// before its first; may be nil, must not block.
+	OnRunningChanged func()
 	// Scope is the data root's step-tag scope (proc.Scope): recovery ends
 	// every process carrying a runner step tag of it. Empty means recovery
 	// relies on the recorded pids alone.
@@ -332,10 +337,12 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		r.mu.Lock()
 		r.running[t.ID] = true
 		r.mu.Unlock()
+		r.runningChanged()
 		s := &slot{free: func() {
 			r.mu.Lock()
 			delete(r.running, t.ID)
 			r.mu.Unlock()
+			r.runningChanged()
 			select {
 			case freed <- struct{}{}:
 			default:
@@ -356,6 +363,13 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		}()
 	}
 	return n, nil
+}
+
+// runningChanged tells OnRunningChanged, if set.
+func (r *Runner) runningChanged() {
+	if r.o.OnRunningChanged != nil {
+		r.o.OnRunningChanged()
+	}
 }
 
 // pick is what the claim filter needs: the time, the tools paused by a
