@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/runner"
@@ -26,27 +27,49 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// newRepo returns a git repository with one commit on main.
+func newRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-qm", "first")
+	return repo
+}
+
+// writeMockSettings writes a settings file where every role runs the mock,
+// with extra's keys added.
+func writeMockSettings(t *testing.T, paths dataroot.Paths, extra map[string]any) {
+	t.Helper()
+	set := map[string]any{"defaultTool": "mock",
+		"roles": map[string]any{"planner": map[string]any{"tool": "mock"}, "refinement": map[string]any{"tool": "mock"},
+			"developer": map[string]any{"tool": "mock"}, "reviewer": map[string]any{"tool": "mock"}}}
+	for k, v := range extra {
+		set[k] = v
+	}
+	b, err := json.Marshal(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths.Settings(), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A post-checkout hook that hangs (and leaves a daemon in a session of its
 // own) holds provisioning only until the runner's git deadline; the task
 // fails saying so, and nothing the hook started outlives the host.
 func TestHangingHookDoesNotHoldProvisioningForever(t *testing.T) {
 	paths := newPaths(t)
-	repo := t.TempDir()
-	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644)
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-qm", "first")
+	repo := newRepo(t)
 	hook := "#!/bin/sh\nsetsid sleep 300 >/dev/null 2>&1 &\nexec sleep 300\n"
 	if err := os.WriteFile(filepath.Join(repo, ".git", "hooks", "post-checkout"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	set, _ := json.Marshal(map[string]any{"workingDirectory": repo, "defaultTool": "mock",
-		"roles": map[string]any{"planner": map[string]any{"tool": "mock"}, "refinement": map[string]any{"tool": "mock"},
-			"developer": map[string]any{"tool": "mock"}, "reviewer": map[string]any{"tool": "mock"}},
-		"stop": map[string]any{"graceMs": 300}})
-	if err := os.WriteFile(paths.Settings(), set, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeMockSettings(t, paths, map[string]any{"workingDirectory": repo, "stop": map[string]any{"graceMs": 300}})
 	st, err := store.Open(context.Background(), paths.Database(), store.Options{})
 	if err != nil {
 		t.Fatal(err)

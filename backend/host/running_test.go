@@ -2,9 +2,7 @@ package host_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -31,18 +29,9 @@ type seen struct {
 // its first step (no working directory) or one that finished.
 func TestOnRunningChangedAfterEachTaskEnds(t *testing.T) {
 	paths := newPaths(t)
-	repo := t.TempDir()
-	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644)
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-qm", "first")
+	repo := newRepo(t)
 	// No workingDirectory: a task without its own repo fails at once.
-	set, _ := json.Marshal(map[string]any{"defaultTool": "mock", "runner": map[string]any{"concurrency": 1},
-		"roles": map[string]any{"planner": map[string]any{"tool": "mock"}, "refinement": map[string]any{"tool": "mock"},
-			"developer": map[string]any{"tool": "mock"}, "reviewer": map[string]any{"tool": "mock"}}})
-	if err := os.WriteFile(paths.Settings(), set, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeMockSettings(t, paths, map[string]any{"runner": map[string]any{"concurrency": 1}})
 	ctx := context.Background()
 	st, err := store.Open(ctx, paths.Database(), store.Options{})
 	if err != nil {
