@@ -5,6 +5,9 @@
 # VARIANT is "name|desktop-binary|ENV=VALUE ..." (the environment part may
 # be empty), e.g.
 #   scripts/bench-desktop-ab.sh 5 "main|/tmp/main-desktop|" "new|build/bin/boof-runner-desktop|"
+# A variant may also be the bare WebKitGTK floor (go build -tags desktop -o
+# /tmp/webkitfloor ./scripts/webkitfloor), which prints "first paint" as the
+# app logs "window: first paint", to try a setting on the floor itself.
 # Each run: cold start to "window: first paint", the process tree's CPU time
 # until then and 5 s later, and the tree's idle PSS 5 s after first paint,
 # split into the UI process (and anything else that is not WebKit's), the
@@ -35,7 +38,7 @@ start_bus
 
 wait_paint() {
 	for _ in $(seq 3000); do
-		grep -q "window: first paint" "$1" 2>/dev/null && return 0
+		grep -q "first paint" "$1" 2>/dev/null && return 0
 		sleep 0.005
 	done
 	echo "bench-desktop-ab: no first paint in $1" >&2
