@@ -8,7 +8,7 @@
 # A variant may also be the bare WebKitGTK floor (go build -tags desktop -o
 # /tmp/webkitfloor ./scripts/webkitfloor), which prints "first paint" as the
 # app logs "window: first paint", to try a setting on the floor itself.
-# Each run: cold start to "window: first paint", the process tree's CPU time
+# Each run: cold start to the first paint, the process tree's CPU time
 # until then and 5 s later, and the tree's idle PSS 5 s after first paint,
 # split into the UI process (and anything else that is not WebKit's), the
 # WebKitWebProcess and the WebKitNetworkProcess. Prints each variant's
