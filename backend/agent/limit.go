@@ -46,6 +46,17 @@ var (
 	resetsInRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(?:try again in|resets in|retry after|retry-after:?)\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,and]*)+|\d+\b)`)
 	})
+	// resetsAtRe finds an API's absolute reset field quoted in a message:
+	// "resets_at": 1764601200 (seconds or milliseconds) or an RFC 3339
+	// string; also resetsAt and reset_at.
+	resetsAtRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)"?\b(?:resets?_at|resetsAt)"?\s*[:=]\s*(?:(\d{9,14}(?:\.\d+)?)\b|"(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d))")`)
+	})
+	// resetsInSecondsRe finds an API's relative reset field quoted in a
+	// message: "resets_in_seconds": 90 (also resetsInSeconds).
+	resetsInSecondsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)"?\b(?:resets?_in_seconds|resetsInSeconds)"?\s*[:=]\s*(\d+)\b`)
+	})
 	durPartRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)?`)
 	})
@@ -67,59 +78,119 @@ func DetectLimitText(text string, now time.Time, loc *time.Location) (Limit, boo
 	return l, true
 }
 
-// ResetFromText finds a reset time in a limit message: a duration ("try
-// again in 2 hours", "retry after 120") or a clock time ("resets 2pm", the
-// next such time after now in loc). It returns the zero time when there is none.
+// A clock time names its minute only (Codex prints the reset rounded down
+// to the minute), so one that has just begun or passed is the reset at hand,
+// not tomorrow's: a clock time within recentReset before now means a reset
+// recentResetWait from now. Further back, it is the next day's.
+const (
+	recentReset     = 10 * time.Minute
+	recentResetWait = time.Minute
+)
+
+// ResetFromText finds a reset time in a limit message. It prefers the
+// structured fields a tool passes on from the API ("resets_at": Unix
+// seconds, milliseconds or RFC 3339; "resets_in_seconds"), then a duration
+// ("try again in 2 hours", "retry after 120"), then a clock time ("resets
+// 2pm", "try again at 5:40 PM" in loc: the next such time after now, or
+// shortly after now for one that has just passed). It returns the zero time
+// when there is none.
 func ResetFromText(text string, now time.Time, loc *time.Location) time.Time {
 	if loc == nil {
 		loc = time.Local
 	}
-	if m := resetsInRe().FindStringSubmatch(text); m != nil {
-		var d time.Duration
-		for _, p := range durPartRe().FindAllStringSubmatch(m[1], -1) {
-			n, _ := strconv.Atoi(p[1])
-			switch u := strings.ToLower(p[2]); {
-			case strings.HasPrefix(u, "d"):
-				d += time.Duration(n) * 24 * time.Hour
-			case strings.HasPrefix(u, "h"):
-				d += time.Duration(n) * time.Hour
-			case strings.HasPrefix(u, "m"):
-				d += time.Duration(n) * time.Minute
-			default:
-				d += time.Duration(n) * time.Second
-			}
+	for _, find := range []func(string, time.Time, *time.Location) time.Time{structuredReset, durationReset, clockReset} {
+		if at := find(text, now, loc); !at.IsZero() {
+			return at
 		}
-		if d > 0 {
-			return now.Add(d)
-		}
-	}
-	if m := resetsClockRe().FindStringSubmatch(text); m != nil {
-		h, _ := strconv.Atoi(m[4])
-		mins, _ := strconv.Atoi(m[5])
-		switch strings.ToLower(m[6]) {
-		case "pm":
-			if h < 12 {
-				h += 12
-			}
-		case "am":
-			if h == 12 {
-				h = 0
-			}
-		}
-		if h > 23 || mins > 59 {
-			return time.Time{}
-		}
-		n := now.In(loc)
-		if m[1] != "" {
-			return dated(n, m[1], m[2], m[3], h, mins)
-		}
-		at := time.Date(n.Year(), n.Month(), n.Day(), h, mins, 0, 0, loc)
-		if !at.After(n) {
-			at = at.AddDate(0, 0, 1)
-		}
-		return at
 	}
 	return time.Time{}
+}
+
+// structuredReset reads the API's own reset fields quoted in text: an
+// absolute resets_at (resetsAt, reset_at) before a relative resets_in_seconds.
+func structuredReset(text string, now time.Time, _ *time.Location) time.Time {
+	if m := resetsAtRe().FindStringSubmatch(text); m != nil {
+		if m[1] != "" {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+				return EpochTime(v)
+			}
+		} else if at, err := time.Parse(time.RFC3339, m[2]); err == nil {
+			return at
+		}
+	}
+	if m := resetsInSecondsRe().FindStringSubmatch(text); m != nil {
+		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil && n > 0 && n < int64(maxResetSeconds) {
+			return now.Add(time.Duration(n) * time.Second)
+		}
+	}
+	return time.Time{}
+}
+
+// maxResetSeconds bounds a relative reset read from text (a year): a
+// larger number is garbage, not a reset.
+const maxResetSeconds = 366 * 24 * 3600
+
+// durationReset reads a relative reset: "try again in 2 hours 5 minutes",
+// "resets in 45m", "retry after 120".
+func durationReset(text string, now time.Time, _ *time.Location) time.Time {
+	m := resetsInRe().FindStringSubmatch(text)
+	if m == nil {
+		return time.Time{}
+	}
+	var d time.Duration
+	for _, p := range durPartRe().FindAllStringSubmatch(m[1], -1) {
+		n, _ := strconv.Atoi(p[1])
+		switch u := strings.ToLower(p[2]); {
+		case strings.HasPrefix(u, "d"):
+			d += time.Duration(n) * 24 * time.Hour
+		case strings.HasPrefix(u, "h"):
+			d += time.Duration(n) * time.Hour
+		case strings.HasPrefix(u, "m"):
+			d += time.Duration(n) * time.Minute
+		default:
+			d += time.Duration(n) * time.Second
+		}
+	}
+	if d <= 0 {
+		return time.Time{}
+	}
+	return now.Add(d)
+}
+
+// clockReset reads a reset named as a clock time in loc, with its date
+// when the text gives one.
+func clockReset(text string, now time.Time, loc *time.Location) time.Time {
+	m := resetsClockRe().FindStringSubmatch(text)
+	if m == nil {
+		return time.Time{}
+	}
+	h, _ := strconv.Atoi(m[4])
+	mins, _ := strconv.Atoi(m[5])
+	switch strings.ToLower(m[6]) {
+	case "pm":
+		if h < 12 {
+			h += 12
+		}
+	case "am":
+		if h == 12 {
+			h = 0
+		}
+	}
+	if h > 23 || mins > 59 {
+		return time.Time{}
+	}
+	n := now.In(loc)
+	if m[1] != "" {
+		return dated(n, m[1], m[2], m[3], h, mins)
+	}
+	at := time.Date(n.Year(), n.Month(), n.Day(), h, mins, 0, 0, loc)
+	switch {
+	case at.After(n):
+		return at
+	case n.Sub(at) < recentReset:
+		return n.Add(recentResetWait)
+	}
+	return at.AddDate(0, 0, 1)
 }
 
 // dated is the reset at h:mins on the named month and day (of year, else

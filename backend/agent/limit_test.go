@@ -91,3 +91,52 @@ func TestDetectExhausted(t *testing.T) {
 		}
 	}
 }
+
+// The one reset parser, for every adapter: structured fields first, a
+// clock time that has just begun or passed is a short wait (Codex prints
+// the reset rounded down to the minute), never tomorrow's.
+func TestResetFromText(t *testing.T) {
+	loc := time.UTC
+	now := time.Date(2026, 12, 5, 11, 42, 20, 0, loc)
+	day := func(h, m int) time.Time { return time.Date(2026, 12, 5, h, m, 0, 0, loc) }
+	cases := []struct {
+		name, text string
+		want       time.Time
+	}{
+		{"clock in the current minute", "try again at 11:42 AM.", now.Add(recentResetWait)},
+		{"clock in the past minute", "try again at 11:41 AM.", now.Add(recentResetWait)},
+		{"clock a few minutes ago", "resets 11:35am", now.Add(recentResetWait)},
+		{"clock in the past hour", "try again at 11:05 AM.", day(11, 5).AddDate(0, 0, 1)},
+		{"clock hours ago is tomorrow", "resets 9am", day(9, 0).AddDate(0, 0, 1)},
+		{"clock later today", "try again at 11:43 AM.", day(11, 43)},
+		{"clock tonight", "resets 11pm", day(23, 0)},
+		{"dated tomorrow", "try again at Dec 6th, 2026 12:48 AM.", time.Date(2026, 12, 6, 0, 48, 0, 0, loc)},
+		{"structured resets_at seconds", `{"type":"usage_limit_reached","resets_at":1796477000} try again at 11:42 AM`, time.Unix(1796477000, 0)},
+		{"structured resets_at millis", `"resetsAt": 1796477000123`, time.UnixMilli(1796477000123)},
+		{"structured resets_at RFC 3339", `"resets_at": "2026-12-05T11:42:30Z"`, time.Date(2026, 12, 5, 11, 42, 30, 0, loc)},
+		{"structured resets_in_seconds", `{"resets_in_seconds": 40} try again at 11:42 AM`, now.Add(40 * time.Second)},
+		{"absolute before relative", `"resets_in_seconds": 40, "resets_at": 1796477000`, time.Unix(1796477000, 0)},
+		{"relative field beyond a year is not a reset", `"resets_in_seconds": 99999999999`, time.Time{}},
+		{"duration", "try again in 3 hours 20 minutes", now.Add(3*time.Hour + 20*time.Minute)},
+		{"none", "usage limit reached", time.Time{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ResetFromText(c.text, now, loc); !got.Equal(c.want) {
+				t.Fatalf("ResetFromText(%q) = %v, want %v", c.text, got, c.want)
+			}
+		})
+	}
+}
+
+// A clock time is read in loc: 11:42 AM printed in UTC-5 is 16:42 UTC.
+func TestResetFromTextClockInLocation(t *testing.T) {
+	loc := time.FixedZone("EST", -5*3600)
+	now := time.Date(2026, 12, 5, 16, 42, 50, 0, time.UTC)
+	if got := ResetFromText("try again at 11:42 AM.", now, loc); !got.Equal(now.Add(recentResetWait)) {
+		t.Fatalf("got %v", got)
+	}
+	if got := ResetFromText("try again at 11:50 AM.", now, loc); !got.Equal(time.Date(2026, 12, 5, 16, 50, 0, 0, time.UTC)) {
+		t.Fatalf("got %v", got)
+	}
+}
