@@ -202,9 +202,13 @@ func (g *guard) output(b []byte) { g.outBytes.Add(int64(len(b))) }
 // silentUsage returns the step's final usage; for a step whose tool
 // reported no usage at all it estimates one from the size of the prompt
 // and of the output (about 4 bytes a token), records it with the budgets
-// and says so in the log: budgets never count a silent tool as free.
-func (g *guard) silentUsage(prompt string, u agent.Usage) agent.Usage {
-	if g.reported.Load() || u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 {
+// and says so in the log: budgets never count a silent tool as free. A
+// step the provider refused for a usage limit is not estimated: the
+// refused request cost nothing, and the tool reports the work before it
+// (claude as it goes, codex from its session file).
+func (g *guard) silentUsage(prompt string, res agent.Result) agent.Usage {
+	u := res.Usage
+	if g.reported.Load() || u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 || refused(res) {
 		return u
 	}
 	est := agent.Usage{InputTokens: int64(len(prompt)+3) / 4, OutputTokens: (g.outBytes.Load() + 3) / 4}
@@ -215,3 +219,6 @@ func (g *guard) silentUsage(prompt string, u agent.Usage) agent.Usage {
 		g.exec.Tool, g.name, budget.Thousands(est.InputTokens+est.OutputTokens)))
 	return est
 }
+
+// refused reports whether a step ended on its tool's usage limit.
+func refused(res agent.Result) bool { return res.Failed() && res.Limit != nil }

@@ -284,7 +284,7 @@ func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s step
 	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
 	res.Report = strayNote + res.Report
 
-	res.Usage = g.silentUsage(req.Prompt, res.Usage)
+	res.Usage = g.silentUsage(req.Prompt, res)
 	guarded := g.stopCause()
 	// A step the watch stopped, or that the tool ended out of room, rotates
 	// (a step that finished before the watch's stop took is done).

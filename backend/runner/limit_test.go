@@ -14,6 +14,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/runner"
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -60,6 +61,34 @@ func (r *root) execs(id string) []task.Execution {
 	return xs
 }
 
+// refusedCostsNothing checks that the steps refused for a usage limit are
+// charged nothing: no usage on their executions, no estimate in the log,
+// and the task's spend is the sum of the other steps' usage.
+func refusedCostsNothing(t *testing.T, r *root, id string) {
+	t.Helper()
+	var want int64
+	for _, x := range r.execs(id) {
+		if x.Outcome == task.OutcomeLimited && x.Usage != (task.Usage{}) {
+			t.Errorf("the %s step refused for the usage limit was charged %+v", x.Role, x.Usage)
+		}
+		want += store.BudgetTokens(x.Usage)
+	}
+	spend, err := r.st.TaskSpendByTool(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got int64
+	for _, s := range spend {
+		got += s.Tokens
+	}
+	if got != want {
+		t.Errorf("task spend %d tokens, its executions' usage %d", got, want)
+	}
+	if log := r.logText(id); strings.Contains(log, "reported no usage for developer") {
+		t.Errorf("the refused step was estimated:\n%s", log)
+	}
+}
+
 // A usage limit in the developer step pauses the tool until the reset: the
 // task waits at the front of the queue (not failed, not retried), a task
 // behind it on the same tool waits too, the pause survives a restart, and
@@ -100,6 +129,7 @@ func TestUsageLimitWaitsForTheResetAndGoesOn(t *testing.T) {
 	if last.Role != task.RoleDeveloper || last.Outcome != task.OutcomeLimited || last.SessionID != "mock-developer-1" {
 		t.Fatalf("limited execution %+v", last)
 	}
+	refusedCostsNothing(t, r, a.ID)
 	if !strings.Contains(r.logText(a.ID), "mock paused until") {
 		t.Fatalf("log does not say the tool is paused:\n%s", r.logText(a.ID))
 	}

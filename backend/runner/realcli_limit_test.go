@@ -114,6 +114,7 @@ func limitScenario(t *testing.T, tool string, tools map[string]any, limit fakemo
 			t.Errorf("developer execution outcome %s, want limited", x.Outcome)
 		}
 	}
+	refusedCostsNothing(t, r, tk.ID)
 	if model.turnsOf(task.RoleReviewer) != 0 {
 		t.Error("the reviewer ran before the reset")
 	}
