@@ -153,7 +153,7 @@ func TestRealCLILimitCodexPausesUntilTheReset(t *testing.T) {
 	reset := time.Now().Add(2 * time.Hour)
 	limitScenario(t, "codex", map[string]any{"codex": codexSettings(t, bin, srv)},
 		fakemodel.OpenAIUsageLimit(reset), srv,
-		func(time.Time) time.Time { return reset.Truncate(time.Minute) }, 0, "")
+		func(time.Time) time.Time { return reset.Truncate(time.Second) }, 0, "")
 }
 
 // With limits.onLimit switch, the real claude meeting its usage limit in
@@ -203,4 +203,78 @@ func TestRealCLILimitClaudeSwitchesToCodexWithAHandoff(t *testing.T) {
 	if !strings.Contains(p.r.logText(p.tk.ID), "claude-code hit its usage limit; continuing on codex with a handoff") {
 		t.Errorf("log:\n%s", p.r.logText(p.tk.ID))
 	}
+}
+
+// A reset in the current minute: codex prints it rounded down to a minute
+// that has already begun ("try again at 11:42 AM" at 11:42:20). Once for a
+// reset later in that minute, once for a reset at HH:MM:30 of the minute
+// the runner resumes in (codex refusing again right after the pause): each
+// pauses codex for at most a few minutes, never until the next day, then
+// the task goes on and is done. Only the error object carries the reset
+// (no rate-limit window headers), so the printed minute is all there is.
+func TestRealCLILimitCodexResetInTheCurrentMinute(t *testing.T) {
+	t.Parallel()
+	bin := realBin(t, "BOOF_CODEX_BIN", "codex")
+	srv := fakemodel.Start(t)
+	minute := func(sec time.Duration) time.Time { return time.Now().Truncate(time.Minute).Add(sec) }
+	var refused atomic.Int32
+	var model pipelineModel
+	model.serve(t, srv, func(c modelCall) fakemodel.Reply {
+		switch c.role {
+		case task.RoleDeveloper:
+			switch refused.Add(1) {
+			case 1:
+				return fakemodel.OpenAIUsageLimitBody(minute(59 * time.Second))
+			case 2:
+				return fakemodel.OpenAIUsageLimitBody(minute(30 * time.Second))
+			}
+			return developerReply(c)
+		case task.RoleReviewer:
+			return fakemodel.Reply{Text: "Done.\n\nVERDICT: APPROVE", InputTokens: 150, OutputTokens: 25}
+		default:
+			return planReply(c)
+		}
+	})
+	role := map[string]any{"tool": "codex"}
+	r := newRoot(t, map[string]any{
+		"roles":   map[string]any{"planner": role, "refinement": role, "developer": role, "reviewer": role},
+		"tools":   map[string]any{"codex": codexSettings(t, bin, srv)},
+		"retries": map[string]any{"idleTimeoutMs": 120000, "backoffMs": []int{10}},
+		"stop":    map[string]any{"graceMs": 2000},
+	})
+	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
+	clk := &clock{t: time.Now()}
+	const few = 3 * time.Minute
+	for i := 1; i <= 2; i++ {
+		limitRun(t, r, clk)
+		pauses, err := r.st.ToolPauses(context.Background(), clk.Now())
+		if err != nil || len(pauses) != 1 || pauses[0].Tool != "codex" {
+			t.Fatalf("refusal %d: pauses %+v %v\n%s", i, pauses, err, r.logText(tk.ID))
+		}
+		latest := time.Now()
+		if clk.Now().After(latest) {
+			latest = clk.Now()
+		}
+		if until := pauses[0].Until; until.After(latest.Add(few)) {
+			t.Fatalf("refusal %d paused codex until %s (now %s): more than %s\n%s", i, until, latest, few, r.logText(tk.ID))
+		}
+		if g := r.get(tk.ID); g.Status != task.StatusPending {
+			t.Fatalf("refusal %d: task %s %q", i, g.Status, g.Error)
+		}
+		clk.Set(pauses[0].Until.Add(time.Second))
+	}
+	limitRun(t, r, clk)
+	if done := r.get(tk.ID); done.Status != task.StatusDone {
+		t.Fatalf("after the resets: %s %q\n%s", done.Status, done.Error, r.logText(tk.ID))
+	}
+	var outcomes []string
+	for _, x := range r.execs(tk.ID) {
+		if x.Role == task.RoleDeveloper {
+			outcomes = append(outcomes, string(x.Outcome))
+		}
+	}
+	if got := strings.Join(outcomes, " "); got != "limited limited succeeded" {
+		t.Errorf("developer executions %s", got)
+	}
+	refusedCostsNothing(t, r, tk.ID)
 }

@@ -67,6 +67,9 @@ func (c *Tool) start(ctx context.Context, req agent.Request, ephemeral bool) (*r
 		emit = func(agent.Event) {}
 	}
 	r := &run{c: c, req: req, lastPath: lastPath, emit: emit, done: make(chan struct{})}
+	if !ephemeral {
+		r.home = c.codexHome(env)
+	}
 	r.parser = NewParser(emit, base)
 	r.lines = proc.NewLineSplitter(r.parser.Line)
 	stdin := proc.StdinNull
@@ -100,9 +103,12 @@ type run struct {
 	req      agent.Request
 	h        *proc.Handle
 	lastPath string
-	emit     func(agent.Event)
-	parser   *Parser // used by the runner's output goroutine, then by finish
-	lines    *proc.LineSplitter
+	// home is the CODEX_HOME the step's session file is in, "" for an
+	// ephemeral run (which keeps none).
+	home   string
+	emit   func(agent.Event)
+	parser *Parser // used by the runner's output goroutine, then by finish
+	lines  *proc.LineSplitter
 
 	done chan struct{}
 	res  agent.Result // set before done is closed
@@ -137,16 +143,24 @@ func (r *run) finish() {
 	if res.SessionID == "" {
 		res.SessionID = r.req.ResumeSession
 	}
-	res.Usage, _ = p.Usage()
+	var haveUsage bool
+	res.Usage, haveUsage = p.Usage()
+	res.ErrorText = errorText(p, pr)
+	var file rollout
+	if res.Failed() {
+		file = r.failedTurn(&res, haveUsage)
+	}
 	if u, ok := p.Thread(); ok {
 		r.c.rememberThread(res.SessionID, u)
 	}
-	res.ErrorText = errorText(p, pr)
 	if res.Failed() {
 		stopped, timedOut, stalled := agent.StopFlags(pr.Reason)
 		res.Transient = agent.IsTransientToolError(res.ErrorText, stopped, timedOut, stalled)
 		if pr.Reason == proc.ReasonNone {
 			if l, ok := agent.DetectLimitText(res.ErrorText, time.Now(), time.Local); ok {
+				if !file.resetsAt.IsZero() {
+					l.ResetsAt = file.resetsAt
+				}
 				res.Limit, res.Transient = &l, false
 			} else {
 				res.Exhausted = agent.DetectExhausted(res.ErrorText)
@@ -157,6 +171,23 @@ func (r *run) finish() {
 		r.emit(agent.Event{Kind: agent.EventQuestion, Text: q})
 	}
 	r.res = res
+}
+
+// failedTurn reads the session file of a failed step: codex prints no usage
+// for a failed turn (the work before the failure is in the file's last
+// token count, which goes to res and to the budgets as a usage event), and
+// a usage limit's reset only to the minute (the file has it exactly).
+func (r *run) failedTurn(res *agent.Result, haveUsage bool) rollout {
+	file, _ := readRollout(r.home, res.SessionID)
+	if !haveUsage && file.haveUsage {
+		p := r.parser
+		p.total, p.haveUsage = file.usage, true
+		res.Usage = file.usage.sub(p.base).toUsage()
+		if u := res.Usage; u != (agent.Usage{}) {
+			r.emit(agent.Event{Kind: agent.EventUsage, Usage: &u})
+		}
+	}
+	return file
 }
 
 // readLast returns the -o file's text, or the last agent message when

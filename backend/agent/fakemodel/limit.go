@@ -30,10 +30,24 @@ func AnthropicUsageLimit(reset time.Time) Reply {
 // OpenAIUsageLimit is the Responses API's answer once a ChatGPT plan's
 // usage limit is reached until reset: a 429 usage_limit_reached error
 // carrying resets_at (Unix seconds) and resets_in_seconds, with
-// retry-after. Codex prints "You've hit your usage limit. … try again at
-// 5:40 PM." (the reset in the machine's local time) from resets_at, and
-// "… try again later." without it.
+// retry-after and the x-codex-primary-* rate-limit window headers showing
+// the 5-hour window used up until reset. Codex prints "You've hit your
+// usage limit. … try again at 5:40 PM." (the reset rounded down to the
+// minute, in the machine's local time) from resets_at, "… try again
+// later." without it; it records the window, reset to the second, in the
+// token_count event of its session file.
 func OpenAIUsageLimit(reset time.Time) Reply {
+	r := OpenAIUsageLimitBody(reset)
+	r.Header["x-codex-primary-used-percent"] = "100"
+	r.Header["x-codex-primary-window-minutes"] = "300"
+	r.Header["x-codex-primary-reset-at"] = strconv.FormatInt(reset.Unix(), 10)
+	r.Header["x-codex-primary-reset-after-seconds"] = r.Header["retry-after"]
+	return r
+}
+
+// OpenAIUsageLimitBody is OpenAIUsageLimit without the rate-limit window
+// headers: the reset is only in the error object (what codex prints).
+func OpenAIUsageLimitBody(reset time.Time) Reply {
 	secs := max(int64(time.Until(reset).Seconds()), 1)
 	return Reply{Status: http.StatusTooManyRequests, ErrorType: "usage_limit_reached",
 		ErrorMessage: "The usage limit has been reached",

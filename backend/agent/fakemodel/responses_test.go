@@ -219,7 +219,8 @@ func TestUsageLimitReplies(t *testing.T) {
 	resp, m := post("/v1/responses", `{"model":"m","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}],"stream":true}`)
 	e, _ := m["error"].(map[string]any)
 	if resp.StatusCode != 429 || e["type"] != "usage_limit_reached" || e["resets_at"] != float64(reset.Unix()) ||
-		resp.Header.Get("retry-after") == "" {
+		resp.Header.Get("retry-after") == "" || resp.Header.Get("x-codex-primary-used-percent") != "100" ||
+		resp.Header.Get("x-codex-primary-reset-at") != strconv.FormatInt(reset.Unix(), 10) {
 		t.Fatalf("openai: %d %v %v", resp.StatusCode, resp.Header, m)
 	}
 	resp, m = post("/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
