@@ -4,6 +4,8 @@ package runner_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +86,16 @@ func TestRealCLIReadOnlyClaudeReviewer(t *testing.T) {
 	roles := map[string]any{"planner": claudeRole(), "refinement": claudeRole(), "developer": claudeRole(), "reviewer": claudeRole()}
 	p := runPipeline(t, roles, map[string]any{"claude-code": claudeSettings(t, bin, srv, nil)})
 	strayCheck(t, p, task.RoleReviewer, "reviewer-fix.txt", "reviewer-was-here")
+	// The read-only steps deny only tools this claude has (planner and
+	// refinement before its tools are known, the reviewer after the
+	// developer's init line listed them): no step warns of a deny rule
+	// matching no tool, and the data root keeps what was learnt.
+	if log := p.r.logText(p.tk.ID); strings.Contains(log, "matches no known tool") {
+		t.Errorf("a read-only step named a tool claude does not have:\n%s", log)
+	}
+	if b, err := os.ReadFile(filepath.Join(p.r.dir, "claude-code-state", "tools.json")); err != nil || !strings.Contains(string(b), `"Write"`) {
+		t.Errorf("claude's tools were not kept in the data root: %s %v", b, err)
+	}
 	// claude offered the model no edit tool in the reviewer's turns, and
 	// did in the developer's.
 	for _, r := range srv.ModelRequests("/v1/messages") {

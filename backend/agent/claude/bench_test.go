@@ -32,7 +32,7 @@ func BenchmarkStepOverhead(b *testing.B) {
 	dir := b.TempDir()
 	req := agent.Request{Prompt: "Say ok.", Model: "haiku", SystemPrompt: "Be brief.", Dir: dir}
 	var line []string
-	for _, a := range args(req, false) {
+	for _, a := range args(req, false, nil) {
 		line = append(line, shellQuote(a))
 	}
 	shellEnv := append(tool.env(nil), "PATH="+os.Getenv("PATH"))

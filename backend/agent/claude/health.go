@@ -96,6 +96,11 @@ func (t *Tool) Health(ctx context.Context, smokeModel string) agent.Health {
 	}
 	res, err := t.smoke(ctx, smokeModel)
 	wg.Wait()
+	if key, ok := keyOf(path); ok {
+		// The smoke prompt's run learnt the tools this claude has (its
+		// init line comes before any API call, so even without a login).
+		_ = t.known.noteVersion(key, h.Version)
+	}
 	h.Reachable = reachErr == nil
 	switch {
 	case err != nil:

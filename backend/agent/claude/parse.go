@@ -32,6 +32,9 @@ type Outcome struct {
 	SessionID string
 	// Model is the model the CLI reported in system/init.
 	Model string
+	// Tools are the tools the CLI reported in system/init (without those
+	// its flags deny), nil before that line.
+	Tools []string
 	// NumTurns is result.num_turns.
 	NumTurns int
 	// Usage is the result's usage and total cost.
@@ -72,6 +75,7 @@ type line struct {
 	Subtype   string          `json:"subtype"`
 	SessionID string          `json:"session_id"`
 	Model     string          `json:"model"`
+	Tools     []string        `json:"tools"`
 	Message   json.RawMessage `json:"message"`
 	// system/api_retry
 	Attempt      int     `json:"attempt"`
@@ -159,6 +163,7 @@ func (p *Parser) Outcome() Outcome {
 		o.Report = p.lastText
 	}
 	o.Raw = append([]string(nil), o.Raw...)
+	o.Tools = append([]string(nil), o.Tools...)
 	return o
 }
 
@@ -176,6 +181,9 @@ func (p *Parser) system(l line) {
 	case "init":
 		if l.Model != "" {
 			p.out.Model = l.Model
+		}
+		if l.Tools != nil {
+			p.out.Tools = l.Tools
 		}
 		p.session(l.SessionID)
 	case "api_retry":

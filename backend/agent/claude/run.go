@@ -48,8 +48,14 @@ func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) 
 	if strings.ContainsRune(req.Prompt+req.SystemPrompt+req.Model+req.ResumeSession, 0) {
 		return nil, errors.New("claude: request holds a NUL byte")
 	}
-	if _, err := t.lookPath(); err != nil {
+	bin, err := t.lookPath()
+	if err != nil {
 		return nil, err
+	}
+	key, keyed := keyOf(bin)
+	var deny []string
+	if req.ReadOnly {
+		deny = t.known.readOnlyDeny(key, keyed)
 	}
 	stdinPrompt := t.opts.MidRunInput || len(req.Prompt) > stdinPromptAbove
 	emit := req.OnEvent
@@ -57,13 +63,21 @@ func (t *Tool) Start(ctx context.Context, req agent.Request) (agent.Run, error) 
 		emit = func(agent.Event) {}
 	}
 	p := NewParser(emit)
-	spec := proc.Spec{Path: t.opts.Path, Args: args(req, stdinPrompt), Dir: req.Dir, Env: t.env(req.Env),
+	spec := proc.Spec{Path: t.opts.Path, Args: args(req, stdinPrompt, deny), Dir: req.Dir, Env: t.env(req.Env),
 		TranscriptPath: req.TranscriptPath, IdleTimeout: req.IdleTimeout, MaxRuntime: req.MaxRuntime, Grace: req.Grace}
 	cfg := agent.LineRunConfig{
 		Runner:   t.opts.Runner,
 		Spec:     spec,
 		OnOutput: req.OnOutput,
-		Finish:   func(pr proc.Result) agent.Result { return finish(p.Outcome(), pr, emit) },
+		Finish: func(pr proc.Result) agent.Result {
+			o := p.Outcome()
+			if keyed && len(deny) == 0 {
+				// Its init line lists every tool it has. A file that cannot
+				// be saved leaves them known to this process only.
+				_ = t.known.learn(key, "", o.Tools)
+			}
+			return finish(o, pr, emit)
+		},
 	}
 	if stdinPrompt {
 		cfg.Spec.Stdin = proc.StdinPipe

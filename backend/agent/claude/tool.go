@@ -33,10 +33,6 @@ var DefaultPassEnv = []string{
 	"NODE_EXTRA_CA_CERTS", "XDG_CONFIG_HOME", "USER", "SHELL",
 }
 
-// ReadOnlyDisallowed are the tools a read-only role runs without: every
-// tool whose purpose is to change files.
-var ReadOnlyDisallowed = []string{"Edit", "MultiEdit", "Write", "NotebookEdit"}
-
 // Options configure the claude tool.
 type Options struct {
 	// Path is the claude executable: a path, or a name looked up in PATH
@@ -56,6 +52,10 @@ type Options struct {
 	// MidRunInput runs claude with --input-format stream-json and a stdin
 	// pipe so Run.Send can steer a live turn; false gives it a closed stdin.
 	MidRunInput bool
+	// StateDir is where the tools each installed claude reports are kept
+	// (tools.json), so a read-only step denies only tools it has; "" keeps
+	// them in memory only.
+	StateDir string
 	// Root says whether we run as root (claude then needs IS_SANDBOX=1 for
 	// --dangerously-skip-permissions); default os.Geteuid() == 0.
 	Root *bool
@@ -73,13 +73,14 @@ var Adapter = agent.Adapter{
 	Prices:        Prices,
 	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {
-		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, MidRunInput: true})
+		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, MidRunInput: true, StateDir: c.StateDir})
 	},
 }
 
 // Tool is the Claude Code adapter.
 type Tool struct {
-	opts Options
+	opts  Options
+	known *knownTools
 }
 
 var _ agent.Tool = (*Tool)(nil)
@@ -99,7 +100,7 @@ func New(opts Options) *Tool {
 		root := os.Geteuid() == 0
 		opts.Root = &root
 	}
-	return &Tool{opts: opts}
+	return &Tool{opts: opts, known: newKnownTools(opts.StateDir)}
 }
 
 // Name returns "claude-code".
@@ -128,15 +129,16 @@ func (t *Tool) env(extra []string) []string {
 }
 
 // args builds claude's arguments for req; stdinPrompt says the prompt goes
-// through stdin as a stream-json user message. Values use the --flag=value
-// form and the prompt comes last after "--", so text starting with a dash
-// is never taken for an option.
-func args(req agent.Request, stdinPrompt bool) []string {
+// through stdin as a stream-json user message; deny lists the tools a
+// read-only step runs without. Values use the --flag=value form and the
+// prompt comes last after "--", so text starting with a dash is never
+// taken for an option.
+func args(req agent.Request, stdinPrompt bool, deny []string) []string {
 	a := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
-	if req.ReadOnly {
+	if req.ReadOnly && len(deny) > 0 {
 		// Without its edit tools; Bash stays so tests can run (what it
 		// writes in the worktree the pipeline reverts).
-		a = append(a, "--disallowed-tools="+strings.Join(ReadOnlyDisallowed, ","))
+		a = append(a, "--disallowed-tools="+strings.Join(deny, ","))
 	}
 	if stdinPrompt {
 		a = append(a, "--input-format", "stream-json")
