@@ -16,9 +16,12 @@ package runner_test
 //     rate_limit_event (that comes with a subscription login only), so no
 //     reset time: the pause is task.DefaultLimitWait, with a warning.
 //   - codex answers a usage_limit_reached 429 with "You've hit your usage
-//     limit. … try again at 5:40 PM." (resets_at in local time; "try again
-//     later." without resets_at), and a plain 429 with "exceeded retry
-//     limit, last status: 429 Too Many Requests".
+//     limit. … try again at 5:40 PM." (resets_at in local time, rounded
+//     down to the minute; "try again later." without resets_at), and a
+//     plain 429 with "exceeded retry limit, last status: 429 Too Many
+//     Requests". Its JSON events carry nothing more; its session file's
+//     last token_count holds the x-codex-*-reset-at window headers of the
+//     refused request (rate_limits.primary.resets_at, to the second).
 
 import (
 	"context"
