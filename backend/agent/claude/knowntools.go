@@ -42,7 +42,7 @@ type knownTools struct {
 	file string // "" keeps them in memory only
 
 	mu      sync.Mutex
-	loaded  bool
+	read    time.Time    // modification time of the file when last read
 	entries []toolsEntry // newest first
 }
 
@@ -141,13 +141,16 @@ func (k *knownTools) noteVersion(key binKey, version string) error {
 	return k.save()
 }
 
-// load reads the file once; a missing or unreadable file is no knowledge.
+// load reads the file when it changed since it was last read (another
+// process learnt something: doctor's health check while the runner runs);
+// what only this process knows (a save that failed) is kept. A missing or
+// unreadable file is no knowledge.
 func (k *knownTools) load() {
-	if k.loaded {
+	if k.file == "" {
 		return
 	}
-	k.loaded = true
-	if k.file == "" {
+	fi, err := os.Stat(k.file)
+	if err != nil || fi.ModTime().Equal(k.read) {
 		return
 	}
 	b, err := os.ReadFile(k.file)
@@ -155,9 +158,16 @@ func (k *knownTools) load() {
 		return
 	}
 	var es []toolsEntry
-	if json.Unmarshal(b, &es) == nil {
-		k.entries = es
+	if json.Unmarshal(b, &es) != nil {
+		return
 	}
+	k.read = fi.ModTime()
+	for _, e := range k.entries {
+		if !slices.ContainsFunc(es, func(o toolsEntry) bool { return o.is(binKey{e.Path, e.Size, e.ModTime}) }) {
+			es = append(es, e)
+		}
+	}
+	k.entries = es
 }
 
 // save writes the file atomically (a temp file renamed over it).
@@ -185,6 +195,9 @@ func (k *knownTools) save() error {
 	if err := os.Rename(tmp.Name(), k.file); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("known tools: %w", err)
+	}
+	if fi, err := os.Stat(k.file); err == nil {
+		k.read = fi.ModTime()
 	}
 	return nil
 }

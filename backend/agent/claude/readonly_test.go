@@ -90,6 +90,11 @@ func TestKnownToolsDenyList(t *testing.T) {
 	if got := other.readOnlyDeny(newKey, true); !slices.Equal(got, []string{"Edit", "Write"}) {
 		t.Fatalf("upgraded claude after learning: deny %q", got)
 	}
+	// The first instance (a runner that read the file before) sees what
+	// the other learnt once the file changed.
+	if got := k.readOnlyDeny(newKey, true); !slices.Equal(got, []string{"Edit", "Write"}) {
+		t.Fatalf("learnt by another process: deny %q", got)
+	}
 }
 
 // Through the adapter: a writable step's init line teaches the tools of the
