@@ -182,8 +182,11 @@ func IsHeadless(args []string) bool {
 // called (a flag error is followed by the command's flags), ExitUser with
 // "boof-runner: <message>" (the message of backend/usererr, the same the
 // desktop app shows) for any other error. Everything printed from the
-// message on is escaped for the terminal.
+// message on is escaped for the terminal, and a stdout or stderr that is a
+// terminal gets every byte through one escaping path (terminalSafe).
 func Run(ctx context.Context, args []string, stdio IO, env Env) int {
+	stdio, flush := terminalSafe(stdio)
+	defer flush()
 	global, args, err := globalFlags(args)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "boof-runner: %s (run 'boof-runner help')\n", err)
@@ -310,7 +313,7 @@ func (c *call) openStore(ctx context.Context) (*store.Store, dataroot.Paths, err
 		return nil, paths, err
 	}
 	if fixed, err := host.RepairRepos(ctx, s, paths); err != nil {
-		fmt.Fprintf(c.io.Stderr, "boof-runner: warning: could not record the working directory of older tasks: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(c.io.Stderr, "boof-runner: warning: could not record the working directory of older tasks: %s\n", safeLine(oneLine(err.Error())))
 	} else if len(fixed) > 0 {
 		fmt.Fprintf(c.io.Stderr, "boof-runner: recorded the working directory of %d older task(s)\n", len(fixed))
 	}

@@ -39,7 +39,7 @@ func (c *call) openReview(ctx context.Context, pos []string, reconcile bool) (*r
 	g := gitx.New()
 	svc := host.ReviewService(paths, g)
 	onLog := func(taskID string, _ int64, _ task.LogLevel, text string) {
-		fmt.Fprintf(c.io.Stderr, "boof-runner: task %s: %s\n", taskID, text)
+		fmt.Fprintf(c.io.Stderr, "boof-runner: task %s: %s\n", taskID, safeLine(text))
 	}
 	if reconcile {
 		if err := host.ReconcileAccepts(ctx, svc, s, onLog); err != nil {
@@ -135,7 +135,7 @@ func runAccept(ctx context.Context, c *call) error {
 	if *asJSON {
 		return writeJSON(c.io.Stdout, a)
 	}
-	fmt.Fprintf(c.io.Stdout, "accepted %s into %s (%s): %s -> %s\n", t.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.Strategy, a.OldSHA, a.NewSHA)
+	fmt.Fprintf(c.io.Stdout, "accepted %s into %s (%s): %s -> %s\n", t.ID, safeLine(strings.TrimPrefix(a.Target, "refs/heads/")), a.Strategy, a.OldSHA, a.NewSHA)
 	for _, f := range a.Only {
 		if len(f.Hunks) == 0 {
 			fmt.Fprintf(c.io.Stdout, "took %s (whole file)\n", safeLine(f.File))
@@ -144,19 +144,19 @@ func runAccept(ctx context.Context, c *call) error {
 		}
 	}
 	if a.Checkout != "" {
-		fmt.Fprintf(c.io.Stdout, "checkout %s is now at %s\n", a.Checkout, a.NewSHA)
+		fmt.Fprintf(c.io.Stdout, "checkout %s is now at %s\n", safeLine(a.Checkout), a.NewSHA)
 	}
 	return nil
 }
 
 func printPlan(c *call, p review.Plan) {
 	w := c.io.Stdout
-	fmt.Fprintf(w, "would accept %d commit(s) of %s into %s (%s) at %s\n", len(p.Commits), p.TaskRef, p.TargetRef, p.Strategy, p.TargetSHA)
+	fmt.Fprintf(w, "would accept %d commit(s) of %s into %s (%s) at %s\n", len(p.Commits), safeLine(p.TaskRef), safeLine(p.TargetRef), p.Strategy, p.TargetSHA)
 	if p.Leftovers != "" {
-		fmt.Fprintf(w, "including leftovers %s\n", p.Leftovers)
+		fmt.Fprintf(w, "including leftovers %s\n", safeLine(p.Leftovers))
 	}
 	if p.Checkout != "" {
-		fmt.Fprintf(w, "the target is checked out in %s (clean); it would move to the new commit\n", p.Checkout)
+		fmt.Fprintf(w, "the target is checked out in %s (clean); it would move to the new commit\n", safeLine(p.Checkout))
 	} else {
 		fmt.Fprintln(w, "the target is checked out nowhere; only the branch would move")
 	}
@@ -202,7 +202,7 @@ func runUndoAccept(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.io.Stdout, "undid the accept of %s: %s is back at %s\n", rc.task.ID, strings.TrimPrefix(a.Target, "refs/heads/"), a.OldSHA)
+	fmt.Fprintf(c.io.Stdout, "undid the accept of %s: %s is back at %s\n", rc.task.ID, safeLine(strings.TrimPrefix(a.Target, "refs/heads/")), a.OldSHA)
 	return nil
 }
 

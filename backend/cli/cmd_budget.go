@@ -42,7 +42,7 @@ func runBudget(ctx context.Context, c *call) error {
 			fmt.Fprintf(c.io.Stdout, "re-queued %s  %s\n", s.ID, safeLine(s.Title))
 		}
 		for _, s := range held {
-			fmt.Fprintf(c.io.Stdout, "still held %s  %s: %s\n", s.ID, safeLine(s.Title), s.HeldBy)
+			fmt.Fprintf(c.io.Stdout, "still held %s  %s: %s\n", s.ID, safeLine(s.Title), safeLine(s.HeldBy))
 		}
 		if err != nil {
 			return err
@@ -107,7 +107,7 @@ func printBudget(w io.Writer, rep budget.Report) {
 			if s.HeldBy != "" {
 				state = "held: " + s.HeldBy
 			}
-			fmt.Fprintf(w, "  %s  %s  %s  (%s)\n", s.ID, safeLine(s.Title), s.Reason, state)
+			fmt.Fprintf(w, "  %s  %s  %s  (%s)\n", s.ID, safeLine(s.Title), safeLine(s.Reason), state)
 		}
 		if n := len(rep.Retryable()); n > 0 {
 			fmt.Fprintf(w, "Run 'boof-runner budget retry' to re-queue the %d task(s) no cap holds.\n", n)

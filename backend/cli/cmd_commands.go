@@ -65,7 +65,7 @@ func runCommands(ctx context.Context, c *call) error {
 			if r := []rune(first); len(r) > 70 {
 				first = string(r[:70]) + "…"
 			}
-			fmt.Fprintf(w, "%-20s %s\n", cmd.Name, first)
+			fmt.Fprintf(w, "%-20s %s\n", safeLine(cmd.Name), safeLine(first))
 		}
 		return nil
 	case "show":

@@ -125,7 +125,7 @@ func verifyDoctor(ctx context.Context, c *call, paths dataroot.Paths, set settin
 		rv, gerr := st.GetRepoVerify(ctx, top)
 		st.Close()
 		if gerr == nil {
-			fmt.Fprintf(c.io.Stdout, "verify: %s (for %s)\n", safeLine(rv.Command), top)
+			fmt.Fprintf(c.io.Stdout, "verify: %s (for %s)\n", safeLine(rv.Command), safeLine(top))
 			return
 		}
 	}
@@ -138,5 +138,5 @@ func verifyDoctor(ctx context.Context, c *call, paths dataroot.Paths, set settin
 		fmt.Fprintln(c.io.Stdout, "verify: none set; tasks are judged by the reviewer alone")
 		return
 	}
-	fmt.Fprintf(c.io.Stdout, "verify: none set; suggested (from %s): boof-runner verify set --repo %s '%s'\n", sugg[0].Because, top, sugg[0].Command)
+	fmt.Fprintf(c.io.Stdout, "verify: none set; suggested (from %s): boof-runner verify set --repo %s '%s'\n", sugg[0].Because, safeLine(top), safeLine(sugg[0].Command))
 }

@@ -91,7 +91,7 @@ func (c *call) printOne(r taskimport.Result) error {
 	switch r.Outcome {
 	case taskimport.Imported:
 		for _, n := range r.Notes {
-			fmt.Fprintf(c.io.Stderr, "boof-runner: note: %s\n", n)
+			fmt.Fprintf(c.io.Stderr, "boof-runner: note: %s\n", safeLine(n))
 		}
 		fmt.Fprintln(c.io.Stdout, r.TaskID)
 		return nil
@@ -116,10 +116,10 @@ func printReport(c *call, rs []taskimport.Result) {
 			}
 			fmt.Fprintf(w, "%-9s %s -> %s (%s%s; %s)\n", r.Outcome, quoteIfOdd(r.Path), r.TaskID, r.Status, from, r.Format)
 		default:
-			fmt.Fprintf(w, "%-9s %s: %s\n", r.Outcome, quoteIfOdd(r.Path), oneLine(r.Error))
+			fmt.Fprintf(w, "%-9s %s: %s\n", r.Outcome, quoteIfOdd(r.Path), safeLine(oneLine(r.Error)))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(w, "          note: %s\n", n)
+			fmt.Fprintf(w, "          note: %s\n", safeLine(n))
 		}
 	}
 	var parts []string

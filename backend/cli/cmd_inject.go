@@ -36,6 +36,6 @@ func runInject(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.io.Stdout, rep.Message)
+	fmt.Fprintln(c.io.Stdout, safeLine(rep.Message))
 	return nil
 }

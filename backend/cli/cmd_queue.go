@@ -44,7 +44,7 @@ func runQueue(ctx context.Context, c *call) error {
 		return queueOne(ctx, c, func(q *mergequeue.Queue, id string) error {
 			e, err := q.SendBack(ctx, id)
 			if err == nil {
-				fmt.Fprintf(c.io.Stdout, "sent %s back to the developer; it is queued again on %s when it is done\n", id, e.Target)
+				fmt.Fprintf(c.io.Stdout, "sent %s back to the developer; it is queued again on %s when it is done\n", id, safeLine(e.Target))
 			}
 			return err
 		})
@@ -109,7 +109,7 @@ func queueAdd(ctx context.Context, c *call) error {
 		return err
 	}
 	for _, e := range es {
-		fmt.Fprintf(c.io.Stdout, "queued %s on %s (%s), position %d\n", e.TaskID, e.Target, e.Strategy, e.Position)
+		fmt.Fprintf(c.io.Stdout, "queued %s on %s (%s), position %d\n", e.TaskID, safeLine(e.Target), e.Strategy, e.Position)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func runReject(ctx context.Context, c *call) error {
 		if r.Confirm, err = rc.svc.TaskBranches(ctx, t.Repo, t.ID); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.io.Stderr, "this deletes %s\n", review.Describe(r.Confirm))
+		fmt.Fprintf(c.io.Stderr, "this deletes %s\n", safeLine(review.Describe(r.Confirm)))
 		if !*yes && !confirm(c, "type 'yes' to delete them: ") {
 			return fmt.Errorf("not confirmed: nothing changed")
 		}
@@ -39,7 +39,7 @@ func runReject(ctx context.Context, c *call) error {
 	}
 	fmt.Fprintf(c.io.Stdout, "rejected %s\n", t.ID)
 	for _, b := range out.Deleted {
-		fmt.Fprintf(c.io.Stdout, "deleted branch %s (was %s)\n", b.Name, b.SHA)
+		fmt.Fprintf(c.io.Stdout, "deleted branch %s (was %s)\n", safeLine(b.Name), b.SHA)
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func runRunner(ctx context.Context, c *call) error {
 	set, _ := h.Settings.Load()
 	warnUnknownKeys(c, h.Settings)
 	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d\n",
-		paths.Root, os.Getpid(), set.DefaultTool, set.Runner.Concurrency)
+		safeLine(paths.Root), os.Getpid(), set.DefaultTool, set.Runner.Concurrency)
 	if !set.Runner.Enabled {
 		fmt.Fprintln(c.io.Stderr, "boof-runner runner: paused (runner.enabled is false); no task is started until it is true")
 	}

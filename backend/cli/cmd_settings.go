@@ -63,10 +63,10 @@ func runSettings(_ context.Context, c *call) error {
 		}
 		out, err := f.Get(pos[1])
 		if err != nil {
-			fmt.Fprintf(c.io.Stdout, "%s unset (default applies)\n", pos[1])
+			fmt.Fprintf(c.io.Stdout, "%s unset (default applies)\n", safeLine(pos[1]))
 			return nil
 		}
-		fmt.Fprintf(c.io.Stdout, "%s = %s\n", pos[1], out)
+		fmt.Fprintf(c.io.Stdout, "%s = %s\n", safeLine(pos[1]), out)
 		return nil
 	}
 	return usagef("unknown settings action %q (want get or set)", pos[0])

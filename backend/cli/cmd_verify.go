@@ -78,12 +78,12 @@ func verifyRepo(ctx context.Context, c *call, sub string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.io.Stdout, "verify command of %s: %s\n", rv.Path, safeLine(rv.Command))
+		fmt.Fprintf(c.io.Stdout, "verify command of %s: %s\n", safeLine(rv.Path), safeLine(rv.Command))
 	case "unset":
 		if err := st.DeleteRepoVerify(ctx, top); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.io.Stdout, "removed the verify command of %s\n", top)
+		fmt.Fprintf(c.io.Stdout, "removed the verify command of %s\n", safeLine(top))
 	default:
 		rv, err := st.GetRepoVerify(ctx, top)
 		if err == nil {
@@ -93,9 +93,9 @@ func verifyRepo(ctx context.Context, c *call, sub string) error {
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		fmt.Fprintf(c.io.Stdout, "no verify command set for %s\n", top)
+		fmt.Fprintf(c.io.Stdout, "no verify command set for %s\n", safeLine(top))
 		for _, s := range verify.Suggest(top) {
-			fmt.Fprintf(c.io.Stdout, "suggested (from %s): boof-runner verify set --repo %s '%s'\n", s.Because, top, s.Command)
+			fmt.Fprintf(c.io.Stdout, "suggested (from %s): boof-runner verify set --repo %s '%s'\n", s.Because, safeLine(top), safeLine(s.Command))
 		}
 	}
 	return nil
@@ -191,7 +191,7 @@ func verifyTask(ctx context.Context, c *call) error {
 	procs := proc.NewRunner(proc.RunnerOptions{Logger: slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 		NoSubreaper: true, Filter: func() proc.Filter { return secrets.NewStream() }})
 	defer procs.Shutdown(time.Duration(set.Stop.GraceMs) * time.Millisecond)
-	fmt.Fprintf(c.io.Stderr, "running `%s` (from %s) in %s\n", safeLine(choice.Command), choice.Source, top)
+	fmt.Fprintf(c.io.Stderr, "running `%s` (from %s) in %s\n", safeLine(choice.Command), choice.Source, safeLine(top))
 	run, err := (&verify.Runner{Procs: procs, Git: g}).Start(ctx, verify.Spec{Dir: t.WorktreePath, Command: choice.Command,
 		Timeout: time.Duration(set.Verify.TimeoutMs) * time.Millisecond, MaxOutput: set.Verify.MaxOutputBytes,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, OnOutput: func(b []byte) { _, _ = c.io.Stdout.Write(b) }})
