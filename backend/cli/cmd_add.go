@@ -147,9 +147,9 @@ func runAdd(ctx context.Context, c *call) error {
 	fmt.Fprintln(c.io.Stdout, t.ID)
 	if t.NotBefore != nil {
 		if now := time.Now(); !t.NotBefore.After(now) {
-			fmt.Fprintf(c.io.Stderr, "the start time %s is in the past: the task runs now\n", t.NotBefore.Local().Format("2006-01-02 15:04"))
+			fmt.Fprintf(c.io.Stderr, "the start time %s is in the past: the task runs now\n", atText(*t.NotBefore, false))
 		} else {
-			fmt.Fprintf(c.io.Stderr, "queued; not started before %s\n", t.NotBefore.Local().Format("2006-01-02 15:04 MST"))
+			fmt.Fprintf(c.io.Stderr, "queued; not started before %s\n", atText(*t.NotBefore, true))
 		}
 	}
 	return nil

@@ -39,6 +39,20 @@ func parseAt(v, tz string) (time.Time, error) {
 	return time.Time{}, &task.InvalidError{Reason: fmt.Sprintf("--at %q is not a time (use \"2026-12-02 02:00\", local time or --tz, or RFC 3339)", v)}
 }
 
+// atText is a stored not-before time in the machine's zone, to the minute,
+// or with the seconds (and their fraction) when it has them, and with the
+// zone's name when zone is set.
+func atText(t time.Time, zone bool) string {
+	layout := "2006-01-02 15:04"
+	if t.Second() != 0 || t.Nanosecond() != 0 {
+		layout += ":05.999999999"
+	}
+	if zone {
+		layout += " MST"
+	}
+	return t.Local().Format(layout)
+}
+
 // addSchedule stores n as the template of a recurring task.
 func addSchedule(ctx context.Context, c *call, n task.NewTask, every, tz, name string) error {
 	sc := task.Schedule{Name: name, Cron: every, TZ: tz, Template: n}
