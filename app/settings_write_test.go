@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -42,5 +43,43 @@ func TestSettingsWriteToggle(t *testing.T) {
 	}
 	if !res.Settings.Roles.Reviewer.Write || !res.Settings.Roles.Developer.Write {
 		t.Errorf("view after save %+v", res.Settings.Roles)
+	}
+}
+
+// The Settings screen saves through the same write as `settings set`: a
+// change that would take the file past 1 MiB (which every reader, the
+// runner included, would then refuse) is refused with the CLI's sentence
+// and the file is left as it was; a change that fits still saves.
+func TestSettingsSaveRefusesAFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	f := settings.NewFile(filepath.Join(dir, "settings.json"), settings.Catalog{Names: []string{"mock"}})
+	if _, err := f.Set("roles.reviewer.model", strings.Repeat("v", 900<<10)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(f.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := NewSettingsService(f, nil, nil, &RecordingEmitter{}, context.Background, nil, nil)
+	cur, err := svc.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := cur.Settings
+	v.WorkingDirectory = "/" + strings.Repeat("w", 200<<10)
+	res, err := svc.Save(v)
+	want := "The settings would be 1101 KiB, over the limit of 1024 KiB, so nothing was saved: shorten or unset a long value, or start from the defaults with 'boof-runner settings reset'."
+	if err == nil || err.Error() != want || res.Saved {
+		t.Fatalf("save past the limit: %+v %v", res, err)
+	}
+	if after, _ := os.ReadFile(f.Path()); !bytes.Equal(before, after) {
+		t.Fatal("the refused save changed the file")
+	}
+	v.WorkingDirectory = "/srv/repo"
+	if res, err := svc.Save(v); err != nil || !res.Saved {
+		t.Fatalf("a save that fits: %+v %v", res, err)
+	}
+	if s, err := f.Load(); err != nil || s.WorkingDirectory != "/srv/repo" || len(s.Roles.Reviewer.Model) != 900<<10 {
+		t.Fatalf("after the save that fits: %v %q", err, s.WorkingDirectory)
 	}
 }

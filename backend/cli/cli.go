@@ -79,7 +79,7 @@ var commands = map[string]command{
 	"runner":          {"run the queue headless: runner [--once | --until-idle]", runRunner},
 	"stop":            {"stop a running task: stop ID", runStop},
 	"inject":          {"inject a prompt into a task: inject ID TEXT", runInject},
-	"settings":        {"read or change settings: settings get [KEY] | settings set KEY VALUE", runSettings},
+	"settings":        {"read or change settings: settings get [KEY] | settings set KEY VALUE | settings reset (moves the file aside)", runSettings},
 	"diff":            {"show a task's diff: diff ID [--stat] [--file PATH] [--leftovers]", runDiff},
 	"accept":          {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--only FILE[:N]]... [--dry-run]", runAccept},
 	"undo-accept":     {"undo a task's accept: undo-accept ID", runUndoAccept},

@@ -4,15 +4,18 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/settings"
 )
 
-// runSettings reads or changes settings: `settings get [KEY]` or
+// runSettings reads or changes settings: `settings get [KEY]`,
 // `settings set KEY VALUE` (VALUE is JSON; a bare word is a string; null
-// unsets). It uses the same validation as the UI.
+// unsets) or `settings reset` (the file is moved aside and the defaults
+// apply: the way out of a file no reader accepts). It uses the same
+// validation as the UI.
 func runSettings(_ context.Context, c *call) error {
 	fs := c.newFlags()
 	pos, err := parse(fs, c.args)
@@ -20,7 +23,7 @@ func runSettings(_ context.Context, c *call) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usagef("expected get [KEY] or set KEY VALUE")
+		return usagef("expected get [KEY], set KEY VALUE or reset")
 	}
 	getenv := c.env.Getenv
 	if getenv == nil {
@@ -68,8 +71,22 @@ func runSettings(_ context.Context, c *call) error {
 		}
 		fmt.Fprintf(c.io.Stdout, "%s = %s\n", safeLine(pos[1]), out)
 		return nil
+	case "reset":
+		if len(pos) != 1 {
+			return usagef("reset takes no argument")
+		}
+		aside, err := f.Reset(time.Now())
+		if err != nil {
+			return err
+		}
+		if aside == "" {
+			fmt.Fprintf(c.io.Stdout, "there is no %s: the defaults apply\n", safeLine(f.Path()))
+			return nil
+		}
+		fmt.Fprintf(c.io.Stdout, "moved %s to %s: the defaults apply\n", safeLine(f.Path()), safeLine(aside))
+		return nil
 	}
-	return usagef("unknown settings action %q (want get or set)", pos[0])
+	return usagef("unknown settings action %q (want get, set or reset)", pos[0])
 }
 
 // warnUnknownKeys prints one warning per key of the settings file that

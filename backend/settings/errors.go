@@ -1,6 +1,9 @@
 package settings
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // ValidationError lists every invalid key of a settings document, in the
 // order of the schema, so the user can fix them all at once. errors.Is
@@ -53,3 +56,19 @@ func (e *MalformedError) Error() string {
 
 // Unwrap lets errors.Is match ErrMalformed.
 func (e *MalformedError) Unwrap() error { return ErrMalformed }
+
+// TooLargeError is a change that would make the settings file larger than
+// its limit, which every reader refuses; nothing was written.
+type TooLargeError struct {
+	// Path is the settings file.
+	Path string
+	// Size is what the file would have held, in bytes.
+	Size int64
+	// Limit is the largest file readers accept (MaxFileSize).
+	Limit int64
+}
+
+// Error returns "settings file <path> would be <size> bytes, over the limit of <limit>".
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("settings file %s would be %d bytes, over the limit of %d", e.Path, e.Size, e.Limit)
+}

@@ -16,7 +16,9 @@ import (
 // writes before releasing it, so concurrent writers in this and other
 // processes never lose each other's changes. Reads refuse anything but a
 // regular file of at most MaxFileSize bytes (a named pipe, a device, a
-// folder) without blocking on it.
+// folder) without blocking on it; a change reads a larger one (up to 16
+// MiB, so its long values can be unset) but never writes one, and Reset
+// moves any file no reader accepts aside.
 type File struct {
 	path string
 	cat  Catalog
@@ -128,8 +130,9 @@ func (f *File) Get(key string) (json.RawMessage, error) {
 // JSON is taken as a string, and null unsets the key (back to its
 // default). The result is validated as a whole; on any error the file is
 // unchanged. It returns ErrUnknownKey for a key outside the schema,
-// ErrMalformed when the file cannot be parsed (fix it or save from the UI),
-// *ValidationError for invalid values, or a wrapped write error.
+// ErrMalformed when the file cannot be parsed (fix it, save from the UI or
+// Reset it), *ValidationError for invalid values, *TooLargeError when the
+// file would grow past MaxFileSize, or a wrapped write error.
 func (f *File) Set(key, value string) (Settings, error) {
 	parts, err := splitKey(key)
 	if err != nil {
@@ -146,7 +149,7 @@ func (f *File) Set(key, value string) (Settings, error) {
 		return Settings{}, err
 	}
 	defer unlock()
-	raw, err := f.readRaw()
+	raw, err := f.readRawForChange()
 	if err != nil {
 		return Settings{}, err
 	}
@@ -165,8 +168,9 @@ func (f *File) Set(key, value string) (Settings, error) {
 
 // Save writes s as the user's settings, keeping keys this version does not
 // know. It replaces a malformed file (the user asked to save). It returns
-// a *ValidationError for invalid settings (changing nothing) or a wrapped
-// write error.
+// a *ValidationError for invalid settings or a *TooLargeError for a file
+// that would grow past MaxFileSize (changing nothing either way), or a
+// wrapped write error.
 func (f *File) Save(s Settings) error {
 	s.catalog = f.cat
 	if err := s.Validate(); err != nil {
@@ -179,7 +183,7 @@ func (f *File) Save(s Settings) error {
 		return err
 	}
 	defer unlock()
-	raw, err := f.readRaw()
+	raw, err := f.readRawForChange()
 	if err != nil {
 		raw = map[string]any{}
 	}
@@ -204,8 +208,9 @@ func (f *File) Save(s Settings) error {
 // it is now, read under the lock: a key that another writer changed
 // meanwhile and this save did not touch keeps the other writer's value. A
 // value equal in base and next is never written. It returns a
-// *ValidationError for invalid settings (changing nothing) or a wrapped
-// write error; a malformed file is replaced, as by Save.
+// *ValidationError for invalid settings or a *TooLargeError for a file
+// that would grow past MaxFileSize (changing nothing either way), or a
+// wrapped write error; a malformed file is replaced, as by Save.
 func (f *File) SaveChanges(base, next Settings) error {
 	next.catalog = f.cat
 	if err := next.Validate(); err != nil {
@@ -228,7 +233,7 @@ func (f *File) SaveChanges(base, next Settings) error {
 		return err
 	}
 	defer unlock()
-	raw, err := f.readRaw()
+	raw, err := f.readRawForChange()
 	if err != nil {
 		raw = map[string]any{}
 	}

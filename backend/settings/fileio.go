@@ -17,8 +17,14 @@ import (
 )
 
 // MaxFileSize is the largest settings file read, in bytes; a larger one is
-// reported as malformed rather than read into memory.
+// reported as malformed rather than read into memory, and a change that
+// would write a larger one is refused (*TooLargeError).
 const MaxFileSize = 1 << 20
+
+// maxChangeSize is the largest settings file a change reads: a file that
+// grew past MaxFileSize (an older version wrote it, or a hand) can still be
+// brought back under it by unsetting its long values.
+const maxChangeSize = 16 * MaxFileSize
 
 // lockWait bounds how long a change waits for another writer's lock.
 const lockWait = 30 * time.Second
@@ -28,7 +34,17 @@ const lockWait = 30 * time.Second
 // than waited on, and refuses anything but a regular file and a file over
 // MaxFileSize, as a *MalformedError.
 func (f *File) readRaw() (map[string]any, error) {
-	b, err := f.readBytes()
+	return f.readRawUpTo(MaxFileSize)
+}
+
+// readRawForChange is readRaw for a change, which reads a file of up to
+// maxChangeSize bytes; what it writes must fit MaxFileSize.
+func (f *File) readRawForChange() (map[string]any, error) {
+	return f.readRawUpTo(maxChangeSize)
+}
+
+func (f *File) readRawUpTo(limit int64) (map[string]any, error) {
+	b, err := f.readBytes(limit)
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +77,8 @@ func (f *File) parse(b []byte) (map[string]any, error) {
 	return raw, nil
 }
 
-// readBytes reads the file: nil when it is missing.
-func (f *File) readBytes() ([]byte, error) {
+// readBytes reads the file, at most limit bytes: nil when it is missing.
+func (f *File) readBytes(limit int64) ([]byte, error) {
 	file, err := os.OpenFile(f.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -78,12 +94,12 @@ func (f *File) readBytes() ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
 	}
-	b, err := io.ReadAll(io.LimitReader(file, MaxFileSize+1))
+	b, err := io.ReadAll(io.LimitReader(file, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
-	if len(b) > MaxFileSize {
-		return nil, &MalformedError{Path: f.path, Problem: fmt.Sprintf("is larger than %d KiB", MaxFileSize>>10)}
+	if int64(len(b)) > limit {
+		return nil, &MalformedError{Path: f.path, Problem: fmt.Sprintf("is larger than %d KiB", limit>>10)}
 	}
 	return b, nil
 }
@@ -135,13 +151,18 @@ func (f *File) lock() (func(), error) {
 // write replaces the file atomically: a temp file in the same folder,
 // synced, renamed over it. A settings.json that is a symbolic link (kept in
 // a dotfiles repository, say) is written through: its target is replaced
-// and the link kept.
+// and the link kept. Every change writes through it, so none can leave a
+// file larger than MaxFileSize, which no reader would accept: that write is
+// refused with a *TooLargeError and nothing is written.
 func (f *File) write(raw map[string]any) error {
 	b, err := json.MarshalIndent(raw, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode settings: %w", err)
 	}
 	b = append(b, '\n')
+	if len(b) > MaxFileSize {
+		return &TooLargeError{Path: f.path, Size: int64(len(b)), Limit: MaxFileSize}
+	}
 	target := f.path
 	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
 		target = resolved

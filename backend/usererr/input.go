@@ -42,7 +42,11 @@ func describeSettings(err error) (string, Code, bool) {
 	var ke *settings.KeyError
 	var me *settings.MalformedError
 	var uk *settings.UnknownKeyError
+	var tl *settings.TooLargeError
 	switch {
+	case errors.As(err, &tl):
+		return fmt.Sprintf("The settings would be %d KiB, over the limit of %d KiB, so nothing was saved: shorten or unset a long value, or start from the defaults with 'boof-runner settings reset'",
+			(tl.Size+1023)>>10, tl.Limit>>10), InvalidSettings, true
 	case errors.As(err, &uk) && uk.NotSet:
 		return "The setting " + uk.Key + " is not set; its default applies", InvalidSettings, true
 	case errors.As(err, &uk) && uk.Suggestion != "":
