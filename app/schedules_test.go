@@ -48,6 +48,8 @@ func TestSchedulePreviewShowsNextFiresAndRefusesBadInput(t *testing.T) {
 		{"0 2 * *", "UTC", "expected five fields"},
 		{"0 2 * * *", "Mars/Olympus", `Unknown time zone "Mars/Olympus"`},
 		{"", "", "A schedule needs a cron expression"},
+		{"@every 0s", "", `The interval of "@every 0s" must be at least 1m (a schedule fires at most once a minute).`},
+		{"@every -5m", "UTC", `The interval of "@every -5m" must be at least 1m (a schedule fires at most once a minute).`},
 	} {
 		if _, err := svc.Preview(c.cron, c.tz); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Preview(%q, %q) = %v, want %q", c.cron, c.tz, err, c.want)
@@ -65,6 +67,10 @@ func TestScheduleServiceJourney(t *testing.T) {
 	if _, err := svc.Create(ScheduleInput{Cron: "every night", Task: NewTaskInput{Prompt: "Update deps", Runs: 1}}); err == nil ||
 		!strings.Contains(err.Error(), `Invalid cron expression "every night"`) {
 		t.Fatalf("bad cron: %v", err)
+	}
+	if _, err := svc.Create(ScheduleInput{Cron: "@every 1s", Task: NewTaskInput{Prompt: "Update deps", Runs: 1}}); err == nil ||
+		err.Error() != `The interval of "@every 1s" must be at least 1m (a schedule fires at most once a minute).` {
+		t.Fatalf("an interval under a minute: %v", err)
 	}
 	if _, err := svc.Create(ScheduleInput{Cron: "0 2 * * *", Task: NewTaskInput{Prompt: " ", Runs: 1}}); err == nil || !strings.Contains(err.Error(), "Prompt is empty") {
 		t.Fatalf("empty prompt: %v", err)

@@ -108,6 +108,9 @@ func runAdd(ctx context.Context, c *call) error {
 	if *name != "" && *every == "" {
 		return usagef("--name names a schedule: use it with --every")
 	}
+	if *tz != "" && *at == "" && *every == "" {
+		return usagef("--tz is the time zone of --at or --every: use it with one of them")
+	}
 	var nb time.Time
 	if *at != "" {
 		if nb, err = parseAt(*at, *tz); err != nil {

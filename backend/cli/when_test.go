@@ -30,3 +30,32 @@ func TestAddAtSaysTheTimeStored(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleIntervalsAndZones: an @every interval under a minute or
+// negative is refused with one sentence and stores nothing (a minute is
+// taken); --tz without --at or --every is refused, not ignored.
+func TestScheduleIntervalsAndZones(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	for _, every := range []string{"@every 0s", "@every 1s", "@every -5m"} {
+		r := runCLI(t, dir, "", "add", "--every", every, "nightly")
+		want := "boof-runner: The interval of \"" + every + "\" must be at least 1m (a schedule fires at most once a minute).\n"
+		if r.code != 1 || r.stderr != want {
+			t.Fatalf("add --every %q: exit %d, stderr %q, want %q", every, r.code, r.stderr, want)
+		}
+	}
+	if n := len(schedulesJSON(t, dir)); n != 0 {
+		t.Fatalf("a refused schedule was stored: %d", n)
+	}
+	if r := runCLI(t, dir, "", "add", "--every", "@every 1m", "often"); r.code != 0 {
+		t.Fatalf("add --every '@every 1m': %+v", r)
+	}
+	for _, tz := range []string{"Europe/Berlin", "Mars/Olympus"} {
+		r := runCLI(t, dir, "", "add", "--tz", tz, "now")
+		if r.code != 2 || !strings.HasPrefix(r.stderr, "boof-runner add: --tz is the time zone of --at or --every: use it with one of them\n") {
+			t.Fatalf("add --tz %s alone: exit %d, stderr %q", tz, r.code, r.stderr)
+		}
+	}
+	if n := len(listJSON(t, dir)); n != 0 {
+		t.Fatalf("add --tz alone queued %d task(s)", n)
+	}
+}

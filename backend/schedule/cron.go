@@ -24,9 +24,32 @@ type Spec struct {
 	loc   *time.Location
 }
 
+// MinInterval is the shortest interval of an @every expression: a
+// schedule fires at most once a minute, as five-field cron does.
+const MinInterval = time.Minute
+
+// IntervalError is an @every expression whose interval is shorter than
+// MinInterval: zero, negative or under a minute (the cron library would
+// fire it every second). errors.Is matches task.ErrInvalid.
+type IntervalError struct {
+	// Expr is the expression as given ("@every 0s").
+	Expr string
+	// Interval is its interval.
+	Interval time.Duration
+}
+
+// Error returns "schedule interval <d> of <expr> is under 1m".
+func (e *IntervalError) Error() string {
+	return fmt.Sprintf("schedule interval %s of %q is under %s", e.Interval, e.Expr, shortDuration(MinInterval))
+}
+
+// Unwrap lets errors.Is match task.ErrInvalid.
+func (e *IntervalError) Unwrap() error { return task.ErrInvalid }
+
 // Parse reads a cron expression and an IANA time zone ("" is UTC). It
 // returns an error wrapping task.ErrInvalid that says what is wrong: an
-// empty or malformed expression, a CRON_TZ inside it, an unknown zone.
+// empty or malformed expression, a CRON_TZ inside it, an unknown zone, an
+// *IntervalError for an @every interval under MinInterval.
 func Parse(expr, tz string) (Spec, error) {
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
@@ -38,6 +61,11 @@ func Parse(expr, tz string) (Spec, error) {
 	loc, err := Location(tz)
 	if err != nil {
 		return Spec{}, err
+	}
+	if f := strings.Fields(expr); len(f) == 2 && f[0] == "@every" {
+		if every, err := time.ParseDuration(f[1]); err == nil && every < MinInterval {
+			return Spec{}, &IntervalError{Expr: expr, Interval: every}
+		}
 	}
 	s, err := parser.Parse(expr)
 	if err != nil {

@@ -49,3 +49,26 @@ func TestNextFollowsTheZone(t *testing.T) {
 		t.Fatalf("@every: %v", got)
 	}
 }
+
+// An @every interval under a minute (zero, negative, seconds) is refused
+// with an *IntervalError (the cron library would fire it every second);
+// a minute and more is taken.
+func TestParseRefusesIntervalsUnderAMinute(t *testing.T) {
+	for _, expr := range []string{"@every 0s", "@every 1s", "@every 59s", "@every 59.9s", "@every -5m", "@every -1h", " @every   30s "} {
+		_, err := Parse(expr, "")
+		var ie *IntervalError
+		if !errors.As(err, &ie) || !errors.Is(err, task.ErrInvalid) {
+			t.Errorf("Parse(%q) = %v, want an *IntervalError", expr, err)
+		}
+	}
+	from := time.Date(2026, 12, 4, 2, 0, 0, 0, time.UTC)
+	for expr, want := range map[string]time.Duration{"@every 1m": time.Minute, "@every 90s": 90 * time.Second, "@every 2h": 2 * time.Hour} {
+		s, err := Parse(expr, "")
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", expr, err)
+		}
+		if got := s.Next(from); !got.Equal(from.Add(want)) {
+			t.Errorf("%s: next %v, want %v", expr, got, from.Add(want))
+		}
+	}
+}

@@ -105,6 +105,7 @@ var describers = []func(error) (string, Code, bool){
 	describeReview,
 	describeUnknownBase,
 	describeLocked,
+	describeSchedule,
 	describeInvalid,
 	describeSettings,
 	describeGit,

@@ -189,6 +189,25 @@ export const cases = [
   { name: 'schedule preview: unknown zone', run: (call) => call('ScheduleService.Preview', '0 2 * * *', 'Mars/Olympus'), expect: { err: 'Unknown time zone "Mars/Olympus" (use an IANA name such as Europe/Berlin or UTC).' } },
   { name: 'schedule preview: empty', run: (call) => call('ScheduleService.Preview', '', ''), expect: { err: 'A schedule needs a cron expression (for example "0 2 * * 1-5").' } },
   {
+    name: 'schedule: an interval under a minute or negative is refused, in the preview and at create',
+    async run(call) {
+      const zero = await call('ScheduleService.Preview', '@every 0s', '');
+      const negative = await call('ScheduleService.Preview', '@every -5m', 'UTC');
+      const before = await call('ScheduleService.List');
+      const create = await call('ScheduleService.Create', { name: '', cron: '@every 30s', tz: 'UTC', task: input() });
+      const after = await call('ScheduleService.List');
+      return { ok: { zero: zero.err, negative: negative.err, create: create.err, stored: after.ok?.length - before.ok?.length } };
+    },
+    expect: {
+      ok: {
+        zero: 'The interval of "@every 0s" must be at least 1m (a schedule fires at most once a minute).',
+        negative: 'The interval of "@every -5m" must be at least 1m (a schedule fires at most once a minute).',
+        create: 'The interval of "@every 30s" must be at least 1m (a schedule fires at most once a minute).',
+        stored: 0,
+      },
+    },
+  },
+  {
     name: 'schedule: create, pause (no next fire), run now refused while paused, delete',
     async run(call) {
       const c = await call('ScheduleService.Create', { name: 'Nightly', cron: '30 2 * * *', tz: 'UTC', task: input({ prompt: 'Update deps' }) });

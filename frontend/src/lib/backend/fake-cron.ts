@@ -72,9 +72,10 @@ export function parseCron(expr: string, tz: string): FakeSpec {
   } catch {
     throw new Error(`Unknown time zone "${tz}" (use an IANA name such as Europe/Berlin or UTC).`);
   }
-  const every = /^@every\s+(\d+)([smh])$/.exec(expr);
+  const every = /^@every\s+(-?\d+)([smh])$/.exec(expr);
   if (every) {
     const ms = Number(every[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[every[2] as 's' | 'm' | 'h'];
+    if (ms < 60_000) throw new Error(`The interval of "${expr}" must be at least 1m (a schedule fires at most once a minute).`);
     return { next: (after) => new Date(Math.floor(after.getTime() / 1000) * 1000 + ms) };
   }
   const fields = (DESCRIPTORS[expr] ?? expr).split(/\s+/);
