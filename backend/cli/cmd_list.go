@@ -59,7 +59,7 @@ func runList(ctx context.Context, c *call) error {
 			f.Statuses = append(f.Statuses, st)
 		}
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -68,13 +68,21 @@ func runList(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
+	w, err := waits(ctx, s, paths)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
-		return writeJSON(c.io.Stdout, tasks)
+		out := make([]listedTask, len(tasks))
+		for i, t := range tasks {
+			out[i] = listedTask{Task: t, WaitingFor: w.of(t)}
+		}
+		return writeJSON(c.io.Stdout, out)
 	}
 	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tPRIO\tUPDATED\tTITLE")
 	for _, t := range tasks {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, t.Status, t.Priority, t.UpdatedAt.Local().Format(time.DateTime), safeLine(t.DisplayTitle()))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.ID, w.status(t), t.Priority, t.UpdatedAt.Local().Format(time.DateTime), safeLine(t.DisplayTitle()))
 	}
 	return tw.Flush()
 }

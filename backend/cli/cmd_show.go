@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -21,7 +23,7 @@ func runShow(ctx context.Context, c *call) error {
 	if len(pos) != 1 {
 		return usagef("expected one task ID")
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -30,8 +32,16 @@ func runShow(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
+	wt, err := waits(ctx, s, paths)
+	if err != nil {
+		return err
+	}
+	usage, err := s.TaskUsageByRole(ctx, t.ID)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
-		return writeJSON(c.io.Stdout, t)
+		return writeJSON(c.io.Stdout, shownTask{Task: t, WaitingFor: wt.of(t), UsageByRole: roleUsages(usage)})
 	}
 	secs, err := s.Sections(ctx, t.ID)
 	if err != nil {
@@ -49,14 +59,7 @@ func runShow(ctx context.Context, c *call) error {
 	}
 	field("id", "%s", t.ID)
 	field("title", "%s", t.DisplayTitle())
-	status := string(t.Status)
-	if t.PrevStatus != "" {
-		status += " (was " + string(t.PrevStatus) + ")"
-	}
-	if t.Skip {
-		status += ", skipped"
-	}
-	field("status", "%s", status)
+	field("status", "%s", wt.status(t))
 	field("priority", "%d", t.Priority)
 	field("runs", "%d/%d", t.CompletedRuns, t.Runs)
 	opt := func(name, v string) {
@@ -84,8 +87,12 @@ func runShow(ctx context.Context, c *call) error {
 	}
 	opt("worktree", t.WorktreePath)
 	opt("error", t.Error)
-	if u := t.Usage; u.TokensIn+u.TokensOut > 0 || u.CostUSD > 0 {
+	if u := t.Usage; u.TokensIn+u.TokensOut > 0 || u.CostUSD > 0 || len(usage) > 0 {
 		field("usage", "%d in, %d out, %d cache read, %d cache write, $%.4f", u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.CostUSD)
+		for _, r := range usage { // per role, as the window's task view shows it
+			fmt.Fprintf(w, "%-10s %s\n", "", safeLine(fmt.Sprintf("%s: %d step(s), %d in, %d out, %d cache read, %d cache write, $%.4f",
+				r.Key, r.Executions, r.TokensIn, r.TokensOut, r.CacheRead, r.CacheWrite, r.CostUSD)))
+		}
 	}
 	field("created", "%s", t.CreatedAt.Local().Format(time.DateTime))
 	field("updated", "%s", t.UpdatedAt.Local().Format(time.DateTime))
@@ -105,7 +112,14 @@ func runShow(ctx context.Context, c *call) error {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", safeText(t.Prompt))
-	if len(secs) > 1 && !*full {
+	printSections(w, secs, *full)
+	return nil
+}
+
+// printSections lists a task's stored sections after its prompt, or with
+// full prints each in full.
+func printSections(w io.Writer, secs []task.Section, full bool) {
+	if len(secs) > 1 && !full {
 		fmt.Fprintln(w, "\nsections (show --sections prints them):")
 	}
 	for _, sec := range secs {
@@ -125,13 +139,12 @@ func runShow(ctx context.Context, c *call) error {
 		if sec.Step != "" {
 			head += " step " + sec.Step
 		}
-		if *full {
+		if full {
 			fmt.Fprintf(w, "\n--- %s\n%s\n", safeLine(head), safeText(sec.Body))
 		} else {
 			fmt.Fprintf(w, "  [%s] %d bytes\n", safeLine(head), len(sec.Body))
 		}
 	}
-	return nil
 }
 
 func short(sha string) string {
@@ -139,4 +152,32 @@ func short(sha string) string {
 		return sha[:10]
 	}
 	return sha
+}
+
+// shownTask is a task of show --json: the task, why it waits and its usage
+// per role.
+type shownTask struct {
+	task.Task
+	WaitingFor  *waitingFor `json:"waiting_for,omitempty"`
+	UsageByRole []roleUsage `json:"usage_by_role"`
+}
+
+// roleUsage is a task's usage by one role, summed over its steps.
+type roleUsage struct {
+	Role       string  `json:"role"`
+	Steps      int     `json:"steps"`
+	TokensIn   int64   `json:"tokens_in"`
+	TokensOut  int64   `json:"tokens_out"`
+	CacheRead  int64   `json:"cache_read"`
+	CacheWrite int64   `json:"cache_write"`
+	CostUSD    float64 `json:"cost_usd"`
+}
+
+func roleUsages(rows []store.UsageRow) []roleUsage {
+	out := make([]roleUsage, len(rows))
+	for i, r := range rows {
+		out[i] = roleUsage{Role: r.Key, Steps: r.Executions, TokensIn: r.TokensIn, TokensOut: r.TokensOut,
+			CacheRead: r.CacheRead, CacheWrite: r.CacheWrite, CostUSD: r.CostUSD}
+	}
+	return out
 }

@@ -375,18 +375,31 @@ func (r *Runner) runningChanged() {
 // pick is what the claim filter needs: the time, the tools paused by a
 // usage limit now, and the tool settings give each role.
 func (r *Runner) pick(ctx context.Context, set settings.Settings) (store.Pick, error) {
-	now := r.o.Now()
+	return PickFor(ctx, r.o.Store, set, r.o.Now(), r.o.Switch)
+}
+
+// PauseReader reads the tools paused by a usage limit (*store.Store).
+type PauseReader interface {
+	ToolPauses(ctx context.Context, now time.Time) ([]task.ToolPause, error)
+}
+
+// PickFor is the claim filter at now: the tools paused by a usage limit,
+// those a task that switches tools may leave (sw is Options.Switch; nil:
+// none), the tool settings give each role and whether tasks switch by
+// default. The runner claims with it; the CLI tells with it
+// (store.WaitingFor) which pending tasks wait for a paused tool.
+func PickFor(ctx context.Context, st PauseReader, set settings.Settings, now time.Time, sw func(tool string) (string, bool)) (store.Pick, error) {
 	p := store.Pick{Now: now, RoleTools: map[task.Role]string{}}
-	pauses, err := r.o.Store.ToolPauses(ctx, now)
+	pauses, err := st.ToolPauses(ctx, now)
 	if err != nil {
 		return p, err
 	}
 	for _, tp := range pauses {
 		p.Paused = append(p.Paused, tp.Tool)
 	}
-	if r.o.Switch != nil {
+	if sw != nil {
 		for _, tool := range p.Paused {
-			if to, ok := r.o.Switch(tool); to != "" && ok && !slices.Contains(p.Paused, to) {
+			if to, ok := sw(tool); to != "" && ok && !slices.Contains(p.Paused, to) {
 				p.Switchable = append(p.Switchable, tool)
 			}
 		}
