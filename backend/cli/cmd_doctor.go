@@ -60,7 +60,7 @@ func runDoctor(ctx context.Context, c *call) error {
 	}
 	if lerr != nil {
 		msg, _ := usererr.Describe(lerr)
-		fmt.Fprintf(c.io.Stdout, "settings: %s (using defaults)\n\n", strings.TrimSuffix(msg, "."))
+		fmt.Fprintf(c.io.Stdout, "settings: %s (using defaults)\n\n", safeLine(strings.TrimSuffix(msg, ".")))
 	}
 	tw := tabwriter.NewWriter(c.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tINSTALLED\tVERSION\tAUTHENTICATED\tERROR")

@@ -112,7 +112,7 @@ func printReport(c *call, rs []taskimport.Result) {
 		case taskimport.Imported:
 			from := ""
 			if r.OriginID != "" {
-				from = ", from " + r.OriginID
+				from = ", from " + safeLine(r.OriginID)
 			}
 			fmt.Fprintf(w, "%-9s %s -> %s (%s%s; %s)\n", r.Outcome, quoteIfOdd(r.Path), r.TaskID, r.Status, from, r.Format)
 		default:

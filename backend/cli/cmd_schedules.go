@@ -182,7 +182,7 @@ func runLimits(ctx context.Context, c *call) error {
 			return err
 		}
 		fmt.Fprintf(c.io.Stdout, "%s resumed early (it was paused until %s); a running runner picks its tasks up at its next look\n",
-			p.Tool, p.Until.Local().Format("2006-01-02 15:04"))
+			safeLine(p.Tool), p.Until.Local().Format("2006-01-02 15:04"))
 		return nil
 	}
 	ps, err := s.ToolPauses(ctx, now)

@@ -172,6 +172,8 @@ func hostileSetup(t *testing.T) (data, repo, id string) {
 // documents (diff, export, the template, the log).
 func TestTerminalGetsNothingRaw(t *testing.T) {
 	data, _, id := hostileSetup(t)
+	importDir := t.TempDir() // a file whose name holds an escape, and is no task file (skipped)
+	writeFile(t, filepath.Join(importDir, "evil\x1b]0;owned\x07.md"), hostile+"\n")
 	cases := []struct {
 		args []string
 		code int
@@ -205,10 +207,11 @@ func TestTerminalGetsNothingRaw(t *testing.T) {
 		{[]string{"settings", "set", "verify.command", hostile}, 1, "boof-runner: Invalid settings"},
 		{[]string{"commands", "show", hostile}, 1, "boof-runner: "},
 		{[]string{hostile}, 2, "unknown command"},
+		{[]string{"import", importDir}, 0, `evil\x1b]0;owned`},
 	}
 	for _, c := range cases {
 		name := strings.Join(c.args, " ")
-		name = strings.ReplaceAll(strings.ReplaceAll(name, id, "ID"), hostile, "HOSTILE")
+		name = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(name, id, "ID"), hostile, "HOSTILE"), importDir, "DIR")
 		t.Run(name, func(t *testing.T) {
 			code, out := onTerminal(t, data, c.args...)
 			if code != c.code {
