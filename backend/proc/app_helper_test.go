@@ -47,7 +47,7 @@ func appMain() int {
 	for range roles {
 		<-ready
 	}
-	fmt.Println("app-ready")
+	fmt.Println("app-ready; process trees:", r.Mechanism())
 	<-sigs
 	r.Shutdown(200 * time.Millisecond)
 	fmt.Println("app-stopped")

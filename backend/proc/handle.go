@@ -22,6 +22,7 @@ type Handle struct {
 	master     *os.File
 	stdin      *os.File    // write end of the stdin pipe, or nil
 	transcript *transcript // nil without TranscriptPath
+	cg         *stepCgroup // the child's cgroup; nil without (see Runner.Mechanism)
 	started    time.Time
 	out        *outbox    // nil without OnChunk
 	filter     *outFilter // nil without RunnerOptions.Filter
@@ -78,11 +79,28 @@ func (h *Handle) Pgid() int { return h.pid }
 // that keeps its environment carries it.
 func (h *Handle) Tag() string { return h.tag }
 
-// Pids returns the live processes of the tree right now, sorted: the child,
-// its descendants, members of its session or group, and adopted orphans
-// that carry its tag. Record them so a later process can kill survivors
-// with KillTree. It returns nil once the tree is gone or /proc is unreadable.
+// Pids returns the live processes of the tree right now, sorted: those in
+// the child's cgroup or, without one, the child, its descendants, members
+// of its session or group, and adopted orphans that carry its tag or
+// escaped from it (see escapeeOf). Record them so a later process can kill
+// survivors with KillRecorded. It returns nil once the tree is gone or
+// /proc is unreadable.
 func (h *Handle) Pids() []int {
+	if h.cg != nil {
+		if pids, err := h.cg.pids(); err == nil {
+			live := pids[:0]
+			for _, pid := range pids {
+				if p, ok := readStat(pid); ok && !p.zombie {
+					live = append(live, pid)
+				}
+			}
+			sort.Ints(live)
+			if len(live) == 0 {
+				return nil
+			}
+			return live
+		}
+	}
 	t, err := scanProcs()
 	if err != nil {
 		return nil
@@ -210,20 +228,20 @@ func (h *Handle) tree(t *procTable) (map[int]procInfo, bool) {
 		}
 	}
 	h.mu.Unlock()
-	// Orphans re-parented to us (subreaper) or to init carry our tag.
+	// Orphans re-parented to us (subreaper) or to init carry our tag, or
+	// escaped from our tree without it (escapeeOf).
 	orphans := t.children[self]
 	if !h.r.subreaper {
 		orphans = append(append([]int(nil), orphans...), t.children[1]...)
 	}
-	tag := TagEnv + "=" + h.tag
 	unknown := false
 	for _, i := range orphans {
 		p := t.all[i]
 		if _, ok := set[p.pid]; ok || p.zombie {
 			continue
 		}
-		has, known := environHas(p, tag)
-		if has {
+		v, tagged, known := environValue(p, TagEnv)
+		if (tagged && v == h.tag) || (known && !tagged && h.r.escapeeOf(h, p)) {
 			set[p.pid] = p
 		}
 		unknown = unknown || !known

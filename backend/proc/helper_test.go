@@ -106,28 +106,8 @@ func helperMain(role string, args []string) int {
 		w.Close()
 		_, _ = r.Read(make([]byte, 1))
 		return 0
-	case "untagged-holder":
-		// A child that leaves our session and group and drops the runner's
-		// tag, keeping the terminal open: nothing attributes it to the
-		// handle once its parent (this process) has exited.
-		c := helperCmd("holder")
-		env := c.Env[:0:0]
-		for _, kv := range c.Env {
-			if !strings.HasPrefix(kv, TagEnv+"=") {
-				env = append(env, kv)
-			}
-		}
-		c.Env = env
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		c.Stdout = os.Stdout
-		if err := c.Start(); err != nil {
-			fmt.Println("error", err)
-			return 1
-		}
-		fmt.Printf("holder %d\n", c.Process.Pid)
-		return 0
-	case "holder":
-		sleepForever()
+	case "crash-runner":
+		return crashRunnerMain(args)
 	case "daemon-leaf":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		fmt.Println("leaf-ready")

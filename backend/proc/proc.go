@@ -6,8 +6,31 @@
 // directory. Output is copied to an append-only transcript file and handed,
 // coalesced, to a consumer callback. Stopping a handle (by request, by a
 // watchdog, by context cancellation or by Runner.Shutdown) terminates the
-// whole process tree, including processes that left the group with setsid
-// and double-forked daemons, which the Runner adopts as a child subreaper.
+// whole process tree, including processes that left the group with setsid,
+// cleared their environment, moved elsewhere or double-forked.
+//
+// How a tree is known (Runner.Mechanism says which one a Runner uses):
+//
+//   - cgroup v2, where this process may create cgroups below its own (root,
+//     or a systemd-delegated subtree): each child is started inside a cgroup
+//     of its own (clone3 with CLONE_INTO_CGROUP, so not even its first fork
+//     happens outside), under <own cgroup>/boof-runner-<scope>/<pid>.<start>.<id>/.
+//     Nothing a descendant does takes it out. A stop signals the members,
+//     then writes cgroup.kill after the grace, and removes the cgroup;
+//     nothing scans /proc. The cgroups outlive a crash of the app, and
+//     KillStaleCgroups, at the next start's recovery, ends what is in them.
+//   - Otherwise (NoCgroup, NoCgroupEnv=1, no writable cgroup v2 tree, a
+//     kernel before 5.14): the Runner is a child subreaper, so every process
+//     a tree starts stays a descendant of the app and an orphan comes to it,
+//     and a tree is found by scanning /proc: the child's descendants, its
+//     session and group, snapshots of earlier members, orphans carrying the
+//     child's TagEnv, and escapees (see escapees.go): an untagged orphan in
+//     a session of its own counts in a tree when only one live child could
+//     have started it; with several it waits for the last of them, and
+//     Shutdown ends whatever is left. A crash of the app hands the orphans
+//     to init: a later recovery finds them by the step tag in their
+//     environment and by the pids last recorded, so one that dropped its tags
+//     and left its tree since the last record is not found.
 package proc
 
 import "time"

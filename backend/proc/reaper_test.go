@@ -16,7 +16,12 @@ import (
 // the process while the runner reaps adopted orphans; their exit statuses
 // must reach their own Wait.
 func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
-	r := newRunner(t)
+	for _, m := range mechanisms() {
+		t.Run(m.name, func(t *testing.T) { reaperLeavesOtherChildrenAlone(t, newRunnerWith(t, m)) })
+	}
+}
+
+func reaperLeavesOtherChildrenAlone(t *testing.T, r *Runner) {
 	mark := newMark(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
@@ -52,7 +57,8 @@ func TestReaperLeavesOtherChildrenAlone(t *testing.T) {
 // TestReapForeignOrphans: a daemon of some other tool the app ran is
 // adopted by the subreaper and reaped when it exits.
 func TestReapForeignOrphans(t *testing.T) {
-	r := NewRunner(RunnerOptions{ReapForeignOrphans: true})
+	// Only the fallback adopts orphans (with cgroups there is nothing to reap).
+	r := NewRunner(RunnerOptions{ReapForeignOrphans: true, NoCgroup: true})
 	defer r.Shutdown(time.Second)
 	out, err := exec.Command("setsid", "sh", "-c", "sleep 0.2 >/dev/null & echo $!").Output()
 	if err != nil {

@@ -49,6 +49,15 @@ type RunnerOptions struct {
 	// DrainTimeout bounds how long output is still read after the tree is
 	// gone (a process outside the tree may hold the PTY); default 2 s.
 	DrainTimeout time.Duration
+	// Scope names the data root whose work the Runner runs (Scope of its
+	// path): its children's cgroups are kept where KillStaleCgroups(scope)
+	// in a later process finds them after a crash. Empty for a Runner no
+	// recovery looks after (a command's own verify run, tests).
+	Scope string
+	// NoCgroup makes the Runner track trees without cgroups (as the
+	// subreaper, with /proc scans) even where it could use them; so does
+	// NoCgroupEnv=1 in the environment.
+	NoCgroup bool
 }
 
 // Runner owns the live handles of one app. It is safe for concurrent use.
@@ -64,12 +73,18 @@ type Runner struct {
 	selfSid   int
 	subreaper bool
 
-	mu       sync.Mutex
-	closed   bool
-	seq      int
-	handles  map[*Handle]struct{}
-	direct   map[int]bool     // pids of the direct children we started and still wait for
-	sessions map[int]struct{} // session ids of our handles, live or ended, still in use
+	// cg is where children get their cgroups; nil without (see
+	// Mechanism). cgWhy says why there is none.
+	cg    *cgroupSite
+	cgWhy string
+
+	mu          sync.Mutex
+	closed      bool
+	reapForeign bool // at Shutdown: every adopted zombie in another session is ours
+	seq         int
+	handles     map[*Handle]struct{}
+	direct      map[int]bool     // pids of the direct children we started and still wait for
+	sessions    map[int]struct{} // session ids of our handles, live or ended, still in use
 
 	bgCancel context.CancelFunc
 	bgDone   chan struct{}
@@ -112,18 +127,69 @@ func NewRunner(opts RunnerOptions) *Runner {
 		bgDone:   make(chan struct{}),
 		sigchld:  make(chan os.Signal, 1),
 	}
-	if !opts.NoSubreaper {
-		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-			r.log.Warn("proc: cannot become child subreaper", "err", err)
-		} else {
-			r.subreaper = true
+	switch {
+	case opts.NoCgroup:
+		r.cgWhy = "turned off"
+	case os.Getenv(NoCgroupEnv) == "1":
+		r.cgWhy = "turned off by " + NoCgroupEnv + "=1"
+	default:
+		var err error
+		if r.cg, err = openCgroupSite(opts.Scope, r.id, r.self); err != nil {
+			r.cgWhy = err.Error()
+		} else if opts.Scope == "" {
+			r.cg.removeDead()
 		}
 	}
+	// With cgroups nothing needs adopting: an orphan stays in its cgroup.
+	if r.cg == nil && !opts.NoSubreaper {
+		r.becomeSubreaper()
+	}
+	r.log.Info("proc: process trees", "mechanism", r.Mechanism())
 	ctx, cancel := context.WithCancel(context.Background())
 	r.bgCancel = cancel
 	signal.Notify(r.sigchld, unix.SIGCHLD)
 	go r.background(ctx)
 	return r
+}
+
+// becomeSubreaper makes orphans of our children's trees re-parent to us.
+func (r *Runner) becomeSubreaper() {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		r.log.Warn("proc: cannot become child subreaper", "err", err)
+	} else {
+		r.subreaper = true
+	}
+}
+
+// Mechanism says how the Runner keeps track of its children's trees:
+// "cgroup v2 (<dir>)" — each child in a cgroup of its own, which none of
+// its descendants can leave — or, without a usable cgroup v2 tree,
+// "subreaper + /proc scans (no cgroup: <why>)" (see the package doc for
+// what each guarantees).
+func (r *Runner) Mechanism() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cg != nil {
+		return "cgroup v2 (" + r.cg.dir + ")"
+	}
+	m := "/proc scans"
+	if r.subreaper {
+		m = "subreaper + /proc scans"
+	}
+	return m + " (no cgroup: " + r.cgWhy + ")"
+}
+
+// disableCgroupsLocked stops putting children in cgroups after the kernel
+// refused to start one in its cgroup: the later ones are tracked by the
+// scans, as the subreaper. Called with r.mu held.
+func (r *Runner) disableCgroupsLocked(err error) {
+	r.log.Warn("proc: cannot start children in cgroups; tracking them by /proc scans", "dir", r.cg.dir, "err", err)
+	r.cg.close()
+	r.cg = nil
+	r.cgWhy = "starting a child in one failed: " + err.Error()
+	if !r.opts.NoSubreaper {
+		r.becomeSubreaper()
+	}
 }
 
 func defaultBaseEnv() []string {
@@ -160,7 +226,9 @@ func (r *Runner) background(ctx context.Context) {
 			r.mu.Lock()
 			live := make([]*Handle, 0, len(r.handles))
 			for h := range r.handles {
-				live = append(live, h)
+				if h.cg == nil { // a cgroup's member cannot escape unseen
+					live = append(live, h)
+				}
 			}
 			r.mu.Unlock()
 			if len(live) == 0 {
@@ -222,6 +290,9 @@ func (r *Runner) reap(t *procTable, full bool) {
 // forgotten: that needs the whole process table (once per handle's end,
 // not once per child, e.g. every git call).
 func (r *Runner) reapChildren() {
+	if !r.subreaper && r.self != 1 && !isSubreaper() {
+		return // nothing is adopted: each child is waited for by whoever started it
+	}
 	r.mu.Lock()
 	stale := false
 	for sid := range r.sessions {
@@ -240,8 +311,13 @@ func (r *Runner) reapChildren() {
 }
 
 func (r *Runner) adoptedLocked(p procInfo) bool {
-	if r.opts.ReapForeignOrphans && p.sid != r.selfSid {
+	if (r.opts.ReapForeignOrphans || r.reapForeign) && p.sid != r.selfSid {
 		return true
+	}
+	for h := range r.handles {
+		if h.cg != nil && h.cg.holds(p.pid) {
+			return true
+		}
 	}
 	if _, ok := r.sessions[p.sid]; ok {
 		return true
@@ -272,6 +348,7 @@ func (r *Runner) Shutdown(grace time.Duration) {
 		live = append(live, h)
 	}
 	r.mu.Unlock()
+	deadline := r.now().Add(grace)
 	for _, h := range live {
 		h.stop(ReasonShutdown, grace)
 	}
@@ -279,11 +356,18 @@ func (r *Runner) Shutdown(grace time.Duration) {
 		h.Wait()
 	}
 	r.shutOnce.Do(func() {
+		r.endEscapees(deadline)
 		r.bgCancel()
 		<-r.bgDone
 		signal.Stop(r.sigchld)
 		if t, err := scanProcs(); err == nil {
 			r.reap(t, true)
+		}
+		r.mu.Lock()
+		cg := r.cg
+		r.mu.Unlock()
+		if cg != nil {
+			cg.close()
 		}
 	})
 	<-r.bgDone

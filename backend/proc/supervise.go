@@ -2,6 +2,7 @@ package proc
 
 import (
 	"context"
+	"errors"
 	"syscall"
 	"time"
 
@@ -42,20 +43,16 @@ func (h *Handle) supervise(ctx context.Context) {
 	if stopping && h.termGroup() {
 		termed = []int{h.pid}
 	}
-	k := treeKill{
-		members:   h.tree,
-		pgids:     []int{h.pid},
-		termed:    termed,
-		killAt:    h.getKillAt,
-		onScan:    func(t *procTable) { h.r.reap(t, true) },
-		awaitReap: true,
-		self:      h.r.self,
-		now:       h.r.now,
-	}
-	if survivors, err := k.run(); err != nil {
+	if survivors, err := h.endTree(termed); err != nil {
 		h.r.log.Warn("proc: tree not fully stopped", "pid", h.pid, "survivors", survivors, "err", err)
 	}
 	<-exited
+	if h.cg != nil {
+		h.reapCgroup()
+		if err := h.cg.remove(); err != nil {
+			h.r.log.Warn("proc: step cgroup kept", "dir", h.cg.dir, "err", err)
+		}
+	}
 
 	// The tree is gone, so the PTY's other end is closed and the reader
 	// sees EOF after the last byte. Bound the wait in case a process we
@@ -82,6 +79,31 @@ func (h *Handle) supervise(ctx context.Context) {
 		}
 	}
 	h.finish()
+}
+
+// endTree ends the child's whole tree: through its cgroup when it has one
+// (a cgroup that cannot be read any more falls back to the scans), else
+// by scanning /proc for its members. termed lists the groups that already
+// got SIGTERM.
+func (h *Handle) endTree(termed []int) ([]int, error) {
+	if h.cg != nil {
+		survivors, err := h.endCgroup()
+		if err == nil || errors.Is(err, ErrSurvivors) {
+			return survivors, err
+		}
+		h.r.log.Warn("proc: step cgroup unreadable; scanning /proc for the tree", "dir", h.cg.dir, "err", err)
+	}
+	k := treeKill{
+		members:   h.tree,
+		pgids:     []int{h.pid},
+		termed:    termed,
+		killAt:    h.getKillAt,
+		onScan:    func(t *procTable) { h.r.reap(t, true) },
+		awaitReap: true,
+		self:      h.r.self,
+		now:       h.r.now,
+	}
+	return k.run()
 }
 
 // termGroup sends SIGTERM (and SIGCONT) to the child's process group at

@@ -41,38 +41,47 @@ func TestStopHostileTrees(t *testing.T) {
 }
 
 func testStopTrees(t *testing.T, trees []hostile) {
-	for _, tc := range trees {
-		t.Run(tc.name, func(t *testing.T) {
-			r := newRunner(t)
-			mark := newMark(t)
-			s := tc.spec(t, mark)
-			s.Grace = 300 * time.Millisecond
-			x := start(t, r, s)
-			x.waitFor(t, tc.ready...)
-			pids := x.h.Pids()
-			if len(pids) < tc.min {
-				t.Fatalf("tree has %d processes %v, want >= %d", len(pids), pids, tc.min)
-			}
-			waitMarked(t, mark, tc.min)
-			stopAt := time.Now()
-			x.h.Stop(ReasonStopped)
-			res := wait(t, x.h)
-			t.Logf("%d processes stopped in %s (grace %s)", len(pids), time.Since(stopAt), s.Grace)
-			if res.Reason != ReasonStopped || !errors.Is(res.Err(), ErrStopped) {
-				t.Fatalf("result %+v err %v", res, res.Err())
-			}
-			assertGone(t, mark, pids)
-			if r.Live() != 0 {
-				t.Fatalf("runner still has %d live handles", r.Live())
-			}
-		})
+	for _, m := range mechanisms() {
+		for _, tc := range trees {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) { stopTree(t, newRunnerWith(t, m), tc) })
+		}
+	}
+}
+
+func stopTree(t *testing.T, r *Runner, tc hostile) {
+	mark := newMark(t)
+	s := tc.spec(t, mark)
+	s.Grace = 300 * time.Millisecond
+	x := start(t, r, s)
+	x.waitFor(t, tc.ready...)
+	pids := x.h.Pids()
+	if len(pids) < tc.min {
+		t.Fatalf("tree has %d processes %v, want >= %d", len(pids), pids, tc.min)
+	}
+	waitMarked(t, mark, tc.min)
+	stopAt := time.Now()
+	x.h.Stop(ReasonStopped)
+	res := wait(t, x.h)
+	t.Logf("%d processes stopped in %s (grace %s)", len(pids), time.Since(stopAt), s.Grace)
+	if res.Reason != ReasonStopped || !errors.Is(res.Err(), ErrStopped) {
+		t.Fatalf("result %+v err %v", res, res.Err())
+	}
+	assertGone(t, mark, pids)
+	if r.Live() != 0 {
+		t.Fatalf("runner still has %d live handles", r.Live())
 	}
 }
 
 // TestShutdownStopsAll runs every hostile tree at once and shuts the runner
 // down, as the app does on quit.
 func TestShutdownStopsAll(t *testing.T) {
-	r := NewRunner(RunnerOptions{})
+	for _, m := range mechanisms() {
+		t.Run(m.name, func(t *testing.T) { shutdownStopsAll(t, m) })
+	}
+}
+
+func shutdownStopsAll(t *testing.T, m mechanism) {
+	r := newRunnerWith(t, m)
 	mark := newMark(t)
 	var runs []*run
 	var pids []int
@@ -233,9 +242,21 @@ func TestKillTag(t *testing.T) {
 // trees, sends it SIGTERM as the desktop would get on logout, and checks
 // that the app stopped every tree before exiting.
 func TestAppSignalLeavesNothing(t *testing.T) {
+	for _, m := range mechanisms() {
+		t.Run(m.name, func(t *testing.T) {
+			env := []string{NoCgroupEnv + "=0"}
+			if m.opts.NoCgroup {
+				env = []string{NoCgroupEnv + "=1"}
+			}
+			appSignalLeavesNothing(t, env)
+		})
+	}
+}
+
+func appSignalLeavesNothing(t *testing.T, env []string) {
 	mark := newMark(t)
 	c := helperCmd("app")
-	c.Env = append(c.Env, mark)
+	c.Env = append(append(c.Env, mark), env...)
 	c.Dir = t.TempDir()
 	c.SysProcAttr = setsidAttr()
 	out := &lockedBuffer{}
@@ -258,5 +279,6 @@ func TestAppSignalLeavesNothing(t *testing.T) {
 	if err := c.Wait(); err != nil || !strings.Contains(out.String(), "app-stopped") {
 		t.Fatalf("app exit %v, output %q", err, out.String())
 	}
+	t.Log(strings.TrimSpace(out.String()))
 	assertGone(t, mark, nil)
 }
