@@ -69,8 +69,8 @@ func runRunner(ctx context.Context, c *call) error {
 	defer h.Close()
 	set, _ := h.Settings.Load()
 	warnUnknownKeys(c, h.Settings)
-	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d\n",
-		safeLine(paths.Root), os.Getpid(), set.DefaultTool, set.Runner.Concurrency)
+	fmt.Fprintf(c.io.Stderr, "boof-runner runner: data root %s (pid %d); roles default to %s; concurrency %d; process trees: %s\n",
+		safeLine(paths.Root), os.Getpid(), set.DefaultTool, set.Runner.Concurrency, h.Procs.Mechanism())
 	if !set.Runner.Enabled {
 		fmt.Fprintln(c.io.Stderr, "boof-runner runner: paused (runner.enabled is false); no task is started until it is true")
 	}

@@ -127,7 +127,10 @@ func Open(o Options) (*Host, error) {
 	}
 	// Every agent's output is scrubbed of secrets as it is read, before the
 	// transcript, the parsers and the live terminal see it.
-	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger, Filter: func() proc.Filter { return secrets.NewStream() }})
+	// Its cgroups are named after the scope, so the recovery of a later
+	// start finds what a crash left in them.
+	h.Procs = proc.NewRunner(proc.RunnerOptions{Logger: o.Logger, Scope: h.Scope,
+		Filter: func() proc.Filter { return secrets.NewStream() }})
 	h.Tools = Tools(set, h.Procs, o.Exe, o.Paths)
 	// The runner's own git commands: supervised like agents (own process
 	// group, a deadline) and tagged so that recovery finds them.

@@ -38,9 +38,10 @@ type survivor struct {
 // Recover reconciles what a dead process left behind; call it while holding
 // the lock, before the loop runs. First every process of the dead run is
 // ended (SIGTERM, then SIGKILL) before any worktree is touched: every
-// process carrying the data root's runner step tag (agents, their escapees
-// and our own git commands), and every recorded pid whose start time still
-// matches. Then every open execution is closed as stopped; an ongoing task
+// process in the cgroups its steps ran in (where the process runner used
+// cgroups), every process carrying the data root's runner step tag
+// (agents, their escapees and our own git commands), and every recorded
+// pid whose start time still matches. Then every open execution is closed as stopped; an ongoing task
 // whose outcome was already decided has its clean-up finished and moves to
 // that outcome (pipeline.CompleteDecided); any other ongoing task becomes
 // stopped with pipeline.InterruptedMessage, keeping its worktree and
@@ -144,7 +145,16 @@ func (r *Runner) endSurvivors(open []task.Execution, rec *Recovery) []survivor {
 		out = append(out, survivor{taskID: taskID, step: step, command: p.Command})
 	}
 	if r.o.Scope != "" {
-		ps, err := proc.KillTagged(proc.TagPrefix(r.o.Scope, proc.OwnerRun), r.o.Grace)
+		// First the dead run's cgroups: whatever its steps started, tagged
+		// or not, however it hid.
+		ps, err := proc.KillStaleCgroups(r.o.Scope, r.o.Grace)
+		if err != nil {
+			r.o.Logger.Warn("runner: recovery could not stop every process in the dead run's cgroups", "err", err)
+		}
+		for _, p := range ps {
+			add(p, p.TaskID(), p.Step())
+		}
+		ps, err = proc.KillTagged(proc.TagPrefix(r.o.Scope, proc.OwnerRun), r.o.Grace)
 		if err != nil {
 			r.o.Logger.Warn("runner: recovery could not stop every tagged process", "err", err)
 		}

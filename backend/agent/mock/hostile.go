@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
 // HostilePIDs is the file in the mock's state directory where the hostile
@@ -34,6 +35,7 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 	}
 	closePTY := false
 	storm := 0
+	var hidden []int
 	for _, t := range toks {
 		switch t {
 		case HostileSigterm:
@@ -46,6 +48,10 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 			// The shell forks the sleeps and exits: they are orphans, one of
 			// them in a session of its own too.
 			start(exec.Command("sh", "-c", "(setsid sleep 3600 >/dev/null 2>&1 &) ; (sleep 3600 >/dev/null 2>&1 &)"))
+		case HostileHide:
+			if pid, ok := hide(o.state); ok {
+				hidden = append(hidden, pid)
+			}
 		case HostileStorm:
 			start(exec.Command("sh", "-c", "i=0; while [ $i -lt 150 ]; do sleep 3600 & i=$((i+1)); done; wait"))
 			if len(spawned) > 0 {
@@ -62,7 +68,7 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 	for deadline := time.Now().Add(30 * time.Second); storm > 0 && len(childrenOf()[storm]) < 150 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	recordHostile(o.state, spawned)
+	recordHostile(o.state, append(spawned, hidden...))
 	w.event(agent.Event{Kind: agent.EventText, Text: "Hostile tree ready."})
 	if closePTY {
 		for _, fd := range []int{0, 1, 2} {
@@ -71,6 +77,35 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 	}
 	time.Sleep(stallFor)
 	return 1
+}
+
+// hideScript starts `setsid env -u <tags> sh -c 'cd /; …; exec sleep'`
+// in a subshell that exits at once: the helper is an orphan in a session
+// of its own, without the tags, outside the worktree. It writes its pid to
+// the file named by $0.
+var hideScript = `(setsid env -u ` + proc.StepEnv + ` -u ` + proc.TagEnv +
+	` sh -c 'cd /; echo $$ >"$1.tmp"; mv "$1.tmp" "$1"; exec sleep 3600' hide "$0" </dev/null >/dev/null 2>&1 &)`
+
+// hide starts the hiding helper and returns its pid.
+func hide(state string) (int, bool) {
+	f, err := os.CreateTemp(state, "hide-*.pid")
+	if err != nil {
+		return 0, false
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	if err := exec.Command("sh", "-c", hideScript, name).Run(); err != nil {
+		return 0, false
+	}
+	defer os.Remove(name)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if b, err := os.ReadFile(name); err == nil {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			return pid, err == nil
+		}
+	}
+	return 0, false
 }
 
 // flood writes FloodMiB (default 1024) MiB of output in 64 KiB lines.

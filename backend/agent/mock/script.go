@@ -110,6 +110,10 @@ const (
 	HostileFlood = "flood"
 	// HostilePTYClose: the agent closes its terminal and goes on running.
 	HostilePTYClose = "ptyclose"
+	// HostileHide: a helper that hides: it clears the step and process
+	// tags from its environment, leaves the session, is orphaned at once
+	// (double fork) and moves to /.
+	HostileHide = "hide"
 )
 
 var (
@@ -134,7 +138,7 @@ var knownKinds = map[string]bool{"verdicts": true, "transient": true, "stall": t
 	"usage": true, "failcall": true, "loop": true, "nousage": true, "limit": true, "turns": true, "context": true}
 
 var knownHostile = map[string]bool{HostileSigterm: true, HostileSetsid: true, HostileDaemon: true, HostileStorm: true,
-	HostileFlood: true, HostilePTYClose: true}
+	HostileFlood: true, HostilePTYClose: true, HostileHide: true}
 
 // ParseScript reads the markers of a prompt, one per line. For each kind
 // the last complete marker in the prompt wins. It returns an error wrapping
