@@ -9,9 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 const benchFlood = 200 << 20
@@ -251,4 +254,57 @@ func splitFieldsB(b []byte) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkStepCost runs a child that exits at once (/bin/true) through a
+// Runner with cgroups and one without, alternated, and reports each
+// one's start-to-Wait time: the fixed cost a step pays for its tree to be
+// known and torn down (with cgroups: a mkdir, clone3 into it, two reads
+// of cgroup.events and an rmdir; without: a scan of every process of the
+// machine at the teardown, whose count is reported too). The process is
+// a subreaper only during the fallback's runs, as it would be in the app.
+func BenchmarkStepCost(b *testing.B) {
+	cg := NewRunner(RunnerOptions{})
+	defer cg.Shutdown(time.Second)
+	if !strings.HasPrefix(cg.Mechanism(), "cgroup") {
+		b.Skipf("no usable cgroup v2 here: %s", cg.Mechanism())
+	}
+	fb := NewRunner(RunnerOptions{NoCgroup: true})
+	defer fb.Shutdown(time.Second)
+	b.Logf("%s against %s", cg.Mechanism(), fb.Mechanism())
+	dir := b.TempDir()
+	step := func(r *Runner) time.Duration {
+		t0 := time.Now()
+		h, err := r.Start(context.Background(), Spec{Path: "/bin/true", Dir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res := h.Wait(); res.Err() != nil {
+			b.Fatalf("result %+v", res)
+		}
+		return time.Since(t0)
+	}
+	setSubreaper := func(on bool) {
+		v := 0
+		if on {
+			v = 1
+		}
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, uintptr(v), 0, 0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var withCg, without time.Duration
+	procs := 0
+	for i := 0; i < b.N; i++ {
+		setSubreaper(false)
+		withCg += step(cg)
+		setSubreaper(true)
+		without += step(fb)
+		names, _ := os.ReadDir("/proc")
+		procs += len(names)
+	}
+	b.ReportMetric(float64(withCg.Microseconds())/float64(b.N)/1000, "ms/step-cgroup")
+	b.ReportMetric(float64(without.Microseconds())/float64(b.N)/1000, "ms/step-scans")
+	b.ReportMetric(float64(withCg)/float64(without), "ratio")
+	b.ReportMetric(float64(procs)/float64(b.N), "proc-entries")
 }
