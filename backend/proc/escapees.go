@@ -49,15 +49,17 @@ func (r *Runner) escapeeOf(h *Handle, p procInfo) bool {
 
 // endEscapees ends, at Shutdown once every handle is done, the orphans
 // adopted from the children's trees that no handle could claim: every
-// child of ours in another session that we did not start, and its
-// descendants (SIGTERM, SIGKILL at killAt). Nothing else in the app starts
-// children in a session of their own, so they are all ours to end.
+// child of ours in another session that we did not start and that started
+// after our first child did, and its descendants (SIGTERM, SIGKILL at
+// killAt). Nothing else in the app starts children of its own in a new
+// session (gitx keeps ours), so they came from our children's trees; one
+// older than our first child cannot have.
 func (r *Runner) endEscapees(killAt time.Time) {
 	r.mu.Lock()
-	subreaper := r.subreaper
+	subreaper, first := r.subreaper, r.firstStart
 	r.reapForeign = true // no handle is left to tell its zombies apart
 	r.mu.Unlock()
-	if !subreaper {
+	if !subreaper || first == 0 {
 		return
 	}
 	seen := make(map[procKey]bool)
@@ -67,7 +69,7 @@ func (r *Runner) endEscapees(killAt time.Time) {
 			set := make(map[int]procInfo)
 			r.mu.Lock()
 			for _, i := range t.children[r.self] {
-				if p := t.all[i]; !r.direct[p.pid] && p.sid != r.selfSid {
+				if p := t.all[i]; !r.direct[p.pid] && p.sid != r.selfSid && p.start >= first {
 					set[p.pid] = p
 				}
 			}

@@ -82,6 +82,7 @@ type Runner struct {
 	closed      bool
 	reapForeign bool // at Shutdown: every adopted zombie in another session is ours
 	seq         int
+	firstStart  uint64 // start time (clock ticks) of the first child started, 0 before
 	handles     map[*Handle]struct{}
 	direct      map[int]bool     // pids of the direct children we started and still wait for
 	sessions    map[int]struct{} // session ids of our handles, live or ended, still in use

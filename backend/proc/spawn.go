@@ -256,6 +256,9 @@ func (r *Runner) spawn(s Spec, path string, env []string, transcript *os.File) (
 	h.cg = cg
 	if p, ok := readStat(pid); ok {
 		h.startTicks = p.start
+		if r.firstStart == 0 {
+			r.firstStart = p.start
+		}
 	}
 	r.direct[pid] = true
 	if cg == nil {
