@@ -79,14 +79,22 @@ func openCgroupSite(scope, runnerID string, self int) (*cgroupSite, error) {
 }
 
 // makeDir creates the parent and the Runner's directory (either may be
-// there already, or have been removed by another Runner's Shutdown).
+// there already). Another process's Runner removes a parent it finds
+// empty, maybe between the two: then both are made again.
 func (s *cgroupSite) makeDir() error {
-	for _, d := range []string{s.parent, s.dir} {
-		if err := unix.Mkdir(d, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+	var err error
+	for try := 0; try < 3; try++ {
+		if err = unix.Mkdir(s.parent, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+			return err
+		}
+		if err = unix.Mkdir(s.dir, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+			return nil
+		}
+		if !errors.Is(err, unix.ENOENT) {
 			return err
 		}
 	}
-	return nil
+	return err
 }
 
 // close removes the Runner's directory and, when no other Runner uses it,
@@ -209,7 +217,7 @@ type stepCgroup struct {
 func (s *cgroupSite) newStep(name string) (c stepCgroup, fd int, err error) {
 	c = stepCgroup{dir: filepath.Join(s.dir, name), rel: s.rel + "/" + name}
 	err = unix.Mkdir(c.dir, 0o755)
-	if errors.Is(err, unix.ENOENT) { // another Runner's Shutdown removed the parent
+	if errors.Is(err, unix.ENOENT) { // removed from outside (an administrator): make it again
 		if err = s.makeDir(); err == nil {
 			err = unix.Mkdir(c.dir, 0o755)
 		}
@@ -273,13 +281,33 @@ func (c stepCgroup) kill() error {
 	return nil
 }
 
-// remove deletes the (empty) cgroup; one that is already gone is fine.
+// remove deletes the (emptied) cgroup and any cgroups a member made
+// below it (a copy of the app run as a step makes its own); one that is
+// already gone is fine.
 func (c stepCgroup) remove() error {
-	err := unix.Rmdir(c.dir)
+	if err := removeCgroup(c.dir); err != nil {
+		return fmt.Errorf("remove step cgroup: %w", err)
+	}
+	return nil
+}
+
+// removeCgroup removes dir and the cgroups below it, deepest first (a
+// cgroup holds only interface files, which go with it).
+func removeCgroup(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			_ = removeCgroup(filepath.Join(dir, e.Name()))
+		}
+	}
+	err = unix.Rmdir(dir)
 	if err == nil || errors.Is(err, unix.ENOENT) {
 		return nil
 	}
-	return fmt.Errorf("remove step cgroup: %w", err)
+	return err
 }
 
 // holds reports whether pid is in this cgroup now (a zombie still names

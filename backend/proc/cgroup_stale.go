@@ -91,8 +91,9 @@ type staleStep struct {
 }
 
 // findCgroups walks a cgroup2 mount for the cgroups called name. The walk
-// reads directories only (a host has hundreds to a few thousand cgroups)
-// and does not enter our own cgroups.
+// reads directories only (a host has hundreds to a few thousand cgroups).
+// It enters other Runners' cgroups too: an app whose tests or whose own
+// copy run as a step of another is in one.
 func findCgroups(m cgroupMount, name string) []cgroupDir {
 	var out []cgroupDir
 	stack := []string{m.point}
@@ -108,14 +109,12 @@ func findCgroups(m cgroupMount, name string) []cgroupDir {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
-			switch {
-			case e.Name() == name:
+			if e.Name() == name {
 				sub, _ := filepath.Rel(m.point, p)
 				out = append(out, cgroupDir{dir: p, rel: filepath.Join(m.root, sub)})
-			case strings.HasPrefix(e.Name(), cgroupPrefix):
-			default:
-				stack = append(stack, p)
+				continue
 			}
+			stack = append(stack, p)
 		}
 	}
 	return out
@@ -224,16 +223,32 @@ func endStaleSteps(steps []staleStep, killAt time.Time) error {
 	}
 }
 
-// removeDead removes the empty cgroups that dead Runners left in this
-// site's parent (a Runner without a scope has no recovery to do it).
-// Cgroups with processes in them stay: only a recovery of their data
-// root ends those.
+// removeDead removes the empty cgroups that dead processes' Runners left
+// beside this site (in every boof-runner* cgroup of our own cgroup), and
+// the parents they leave empty. Cgroups with processes in them stay: only
+// a recovery of their data root ends those (KillStaleCgroups).
 func (s *cgroupSite) removeDead() {
-	steps, runners := deadRunners(cgroupDir{dir: s.parent})
-	for _, st := range steps {
-		_ = unix.Rmdir(st.c.dir)
+	own := filepath.Dir(s.parent)
+	ents, err := os.ReadDir(own)
+	if err != nil {
+		return
 	}
-	for _, r := range runners {
-		_ = unix.Rmdir(r)
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), cgroupPrefix) {
+			continue
+		}
+		parent := filepath.Join(own, e.Name())
+		steps, runners := deadRunners(cgroupDir{dir: parent})
+		for _, st := range steps {
+			if pop, err := st.c.populated(); err == nil && !pop {
+				_ = st.c.remove()
+			}
+		}
+		for _, r := range runners {
+			_ = unix.Rmdir(r)
+		}
+		if parent != s.parent {
+			_ = unix.Rmdir(parent)
+		}
 	}
 }

@@ -299,3 +299,36 @@ func crashRunnerMain(args []string) int {
 	sleepForever()
 	return 0
 }
+
+// TestNestedCgroups: a child that makes cgroups of its own below its step's
+// (a copy of the app run as a step does) is ended whole, by cgroup.kill
+// when its members ignore SIGTERM, and its cgroups go with the step's.
+func TestNestedCgroups(t *testing.T) {
+	r := newRunnerWith(t, mechanism{"cgroup", RunnerOptions{}})
+	mark := newMark(t)
+	s := shSpec(t, mark, `d=$(sed -n 's/^0:://p' /proc/self/cgroup); d="$CGROOT$d/inner"; mkdir "$d" &&
+		(trap '' TERM; sh -c 'echo $$ >"$1/cgroup.procs"; exec sleep 1000' inner "$d") &
+		while [ -z "$(cat "$d/cgroup.procs")" ]; do sleep 0.01; done; echo ready; wait`)
+	mounts, err := cgroup2Mounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Env = append(s.Env, "CGROOT="+mounts[0].point)
+	s.Grace = 200 * time.Millisecond
+	x := start(t, r, s)
+	x.waitFor(t, "ready")
+	inner := filepath.Join(x.h.cg.dir, "inner")
+	pids, err := stepCgroup{dir: inner}.pids()
+	if err != nil || len(pids) != 1 {
+		t.Fatalf("inner cgroup holds %v (%v)", pids, err)
+	}
+	x.h.Stop(ReasonStopped)
+	wait(t, x.h)
+	if p, ok := readStat(pids[0]); ok && !p.zombie {
+		t.Errorf("the process in the inner cgroup survived: %d", pids[0])
+	}
+	if _, err := os.Stat(x.h.cg.dir); !os.IsNotExist(err) {
+		t.Errorf("the step's cgroup is left: %v", err)
+	}
+	assertGone(t, mark, nil)
+}

@@ -137,7 +137,7 @@ func NewRunner(opts RunnerOptions) *Runner {
 		var err error
 		if r.cg, err = openCgroupSite(opts.Scope, r.id, r.self); err != nil {
 			r.cgWhy = err.Error()
-		} else if opts.Scope == "" {
+		} else {
 			r.cg.removeDead()
 		}
 	}

@@ -37,9 +37,13 @@ func (r *root) killedAt(point string) {
 func (r *root) scope() string { return proc.Scope(r.dir) }
 
 // sweepAtEnd ends, when the test ends (failed or not), every process of
-// the data root that is still alive.
+// the data root that is still alive: in the cgroups of its dead runners
+// and by its tags.
 func (r *root) sweepAtEnd() {
-	r.t.Cleanup(func() { _, _ = proc.KillTagged(proc.TagPrefix(r.scope(), ""), 100e6) })
+	r.t.Cleanup(func() {
+		_, _ = proc.KillStaleCgroups(r.scope(), 100e6)
+		_, _ = proc.KillTagged(proc.TagPrefix(r.scope(), ""), 100e6)
+	})
 }
 
 func (r *root) worktreeDir(id string) string {
