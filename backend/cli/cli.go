@@ -181,9 +181,11 @@ func IsHeadless(args []string) bool {
 // "boof-runner COMMAND: <problem>" on stderr for a mistake in how it was
 // called (a flag error is followed by the command's flags), ExitUser with
 // "boof-runner: <message>" (the message of backend/usererr, the same the
-// desktop app shows) for any other error. Everything printed from the
-// message on is escaped for the terminal, and a stdout or stderr that is a
-// terminal gets every byte through one escaping path (terminalSafe).
+// desktop app shows) for any other error, and 128 + the signal's number
+// for a runner that SIGINT or SIGTERM stopped (130, 143). Everything
+// printed from the message on is escaped for the terminal, and a stdout or
+// stderr that is a terminal gets every byte through one escaping path
+// (terminalSafe).
 func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 	stdio, flush := terminalSafe(stdio)
 	defer flush()
@@ -219,6 +221,10 @@ func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 			c.usage(stdio.Stdout)
 		}
 		return ExitOK
+	}
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code)
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

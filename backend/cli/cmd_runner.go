@@ -15,6 +15,8 @@ import (
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
+// SIGINT or SIGTERM stop it gracefully (running tasks are recorded as
+// interrupted); it then exits 128 + the signal's number.
 func runRunner(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	once := fs.Bool("once", false, "run at most one task, then exit")
@@ -36,6 +38,8 @@ func runRunner(ctx context.Context, c *call) error {
 	case *untilIdle:
 		mode = runner.UntilIdle
 	}
+	ctx, signals := watchSignals(ctx)
+	defer signals.stop()
 	st, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
@@ -74,7 +78,16 @@ func runRunner(ctx context.Context, c *call) error {
 	if !set.Runner.Enabled {
 		fmt.Fprintln(c.io.Stderr, "boof-runner runner: paused (runner.enabled is false); no task is started until it is true")
 	}
-	return h.Run(ctx, mode)
+	if err := h.Run(ctx, mode); err != nil {
+		return err
+	}
+	if sig := signals.stop(); sig != 0 {
+		// Stopped from outside: the running tasks were recorded as
+		// interrupted. The exit code says so (130 SIGINT, 143 SIGTERM).
+		fmt.Fprintf(c.io.Stderr, "boof-runner runner: stopped by %s\n", sigName(sig))
+		return signalExit(sig)
+	}
+	return nil
 }
 
 // controlPollEnv sets how often a running step looks for controls without

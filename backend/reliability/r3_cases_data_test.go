@@ -220,7 +220,7 @@ func repoCases() []biCase {
 		{name: "failing post-checkout hook", short: true, setup: biHook("echo the hook refuses >&2; exit 3"), args: once, code: 0, changes: true,
 			check: biFailedWith("the hook refuses")},
 		{name: "hanging post-checkout hook, SIGTERM", setup: biHook("sleep 600"), args: once,
-			call: biCall{signal: syscall.SIGTERM, signalAfter: 3 * time.Second, limit: 25 * time.Second}, code: 0, changes: true,
+			call: biCall{signal: syscall.SIGTERM, signalAfter: 3 * time.Second, limit: 25 * time.Second}, code: 143, changes: true,
 			check: func(e *biEnv, _ biResult) []string {
 				var out []string
 				if st, _ := e.taskRow(e.pending); st != string(task.StatusStopped) {

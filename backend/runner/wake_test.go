@@ -22,8 +22,8 @@ const noPoll = "BOOF_RUNNER_CONTROL_POLL=1h"
 func stopRunner(t *testing.T, cmd *exec.Cmd, out *bytes.Buffer) {
 	t.Helper()
 	_ = cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("runner exit after SIGTERM: %v\n%s", err, out)
+	if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 143 {
+		t.Fatalf("runner exit after SIGTERM: %v, want 143\n%s", err, out)
 	}
 }
 
