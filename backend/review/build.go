@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/tmpdir"
 )
 
 // DefaultMessage returns the commit message used when a merge or squash
@@ -110,7 +111,7 @@ func (s *Service) rebase(ctx context.Context, repo string, p Plan) (sha string, 
 // after a crash), or in the system's temporary directory without one.
 func (s *Service) tempWork(repo string) (string, error) {
 	if s.journal == nil {
-		return os.MkdirTemp("", "boof-accept-")
+		return tmpdir.Make("boof-accept-")
 	}
 	if err := os.MkdirAll(s.journal.workDir(), 0o700); err != nil {
 		return "", err

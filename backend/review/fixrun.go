@@ -10,6 +10,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/tmpdir"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -247,7 +248,7 @@ func (s *Service) checkDrops(ctx context.Context, repo, head string, drops []tas
 	if err != nil {
 		return fmt.Errorf("check drops: %w", err)
 	}
-	tmp, err := os.MkdirTemp("", "boof-drops-")
+	tmp, err := tmpdir.Make("boof-drops-")
 	if err != nil {
 		return fmt.Errorf("check drops: %w", err)
 	}

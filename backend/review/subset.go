@@ -9,8 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/tmpdir"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -26,6 +28,10 @@ type Selection struct {
 	Hunks []int  `json:"hunks,omitempty"`
 }
 
+// FailHunksIndex is the failpoint (see backend/failpoint) of a hunk-level
+// accept whose temporary index is read, in its temporary folder.
+const FailHunksIndex = "accept:hunks-index"
+
 // subsetTree builds the tree of a hunk-level accept: the target's tree
 // plus only the chosen hunks, applied in a temporary index with git apply
 // --cached (no working tree is touched). Every selection is checked
@@ -37,7 +43,7 @@ type Selection struct {
 func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *Plan) ([]task.AcceptedFile, error) {
 	// The target's tree is read into the temporary index while the diff
 	// runs (neither needs the other; the machine has more than one core).
-	tmp, err := os.MkdirTemp("", "boof-hunks-")
+	tmp, err := tmpdir.Make("boof-hunks-")
 	if err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
@@ -107,6 +113,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 	if err := readErr(); err != nil {
 		return nil, fmt.Errorf("hunk accept: %w", err)
 	}
+	failpoint.Hit(FailHunksIndex)
 	// One git apply takes every chosen file (it is all or nothing); only
 	// when it fails is each file tried alone, to name those that conflict.
 	patches := make([]string, len(picks))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/tmpdir"
 )
 
 // StrayRefPrefix starts the refs holding what a read-only step changed:
@@ -210,7 +211,7 @@ func (m *Manager) revert(ctx context.Context, wt Worktree, snap, now Snapshot, s
 		removeEmptyDirs(wt.Dir, filepath.Dir(p))
 	}
 	if len(restore) > 0 {
-		tmp, err := os.MkdirTemp("", "boof-guard-")
+		tmp, err := tmpdir.Make("boof-guard-")
 		if err != nil {
 			fail("restore", err)
 			return
@@ -284,7 +285,7 @@ func (m *Manager) trees(ctx context.Context, dir string, p probe) (Snapshot, err
 	if err != nil {
 		return Snapshot{}, err
 	}
-	tmp, err := os.MkdirTemp("", "boof-guard-")
+	tmp, err := tmpdir.Make("boof-guard-")
 	if err != nil {
 		return Snapshot{}, err
 	}

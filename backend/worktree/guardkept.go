@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/tmpdir"
 )
 
 // A worktree with uncommitted work, nothing staged, is recorded before a
@@ -160,7 +161,7 @@ func (m *Manager) keptTree(ctx context.Context, dir, headTree string, k *kept) (
 		}
 		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, strings.TrimSpace(string(out)), f.path)
 	}
-	tmp, err := os.MkdirTemp("", "boof-guard-")
+	tmp, err := tmpdir.Make("boof-guard-")
 	if err != nil {
 		return "", err
 	}
