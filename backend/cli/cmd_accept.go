@@ -29,10 +29,15 @@ type reviewCall struct {
 // anything else is done), and loads the task named by the one positional
 // argument. The caller closes rc.store.
 func (c *call) openReview(ctx context.Context, pos []string, reconcile bool) (*reviewCall, error) {
+	return c.openReviewWith(ctx, pos, reconcile, c.openStore)
+}
+
+// openReviewWith is openReview with the store opened by open.
+func (c *call) openReviewWith(ctx context.Context, pos []string, reconcile bool, open storeOpener) (*reviewCall, error) {
 	if len(pos) != 1 {
 		return nil, usagef("expected one task ID")
 	}
-	s, paths, err := c.openStore(ctx)
+	s, paths, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}

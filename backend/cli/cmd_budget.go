@@ -26,7 +26,11 @@ func runBudget(ctx context.Context, c *call) error {
 	if len(pos) > 1 || (len(pos) == 1 && pos[0] != "retry") {
 		return usagef("expected no argument, or retry")
 	}
-	st, paths, err := c.openStore(ctx)
+	open := c.openStoreRead
+	if len(pos) == 1 {
+		open = c.openStore
+	}
+	st, paths, err := open(ctx)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,11 @@ func runCommands(ctx context.Context, c *call) error {
 			return err
 		}
 	}
-	s, _, err := c.openStore(ctx)
+	open := c.openStore
+	if pos[0] == "list" || pos[0] == "show" {
+		open = c.openStoreRead
+	}
+	s, _, err := open(ctx)
 	if err != nil {
 		return err
 	}

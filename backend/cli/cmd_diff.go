@@ -20,7 +20,7 @@ func runDiff(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	rc, err := c.openReview(ctx, pos, false)
+	rc, err := c.openReviewWith(ctx, pos, false, c.openStoreRead)
 	if err != nil {
 		return err
 	}

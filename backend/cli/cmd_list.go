@@ -59,7 +59,7 @@ func runList(ctx context.Context, c *call) error {
 			f.Statuses = append(f.Statuses, st)
 		}
 	}
-	s, paths, err := c.openStore(ctx)
+	s, paths, err := c.openStoreRead(ctx)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func runLog(ctx context.Context, c *call) error {
 	if len(pos) != 1 {
 		return usagef("expected one task ID")
 	}
-	s, _, err := c.openStore(ctx)
+	s, _, err := c.openStoreRead(ctx)
 	if err != nil {
 		return err
 	}

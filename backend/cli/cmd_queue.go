@@ -125,7 +125,7 @@ func queueList(ctx context.Context, c *call) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	st, _, err := c.openStore(ctx)
+	st, _, err := c.openStoreRead(ctx)
 	if err != nil {
 		return err
 	}

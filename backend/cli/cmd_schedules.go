@@ -99,7 +99,11 @@ func runSchedules(ctx context.Context, c *call) error {
 	if want, ok := need[verb]; !ok || len(pos) > want || (want == 2 && len(pos) != 2) {
 		return usagef("expected: schedules [list] | schedules pause|resume|delete|log ID")
 	}
-	s, _, err := c.openStore(ctx)
+	open := c.openStore
+	if verb == "list" || verb == "log" {
+		open = c.openStoreRead
+	}
+	s, _, err := open(ctx)
 	if err != nil {
 		return err
 	}
@@ -170,7 +174,11 @@ func runLimits(ctx context.Context, c *call) error {
 	if len(pos) != 0 && !(len(pos) == 2 && pos[0] == "resume") {
 		return usagef("expected: limits | limits resume TOOL")
 	}
-	s, paths, err := c.openStore(ctx)
+	open := c.openStoreRead
+	if len(pos) == 2 {
+		open = c.openStore
+	}
+	s, paths, err := open(ctx)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func runShow(ctx context.Context, c *call) error {
 	if len(pos) != 1 {
 		return usagef("expected one task ID")
 	}
-	s, paths, err := c.openStore(ctx)
+	s, paths, err := c.openStoreRead(ctx)
 	if err != nil {
 		return err
 	}

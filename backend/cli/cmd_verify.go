@@ -113,7 +113,7 @@ func verifyList(ctx context.Context, c *call) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	st, _, err := c.openStore(ctx)
+	st, _, err := c.openStoreRead(ctx)
 	if err != nil {
 		return err
 	}
