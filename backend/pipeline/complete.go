@@ -43,26 +43,42 @@ func worktreeOutcome(cleanup string) (worktree.Outcome, bool) {
 }
 
 // complete applies the clean-up of a decided outcome (the retention policy
-// of backend/worktree) and moves the task to its decided status.
+// of backend/worktree) and moves the task to its decided status. A
+// clean-up that could not finish (a full disk) is recorded with the status,
+// to be tried again (FinishLeft).
 func (r *run) complete(ctx context.Context, d store.Decided) (Result, error) {
 	res := Result{Status: d.Status, Message: d.Note.Error, Iteration: r.iter}
+	r.where(&res)
 	extra := store.TransitionNote{}
+	left := ""
 	r.sweep("git")
 	if o, ok := worktreeOutcome(d.Cleanup); ok && r.wt.Dir != "" {
 		policy := worktree.Policy{OnDone: r.set.Worktree.OnDone, OnFailure: r.set.Worktree.OnFailure}
 		fr, err := r.p.o.Worktrees.Finish(r.gitCtx(ctx, "finish"), r.wt, o, policy, r.wlog)
 		r.sweep("finish")
-		if err != nil {
+		switch {
+		case err != nil:
 			r.logf(task.LevelWarn, "Worktree cleanup: %v", err)
-		} else {
+		case fr.Unfinished != "":
+			extra.HeadSHA, left = fr.HeadSHA, fr.Unfinished
+			r.logf(task.LevelWarn, "The worktree clean-up could not finish (%s); the runner tries it again at its next start and after each task it finishes", left)
+		default:
 			extra.HeadSHA = fr.HeadSHA
 		}
 	}
 	failpoint.Hit(FailCleaned)
-	if _, err := r.st.CompleteDecided(ctx, r.t.ID, extra); err != nil {
+	if _, err := r.st.CompleteDecided(ctx, r.t.ID, extra, left); err != nil {
 		return res, fmt.Errorf("record status %s: %w", res.Status, err)
 	}
 	return res, nil
+}
+
+// where fills in the result's worktree and branch.
+func (r *run) where(res *Result) {
+	res.Worktree = r.wt.Dir
+	if r.wt.Isolated {
+		res.Branch = r.wt.Branch
+	}
 }
 
 // CompleteDecided finishes a run whose outcome was decided but whose
@@ -72,6 +88,19 @@ func (r *run) complete(ctx context.Context, d store.Decided) (Result, error) {
 // ongoing task with a decided outcome, after the dead run's processes are
 // gone. The error is only for failures to record the status.
 func (p *Pipeline) CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (Result, error) {
+	return p.completeDecided(ctx, t, d, fmt.Sprintf("Recovery: the outcome %s was decided before the app exited; finishing the clean-up", d.Status))
+}
+
+// RecordDecided records the decided outcome of a run whose status could
+// not be recorded when it ended (the disk filled up: the runner made room
+// since) as CompleteDecided does, so that the task ends as decided, with
+// its run counted once, instead of failed. The error is only for failures
+// to record the status.
+func (p *Pipeline) RecordDecided(ctx context.Context, t task.Task, d store.Decided) (Result, error) {
+	return p.completeDecided(ctx, t, d, fmt.Sprintf("The outcome %s could not be recorded when the run ended; recording it again", d.Status))
+}
+
+func (p *Pipeline) completeDecided(ctx context.Context, t task.Task, d store.Decided, line string) (Result, error) {
 	r := &run{p: p, st: p.o.Store, t: t, set: p.o.Settings(), iter: t.CompletedRuns + t.FixRuns}
 	if !d.CountRun && !d.CountFix {
 		r.iter++
@@ -82,7 +111,7 @@ func (p *Pipeline) CompleteDecided(ctx context.Context, t task.Task, d store.Dec
 			d.Cleanup = ""
 		}
 	}
-	r.logf(task.LevelWarn, "Recovery: the outcome %s was decided before the app exited; finishing the clean-up", d.Status)
+	r.logf(task.LevelWarn, "%s", line)
 	return r.complete(ctx, d)
 }
 

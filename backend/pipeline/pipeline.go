@@ -34,7 +34,8 @@ type Store interface {
 	ApplyInjections(ctx context.Context, taskID, step string) ([]task.Injection, error)
 	SetQuestions(ctx context.Context, id string, questions []string) error
 	Decide(ctx context.Context, d store.Decided) (int, error)
-	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote) (task.Task, error)
+	CompleteDecided(ctx context.Context, taskID string, extra store.TransitionNote, left string) (task.Task, error)
+	DropCleanupLeft(ctx context.Context, taskID string) error
 	Transition(ctx context.Context, taskID string, to task.Status, note store.TransitionNote) (task.Task, error)
 	VerifyStore
 	// Usage limits: tool pauses, the release of a limited task and where it goes on.
@@ -190,6 +191,11 @@ type Result struct {
 	Message string
 	// Iteration is the run (1-based) that was executed.
 	Iteration int
+	// Worktree and Branch are where the run worked: the task's worktree
+	// directory (which its clean-up may have removed since) and branch;
+	// Branch is "" for a folder that is not a git repository, both are ""
+	// when the run ended before it had a worktree.
+	Worktree, Branch string
 }
 
 // InterruptedMessage is recorded on a task whose step was cut short by the

@@ -203,6 +203,7 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		r.first = nil
 	}
 	res := Result{Iteration: r.iter}
+	r.where(&res)
 	note := store.TransitionNote{}
 	d := store.Decided{TaskID: r.t.ID}
 	var fe *failure

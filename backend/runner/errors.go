@@ -8,15 +8,20 @@ import (
 
 // UnrecordedError reports a task whose run ended but whose outcome the
 // store could not record (the disk filled up, the database broke). The
-// runner then tried to record the task as failed, saying why, and stopped
-// starting tasks.
+// runner then tried again to record the outcome it had decided, or, when
+// none was decided, to record the task as failed, saying why; and it
+// stopped starting tasks.
 type UnrecordedError struct {
 	TaskID string
 	// Outcome is the status the run ended with, "" when it ended before
 	// one was decided.
 	Outcome task.Status
-	// Recorded is true when the task was recorded as failed after all;
-	// false leaves it ongoing for the next start's recovery.
+	// Decided is the run's decided outcome (durable, its run counted), ""
+	// when it had none: then the task is recorded as failed.
+	Decided task.Status
+	// Recorded is true when the task was recorded after all (as Decided,
+	// else as failed); false leaves it ongoing for the next start's
+	// recovery.
 	Recorded bool
 	// Err is the store's error.
 	Err error

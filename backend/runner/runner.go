@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/budget"
@@ -37,12 +38,15 @@ type Store interface {
 	AppendLog(ctx context.Context, taskID string, execID int64, level task.LogLevel, text string) error
 	AppendEvent(ctx context.Context, taskID string, d task.EventData) error
 	DecidedOutcome(ctx context.Context, taskID string) (store.Decided, bool, error)
+	CleanupsLeft(ctx context.Context) ([]store.CleanupLeft, error)
 }
 
 // Pipeline runs one claimed task (pipeline.Pipeline).
 type Pipeline interface {
 	Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error)
 	CompleteDecided(ctx context.Context, t task.Task, d store.Decided) (pipeline.Result, error)
+	RecordDecided(ctx context.Context, t task.Task, d store.Decided) (pipeline.Result, error)
+	FinishLeft(ctx context.Context, t task.Task, c store.CleanupLeft) (bool, error)
 	TranscriptPath(taskID string, iteration int, step string, attempt int) string
 }
 
@@ -137,6 +141,9 @@ type Runner struct {
 	// is the clock at that look (a clock that goes back re-arms them).
 	armed   bool
 	lastNow time.Time
+	// leftDue is set when a task's outcome was recorded: the clean-ups
+	// earlier runs left are tried again (finishLeft).
+	leftDue atomic.Bool
 }
 
 // New returns a Runner; Store, Pipeline and Settings are required.
@@ -191,7 +198,9 @@ type slot struct {
 
 func (s *slot) release() { s.once.Do(s.free) }
 
-// Run recovers, then runs the loop in mode until ctx ends (then it waits
+// Run recovers, tries again the worktree clean-ups earlier runs could not
+// finish (a full disk; again after each task whose outcome it records),
+// then runs the loop in mode until ctx ends (then it waits
 // for the running tasks, which record themselves as interrupted). It
 // returns nil when ctx ends or the mode's work is done, and otherwise, once
 // the running tasks ended: the recovery error; an *UnrecordedError when a
@@ -204,6 +213,7 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 	if _, err := r.Recover(ctx); err != nil {
 		return err
 	}
+	r.finishLeft(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	freed := make(chan struct{}, 1)
@@ -217,6 +227,9 @@ func (r *Runner) Run(ctx context.Context, mode Mode) error {
 		if err := r.fatalErr(); err != nil {
 			wg.Wait()
 			return err
+		}
+		if r.leftDue.Swap(false) {
+			r.finishLeft(ctx)
 		}
 		set := r.o.Settings()
 		claimed := 0
@@ -356,6 +369,8 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			res, err := r.o.Pipeline.Run(ctx, t, ex)
 			if err != nil {
 				r.unrecorded(t.ID, res, err)
+			} else {
+				r.leftDue.Store(true)
 			}
 			if r.o.OnTaskDone != nil {
 				r.o.OnTaskDone(t, res)
@@ -433,42 +448,4 @@ func (r *Runner) claimInfo(ctx context.Context, set settings.Settings, t task.Ta
 	return store.ClaimInfo{Runner: r.o.ID, Iteration: iter, Role: role, Round: round, Attempt: attempt,
 		Tool: ref.Tool, Model: ref.Model, TranscriptPath: r.o.Pipeline.TranscriptPath(t.ID, iter, step, attempt),
 		Repo: set.WorkDir()}, nil
-}
-
-// unrecorded handles a task whose outcome the store could not record: it
-// frees the disk reserve when the disk is full, records the task as failed
-// with the reason (best effort), logs it and makes Run stop starting tasks
-// and return an *UnrecordedError.
-func (r *Runner) unrecorded(taskID string, res pipeline.Result, cause error) {
-	ue := &UnrecordedError{TaskID: taskID, Outcome: res.Status, Err: cause}
-	if store.DiskFull(cause) && r.o.Reserve != nil && r.o.Reserve.Release() {
-		r.o.Logger.Warn("runner: the disk is full; freed the disk reserve to record the task", "task", taskID)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	why := "the outcome of this run could not be saved"
-	if store.DiskFull(cause) {
-		why = "the disk filled up while this task ran, so its outcome could not be saved"
-	}
-	if res.Status != "" {
-		why += fmt.Sprintf(" (the run ended as %s", res.Status)
-		if res.Message != "" {
-			why += ": " + res.Message
-		}
-		why += ")"
-	}
-	why += "; its branch and worktree are kept: retry it once the problem is solved"
-	_, err := r.o.Store.Transition(ctx, taskID, task.StatusFailed, store.TransitionNote{Reason: "outcome not recorded", Error: why})
-	var te *task.TransitionError
-	ue.Recorded = err == nil || errors.As(err, &te) // not ongoing any more: something was recorded
-	if err == nil {
-		_ = r.o.Store.AppendLog(ctx, taskID, 0, task.LevelError, "Task failed: "+why+": "+cause.Error())
-	}
-	r.o.Logger.Error("runner: task outcome not recorded", "task", taskID, "recorded_as_failed", ue.Recorded, "err", cause)
-	r.mu.Lock()
-	if r.fatal == nil {
-		r.fatal = ue
-	}
-	r.mu.Unlock()
-	r.Wake()
 }

@@ -111,9 +111,11 @@ func (s *Store) DecidedOutcome(ctx context.Context, taskID string) (Decided, boo
 
 // CompleteDecided moves the task to its decided status, with the decided
 // note plus the non-empty fields of extra, and deletes the decision, in one
-// transaction. It returns an error wrapping ErrNotFound when the task has
-// no decided outcome, and the errors of Transition.
-func (s *Store) CompleteDecided(ctx context.Context, taskID string, extra TransitionNote) (task.Task, error) {
+// transaction. A non-empty left says why the decided clean-up could not be
+// finished: it is kept in the same transaction (CleanupsLeft), to be tried
+// again. It returns an error wrapping ErrNotFound when the task has no
+// decided outcome, and the errors of Transition.
+func (s *Store) CompleteDecided(ctx context.Context, taskID string, extra TransitionNote, left string) (task.Task, error) {
 	d, ok, err := s.DecidedOutcome(ctx, taskID)
 	if err != nil {
 		return task.Task{}, err
@@ -144,6 +146,12 @@ func (s *Store) CompleteDecided(ctx context.Context, taskID string, extra Transi
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM decided_outcomes WHERE task_id = ?`, taskID); err != nil {
 			return fmt.Errorf("complete decided outcome of %s: %w", taskID, err)
+		}
+		if left != "" && d.Cleanup != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO cleanups_left (task_id, cleanup, worktree, reason, created_at) VALUES (?, ?, ?, ?, ?)`,
+				taskID, d.Cleanup, string(d.Worktree), left, s.nowMs()); err != nil {
+				return fmt.Errorf("complete decided outcome of %s: %w", taskID, err)
+			}
 		}
 		out, err = getTaskTx(ctx, tx, taskID)
 		return err

@@ -37,7 +37,7 @@ func TestDecidedOutcomeSurvivesUntilCompleted(t *testing.T) {
 	if tt, _ := other.GetTask(ctx, tk.ID); tt.Status != task.StatusOngoing || tt.CompletedRuns != 1 {
 		t.Fatalf("task %s, %d runs", tt.Status, tt.CompletedRuns)
 	}
-	done, err := other.CompleteDecided(ctx, tk.ID, TransitionNote{HeadSHA: "head"})
+	done, err := other.CompleteDecided(ctx, tk.ID, TransitionNote{HeadSHA: "head"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDecidedOutcomeSurvivesUntilCompleted(t *testing.T) {
 	if _, ok, _ := other.DecidedOutcome(ctx, tk.ID); ok {
 		t.Fatal("decision kept after completion")
 	}
-	if _, err := other.CompleteDecided(ctx, tk.ID, TransitionNote{}); !errors.Is(err, ErrNotFound) {
+	if _, err := other.CompleteDecided(ctx, tk.ID, TransitionNote{}, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second completion: %v", err)
 	}
 }

@@ -85,6 +85,10 @@ func (s *Store) Claim(ctx context.Context, taskID string, c ClaimInfo) (task.Exe
 		if _, err := tx.ExecContext(ctx, `UPDATE controls SET consumed_at = ? WHERE task_id = ? AND kind = 'stop' AND consumed_at IS NULL`, at, taskID); err != nil {
 			return fmt.Errorf("claim task %s: %w", taskID, err)
 		}
+		// The new run takes the worktree over; its own end cleans it up.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM cleanups_left WHERE task_id = ?`, taskID); err != nil {
+			return fmt.Errorf("claim task %s: %w", taskID, err)
+		}
 		if err := appendEventTx(ctx, tx, taskID, at, task.StatusChanged{From: task.StatusPending, To: task.StatusOngoing, Reason: "claimed"}); err != nil {
 			return err
 		}

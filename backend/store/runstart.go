@@ -12,7 +12,9 @@ import (
 // RetryOptions choose where a retried task's next run begins.
 type RetryOptions struct {
 	// From is "" for the default (a stopped task resumes at the step that
-	// was cut short, a failed one restarts at the planner),
+	// was cut short, and so does a failed one whose outcome could not be
+	// recorded (ReasonUnrecorded); another failed one restarts at the
+	// planner),
 	// task.RolePlanner to start over, or task.RoleDeveloper to restart at
 	// the developer with the last final plan.
 	From task.Role
@@ -67,6 +69,15 @@ func (s *Store) RetryWith(ctx context.Context, id string, o RetryOptions) (task.
 		case o.From == "" && t.Status == task.StatusStopped:
 			start.Resume = true
 			start.From = t.RunStart.From // what the cut-short run started from, should nothing be left to resume
+		case o.From == "" && t.Status == task.StatusFailed:
+			reason, err := lastStatusReasonTx(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if reason == ReasonUnrecorded { // cut short by the store, not failed by its work
+				start.Resume = true
+				start.From = t.RunStart.From
+			}
 		}
 		if err := setRunStartTx(ctx, tx, id, start); err != nil {
 			return err
@@ -78,6 +89,22 @@ func (s *Store) RetryWith(ctx context.Context, id string, o RetryOptions) (task.
 		return err
 	})
 	return out, err
+}
+
+// ReasonUnrecorded is the reason of the status change that records a task
+// as failed because its run's outcome could not be recorded (the disk
+// filled up): the run was cut short, and a default retry resumes it.
+const ReasonUnrecorded = "outcome not recorded"
+
+// lastStatusReasonTx returns the reason of the task's last status change.
+func lastStatusReasonTx(ctx context.Context, tx *sql.Tx, id string) (string, error) {
+	var reason sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT json_extract(payload, '$.reason') FROM events
+		WHERE task_id = ? AND kind = 'status_changed' AND json_valid(payload) ORDER BY at DESC, id DESC LIMIT 1`, id).Scan(&reason)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("last status change of %s: %w", id, err)
+	}
+	return reason.String, nil
 }
 
 func setRunStartTx(ctx context.Context, tx *sql.Tx, id string, start task.RunStart) error {

@@ -66,7 +66,15 @@ func unrecordedMessage(ue *runner.UnrecordedError) string {
 	if store.DiskFull(ue.Err) {
 		cause = "The disk filled up while task " + ue.TaskID + " ran, so its outcome could not be saved"
 	}
-	if ue.Recorded {
+	switch {
+	case ue.Decided != "" && ue.Recorded && store.DiskFull(ue.Err):
+		return "The disk filled up while task " + ue.TaskID + " ran; its outcome (" + string(ue.Decided) +
+			") was recorded on a second try, in the room the runner keeps for this, and the runner stopped: free some space, then start it again"
+	case ue.Decided != "" && ue.Recorded:
+		return cause + "; its outcome (" + string(ue.Decided) + ") was recorded on a second try and the runner stopped: repair the database, then start it again"
+	case ue.Decided != "":
+		return cause + "; the runner stopped and the task stays ongoing until the next start records its outcome (" + string(ue.Decided) + ")"
+	case ue.Recorded:
 		return cause + "; it was recorded as failed and the runner stopped: free some space or repair the database, then retry the task"
 	}
 	return cause + "; the runner stopped and the task stays ongoing until the next start records it as interrupted"

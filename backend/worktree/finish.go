@@ -75,12 +75,19 @@ type FinishReport struct {
 	BranchesDeleted bool `json:"branchesDeleted"`
 	// KeptPaths lists nested repositories that kept the directory alive.
 	KeptPaths []string `json:"keptPaths,omitempty"`
+	// Unfinished says why a clean-up the policy asks for could not be
+	// finished (the leftovers could not be saved, the directory not
+	// removed: a full disk), so that it is tried again later; "" when it
+	// was finished or stopped on purpose (nested repositories, a lock the
+	// user put on the worktree).
+	Unfinished string `json:"unfinished,omitempty"`
 }
 
 // Finish applies the retention policy to a task's worktree when the task
 // ends. Under the defaults nothing is lost: on done, leftovers are saved on
 // the side branch and then the directory is removed (kept, with the reason
-// logged, when saving or removal fails or nested repositories were found);
+// logged, when saving or removal fails or nested repositories were found;
+// a failure is in the report's Unfinished, for trying again later);
 // on failure or stop, directory and branch stay. A stopped task keeps its
 // work even under onFailure "delete". It returns ErrBadPolicy (changing
 // nothing) for an unknown policy or outcome, and wrapped git errors when
@@ -159,6 +166,7 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 	}
 	if err != nil {
 		log(task.LevelInfo, "worktree kept at %s: leftovers not saved: %v", wt.Dir, err)
+		rep.Unfinished = fmt.Sprintf("leftovers not saved: %v", err)
 		return rep
 	}
 	failpoint.Hit(FailLeftoversSaved)
@@ -174,6 +182,7 @@ func (m *Manager) finishDone(ctx context.Context, wt Worktree, rep FinishReport,
 	}
 	if err := writeRemoval(wt.Root, wt.TaskID, removal{LeftoversBranch: left.Branch, LeftoversSHA: left.SHA}); err != nil {
 		log(task.LevelWarn, "worktree kept at %s: %v", wt.Dir, err)
+		rep.Unfinished = err.Error()
 		return rep
 	}
 	return m.remove(ctx, wt, rep, false, log)
@@ -188,6 +197,9 @@ func (m *Manager) remove(ctx context.Context, wt Worktree, rep FinishReport, res
 			_ = os.Remove(removalPath(wt.Root, wt.TaskID)) // refused, nothing deleted
 		}
 		log(task.LevelWarn, "worktree kept at %s: removal failed: %v", wt.Dir, err)
+		if !lockedByUser(wt.Dir) {
+			rep.Unfinished = fmt.Sprintf("removal failed: %v", err)
+		}
 		return rep
 	}
 	failpoint.Hit(FailRemoved)
