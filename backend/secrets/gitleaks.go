@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -87,6 +88,9 @@ func compileRule(tr tomlRule) (*rule, error) {
 		return nil, err
 	}
 	r := &rule{id: tr.ID, re: re, group: tr.SecretGroup, entropy: tr.Entropy}
+	if r.group == 0 {
+		r.group = defaultGroup(tr.Regex)
+	}
 	for _, k := range tr.Keywords {
 		r.keywords = append(r.keywords, strings.ToLower(k))
 	}
@@ -94,11 +98,13 @@ func compileRule(tr tomlRule) (*rule, error) {
 		return nil, err
 	}
 	switch {
-	case strings.HasPrefix(tr.Regex, templatePrefix) && strings.Contains(tr.Regex, templateMid):
+	case templateKeyworded(tr.Regex, r.keywords):
 		// The keyword group and what follows, anchored at the keyword.
 		r.anchored = regexp.MustCompile(`(?i)^(?:(?:` + tr.Regex[len(templatePrefix):] + `)`)
 		r.mode = modeTemplate
-		r.minValue = minSecretLen(tr.Regex, tr.SecretGroup)
+		r.minValue = minSecretLen(tr.Regex, r.group)
+		r.value = secretBytes(tr.Regex, r.group)
+		r.terminated = valueThenTerminator(tr.Regex)
 	default:
 		if a, prefix, boundary, ok := anchorable(tr.Regex, r.keywords); ok {
 			r.anchored, r.prefix, r.boundary, r.mode = a, prefix, boundary, modeAnchored
@@ -107,6 +113,104 @@ func compileRule(tr tomlRule) (*rule, error) {
 		}
 	}
 	return r, nil
+}
+
+// templateEnd is what ends gitleaks' assignment template after the value.
+const templateEnd = `(?:[\x60'"\s;]|\\[nr]|$)`
+
+// valueThenTerminator reports whether a template rule's expression ends
+// with its value's group and the template's terminator, nothing else (not
+// atlassian's, which has a second form after it).
+func valueThenTerminator(expr string) bool {
+	mid := strings.Index(expr, templateMid)
+	if mid < 0 {
+		return false
+	}
+	rest := expr[mid+len(templateMid):]
+	depth := 1 // the value's group is open
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '\\':
+			i++
+		case '[': // a class: its brackets and parentheses are literal
+			for i++; i < len(rest) && rest[i] != ']'; i++ {
+				if rest[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return rest[i+1:] == templateEnd
+			}
+		}
+	}
+	return false
+}
+
+// defaultGroup returns the secret group of a rule that names none: the
+// value's group of an assignment template (sonar's names a group in its
+// name too: (login|token)), the whole match (-1) when the first group is
+// repeated (a Teams webhook's ([a-z0-9]{4}-){3} is a piece of it), else 0:
+// the first non-empty group, as gitleaks takes it.
+func defaultGroup(expr string) int {
+	if mid := strings.Index(expr, templateMid); strings.HasPrefix(expr, templatePrefix) && mid >= 0 {
+		if name, err := syntax.Parse(`(?:`+expr[len(templatePrefix):mid]+`)`, syntax.Perl); err == nil && name.MaxCap() > 0 {
+			return name.MaxCap() + 1
+		}
+		return 0
+	}
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0
+	}
+	if repeatedCapture(re, 1, false) {
+		return -1
+	}
+	return 0
+}
+
+// repeatedCapture reports whether capture group n of re is inside a
+// repetition (under says re itself is).
+func repeatedCapture(re *syntax.Regexp, n int, under bool) bool {
+	if re.Op == syntax.OpCapture && re.Cap == n {
+		return under
+	}
+	under = under || re.Op == syntax.OpStar || re.Op == syntax.OpPlus || re.Op == syntax.OpRepeat && re.Max != 1
+	for _, sub := range re.Sub {
+		if repeatedCapture(sub, n, under) {
+			return true
+		}
+	}
+	return false
+}
+
+// templateKeyworded reports whether expr follows the assignment template
+// with a name every match of which starts with one of keywords (as far as
+// its literal prefix tells), so a keyword hit is where the name starts. A rule whose keywords are in its
+// secret (lob's live_ and test_) is not: run from the hit, the name is
+// behind it.
+func templateKeyworded(expr string, keywords []string) bool {
+	mid := strings.Index(expr, templateMid)
+	if !strings.HasPrefix(expr, templatePrefix) || mid < 0 {
+		return false
+	}
+	re, err := syntax.Parse(`(?i)(?:`+expr[len(templatePrefix):mid]+`)`, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	lits, ok := prefixes(re.Simplify(), 0)
+	if !ok || len(lits) == 0 {
+		return false
+	}
+	for _, l := range lits {
+		l = strings.ToLower(l)
+		if !startsWithAny(l, keywords) && !slices.ContainsFunc(keywords, func(k string) bool { return strings.HasPrefix(k, l) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // anchorable reports whether every match of expr starts with one of
@@ -288,10 +392,16 @@ func compileAllowlists(tas []tomlAllowlist) ([]allowlist, error) {
 			}
 			a.regexes = append(a.regexes, re)
 		}
+		var stop []string
 		for _, w := range ta.Stopwords {
-			a.stopwords = append(a.stopwords, strings.ToLower(w))
+			if w != "" {
+				stop = append(stop, strings.ToLower(w))
+			}
 		}
-		if len(a.regexes) > 0 || len(a.stopwords) > 0 {
+		if len(stop) > 0 {
+			a.stop = newAutomaton(stop)
+		}
+		if len(a.regexes) > 0 || a.stop != nil {
 			out = append(out, a)
 		}
 	}

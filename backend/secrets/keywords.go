@@ -104,3 +104,21 @@ func (a *automaton) scan(p []byte, hit func(kw int32, start int)) {
 		}
 	}
 }
+
+// any reports whether p holds one of the keywords.
+func (a *automaton) any(p []byte) bool {
+	s := int32(0)
+	n := int32(a.nclass)
+	for i := 0; i < len(p); i++ {
+		c := a.class[p[i]]
+		if c == 0 {
+			s = 0
+			continue
+		}
+		s = a.delta[s*n+int32(c)]
+		if a.out[s] != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -39,24 +39,29 @@ type rule struct {
 	re       *regexp.Regexp // the rule as written (window mode)
 	anchored *regexp.Regexp // anchored at the keyword hit
 	boundary bool           // a word boundary is required before the hit
-	group    int            // the secret's capture group; 0 = first non-empty
+	group    int            // the secret's capture group; 0 = first non-empty, -1 = the whole match
 	entropy  float64        // minimum Shannon entropy of the secret
 	keywords []string
 	allow    []allowlist
 	mode     mode
 	// prefix is a literal every anchored match starts with ("" = none known).
 	prefix string
-	// minValue is the shortest secret of a template rule.
+	// minValue is the shortest secret of a template rule, value the bytes
+	// it is made of.
 	minValue int
+	value    byteSet
+	// terminated says a template rule's value is followed by its
+	// terminator alone (a quote, a blank, an escaped line break or the end).
+	terminated bool
 	// fn finds a secret from a hit: the context start, the secret's span.
 	fn func(p []byte, hit int) (ctx, start, end int, ok bool)
 }
 
 // allowlist says when a found secret is not one.
 type allowlist struct {
-	target    string // "secret" (default), "match" or "line"
-	regexes   []*regexp.Regexp
-	stopwords []string
+	target  string // "secret" (default), "match" or "line"
+	regexes []*regexp.Regexp
+	stop    *automaton // its stopwords, found in one pass (nil: none)
 }
 
 // span is one secret found: [start, end) is replaced; ctx is where the
@@ -167,10 +172,16 @@ func (m *Matcher) try(sc *scan, r *rule, ri int, p []byte, hit int) {
 		if r.prefix != "" && !bytes.HasPrefix(p[hit:], []byte(r.prefix)) {
 			return
 		}
-		if r.mode == modeTemplate && !assignmentShape(p, hit, r.minValue) {
-			return
-		}
 		end := min(len(p), hit+anchoredMax)
+		if r.mode == modeTemplate {
+			valueEnd, ok := assignmentShape(p[:end], hit, r.minValue, &r.value)
+			if !ok {
+				return
+			}
+			if r.terminated { // the match ends within its terminator after the value
+				end = min(end, valueEnd+2)
+			}
+		}
 		if j := bytes.IndexByte(p[hit:end], '\n'); j >= 0 {
 			end = hit + j
 		}
@@ -222,19 +233,22 @@ func (m *Matcher) accept(sc *scan, r *rule, p []byte, ctx, base int, loc []int) 
 		return
 	}
 	match := p[base+loc[0] : base+loc[1]]
-	if m.global.allows(secret, match, nil) {
-		return
-	}
 	for _, a := range r.allow {
 		if a.allows(secret, match, func() []byte { ls, le := lineBounds(p, s, 4096); return p[ls:le] }) {
 			return
 		}
+	}
+	if m.global.allows(secret, match, nil) {
+		return
 	}
 	sc.spans = append(sc.spans, span{start: s, end: e, ctx: ctx})
 }
 
 // allows reports whether the allowlist lets secret pass.
 func (a allowlist) allows(secret, match []byte, line func() []byte) bool {
+	if a.stop != nil && a.stop.any(secret) {
+		return true
+	}
 	for _, re := range a.regexes {
 		target := secret
 		switch a.target {
@@ -248,14 +262,6 @@ func (a allowlist) allows(secret, match []byte, line func() []byte) bool {
 		}
 		if re.Match(target) {
 			return true
-		}
-	}
-	if len(a.stopwords) > 0 {
-		low := strings.ToLower(string(secret))
-		for _, w := range a.stopwords {
-			if strings.Contains(low, w) {
-				return true
-			}
 		}
 	}
 	return false
@@ -306,8 +312,10 @@ func isIdent(c byte) bool { return isWord(c) || c == '.' || c == '-' }
 
 // assignmentShape is a quick test that a template rule can match at a
 // keyword hit: a name, an assignment operator, then a value of at least
-// minValue bytes. It accepts everything the rule's regex can match.
-func assignmentShape(p []byte, hit, minValue int) bool {
+// minValue bytes of the secret's bytes. It accepts everything the rule's
+// regex can match, and returns where the run of the secret's bytes that
+// any match's secret lies in ends.
+func assignmentShape(p []byte, hit, minValue int, value *byteSet) (valueEnd int, ok bool) {
 	i, end := hit, min(len(p), hit+64)
 	for i < end && (isIdent(p[i]) || p[i] == ' ' || p[i] == '\t') {
 		i++
@@ -316,24 +324,27 @@ func assignmentShape(p []byte, hit, minValue int) bool {
 		i++
 	}
 	if i >= len(p) {
-		return false
+		return 0, false
 	}
 	switch p[i] {
 	case '=', '>', ':', '|', '?', ',':
 	default:
-		return false
+		return 0, false
 	}
-	for n := 0; n < 4 && i < len(p) && strings.IndexByte("=>:|?", p[i]) >= 0; n++ {
+	op := i + 1 // the operator is one byte at least
+	for n := 0; n < 4 && i < len(p) && strings.IndexByte("=>:|?,", p[i]) >= 0; n++ {
 		i++
 	}
 	for n := 0; n < 5 && i < len(p) && (p[i] == '`' || p[i] == '"' || p[i] == '\'' || p[i] == '=' || p[i] <= ' '); n++ {
 		i++
 	}
 	v := i
-	for i < len(p) && i-v < minValue && p[i] > ' ' && strings.IndexByte("'\"`;,{}[]()\\", p[i]) < 0 {
-		i++
+	for v > op && value.has(p[v-1]) { // what was skipped may start the secret
+		v--
 	}
-	return i-v >= minValue
+	for i = v; i < len(p) && value.has(p[i]); i++ {
+	}
+	return i, i-v >= minValue
 }
 
 // boundaryAt reports whether a word can start at i: after a non-word byte,

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 // TestRuleSetCompiled: the embedded gitleaks rule set compiles whole (only
@@ -27,15 +29,57 @@ func TestRuleSetCompiled(t *testing.T) {
 }
 
 func TestAssignmentShapeAcceptsWhatTheTemplateMatches(t *testing.T) {
-	for _, s := range []string{`api_key = "abcdef123456"`, `token: 'abcdef123456'`, "secret=>abcdef123456", `auth ||abcdef123456`} {
-		if !assignmentShape([]byte(s), 0, 10) {
+	for _, s := range []string{`api_key = "abcdef123456"`, `token: 'abcdef123456'`, "secret=>abcdef123456", `auth ||abcdef123456`, `asana,abcdef123456`} {
+		if _, ok := assignmentShape([]byte(s), 0, 10, &anyValueByte); !ok {
 			t.Errorf("rejected %q", s)
 		}
 	}
 	for _, s := range []string{`tokens":12,`, `token is valid`, `key: ab`} {
-		if assignmentShape([]byte(s), 0, 10) {
+		if _, ok := assignmentShape([]byte(s), 0, 10, &anyValueByte); ok {
 			t.Errorf("accepted %q", s)
 		}
+	}
+}
+
+// TestAssignmentShapeKnowsTheSecretsBytes: the quick test reads the value
+// with the bytes the rule's secret is made of, so a JSON key after a comma
+// does not run a rule whose secret is hex; a value starting with one of
+// the bytes the operator's quoting skips is still seen whole.
+func TestAssignmentShapeKnowsTheSecretsBytes(t *testing.T) {
+	hex := secretBytes(`(?i)[\w.-]{0,50}?(?:asana)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-f0-9]{32})`, 1)
+	const value = `ASANA,"0123456789abcdef0123456789ABCDEF", more`
+	if end, ok := assignmentShape([]byte(value), 0, 32, &hex); !ok || end != strings.Index(value, `", more`) {
+		t.Errorf("a hex value: %v, ends at %d", ok, end)
+	}
+	if _, ok := assignmentShape([]byte(`"ASANA","claude_code_version_and_more_text"`), 1, 32, &hex); ok {
+		t.Error("accepted a JSON key as a hex secret")
+	}
+	eq := secretBytes(`(?i)(?:sonar)[ \t]*=[\x60'"\s=]{0,5}([a-z0-9=_\-]{8})`, 1)
+	if _, ok := assignmentShape([]byte(`sonar==abcdef1`), 0, 8, &eq); !ok {
+		t.Error("rejected a value starting with =")
+	}
+}
+
+// TestTemplateRulesEndAtTheirTerminator: the template rules whose value
+// is followed by the terminator alone are run on the text up to the end
+// of their value (the regexp's backtracker clears state in proportion to
+// its input); atlassian's, with a second form after it, is not.
+func TestTemplateRulesEndAtTheirTerminator(t *testing.T) {
+	m, err := Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range m.rules {
+		if r.terminated {
+			n++
+		}
+		if r.id == "atlassian-api-token" && r.terminated {
+			t.Error("atlassian-api-token taken to end at its value")
+		}
+	}
+	if n < 80 {
+		t.Errorf("%d template rules end at their value", n)
 	}
 }
 
@@ -96,5 +140,63 @@ func TestAnchoredPrefixIsTheLiteralPrefix(t *testing.T) {
 	}
 	if n < 50 {
 		t.Errorf("only %d anchored rules have a literal prefix", n)
+	}
+}
+
+// TestStopwordsFoundInOnePass: the automaton that holds an allowlist's
+// stopwords finds each of them, in any case, anywhere in a secret, and
+// answers as a Contains per stopword does on other text.
+func TestStopwordsFoundInOnePass(t *testing.T) {
+	var cfg tomlConfig
+	if _, err := toml.Decode(gitleaksTOML, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	m := Default()
+	byID := map[string]*rule{}
+	for _, r := range m.rules {
+		byID[r.id] = r
+	}
+	n, allowed := 0, 0
+	for _, tr := range cfg.Rules {
+		for i, ta := range tr.Allowlists {
+			if len(ta.Stopwords) == 0 {
+				continue
+			}
+			r := byID[tr.ID]
+			if r == nil || i >= len(r.allow) || r.allow[i].stop == nil {
+				t.Fatalf("%s: stopwords not compiled", tr.ID)
+			}
+			a := r.allow[i]
+			for _, w := range ta.Stopwords {
+				n++
+				if !a.stop.any([]byte("Q9" + strings.ToUpper(w) + "z7")) {
+					t.Errorf("%s: stopword %q not found", tr.ID, w)
+				}
+			}
+			// Text of every kind, each checked against the plain search.
+			x := uint32(2166136261)
+			for k := 0; k < 500; k++ {
+				b := make([]byte, 4+k%24)
+				for j := range b {
+					x ^= x << 13
+					x ^= x >> 17
+					x ^= x << 5
+					b[j] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."[x%65]
+				}
+				want, low := false, strings.ToLower(string(b))
+				for _, w := range ta.Stopwords {
+					want = want || strings.Contains(low, strings.ToLower(w))
+				}
+				if got := a.stop.any(b); got != want {
+					t.Fatalf("%s: %q: found %v, a search per stopword %v", tr.ID, b, got, want)
+				}
+				if want {
+					allowed++
+				}
+			}
+		}
+	}
+	if n < 1000 || allowed == 0 || allowed == 500 {
+		t.Errorf("%d stopwords checked, %d of 500 texts held one", n, allowed)
 	}
 }
