@@ -132,19 +132,32 @@ func (m *Matcher) Rules() []string {
 type scan struct {
 	last  []int // per rule: last hit tried + 1 (anchored) or window end (window)
 	spans []span
+	// The text with its escapes decoded (unescape.go): two buffers used in
+	// turn, the escapes of each depth, the levels of this call.
+	bufs   [2][]byte
+	escs   []level
+	levels []level
 }
 
-// find returns the secrets of p, sorted and disjoint, appended to out.
+// find returns the secrets of p, sorted and disjoint, appended to out. The
+// rules run over p with its escapes decoded (unescape.go); what they find
+// is mapped back to p.
 func (m *Matcher) find(p []byte, out []span, _ bool) []span {
 	sc := m.scratch.Get().(*scan)
 	clear(sc.last)
 	sc.spans = sc.spans[:0]
-	m.ac.scan(p, func(kw int32, hit int) {
+	view, levels := sc.decoded(p)
+	m.ac.scan(view, func(kw int32, hit int) {
 		for _, ri := range m.byKW[kw] {
-			m.try(sc, m.rules[ri], int(ri), p, hit)
+			m.try(sc, m.rules[ri], int(ri), view, hit)
 		}
 	})
-	out = mergeSpans(append(out, sc.spans...))
+	for _, s := range sc.spans {
+		if s, ok := toRaw(s, levels); ok {
+			out = append(out, s)
+		}
+	}
+	out = mergeSpans(out)
 	m.scratch.Put(sc)
 	return out
 }

@@ -81,17 +81,31 @@ func pemAt(p []byte, hit int) (int, int, int, bool) {
 }
 
 // keyBodyLen returns how much of p is private key text: base64 lines,
-// line breaks (real or escaped), PEM header lines and a closing END line;
-// closed says the END line was reached.
+// line breaks (real or escaped, at any depth), line numbers (cat -n,
+// claude's Read), PEM header lines and a closing END line; closed says
+// the END line was reached.
 func keyBodyLen(p []byte) (n int, closed bool) {
 	i := 0
 	lineStart := true
 	run := 0 // length of the current run of base64
 	for i < len(p) {
 		c := p[i]
+		if lineStart {
+			if k, _ := lineNumberLen(p, i); k > 0 {
+				i += k
+				continue
+			}
+		}
 		switch {
-		case c == '\\' && i+1 < len(p) && (p[i+1] == 'n' || p[i+1] == 'r'):
-			i, lineStart, run = i+2, true, 0
+		case c == '\\':
+			k := i
+			for k < len(p) && p[k] == '\\' {
+				k++
+			}
+			if k == len(p) || p[k] != 'n' && p[k] != 'r' {
+				return i, false
+			}
+			i, lineStart, run = k+1, true, 0
 			continue
 		case c == '\n' || c == '\r':
 			i, lineStart, run = i+1, true, 0

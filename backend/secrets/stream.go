@@ -151,7 +151,8 @@ func (s *Stream) emit(b []byte, _ bool) {
 	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
 		text = text[i+1:]
 	}
-	s.tail = append(s.tail[:0], text[max(0, len(text)-idleWindow):]...)
+	// The tail starts at a whole escape, so it decodes as the line did.
+	s.tail = append(s.tail[:0], text[escapeStart(text, max(0, len(text)-idleWindow)):]...)
 }
 
 // openKey reports whether b ends inside a private key: its last BEGIN …

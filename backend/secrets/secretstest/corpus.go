@@ -44,10 +44,13 @@ const (
 	urlc   = alnum + "-_"
 )
 
-// PrivateKeyBody is the base64 body of the generated PEM key, one line per
-// 64 characters.
-func privateKeyBody(seed string) []string {
-	body := gen(seed, 64*25+20, b64)
+// privateKeyBody is the base64 body of a generated PEM key (a 2048-bit
+// key's length), one line per 64 characters.
+func privateKeyBody(seed string) []string { return keyLines(seed, 64*25+20) }
+
+// keyLines is n characters of generated base64, one line per 64.
+func keyLines(seed string, n int) []string {
+	body := gen(seed, n, b64)
 	var lines []string
 	for i := 0; i < len(body); i += 64 {
 		lines = append(lines, body[i:min(len(body), i+64)])
@@ -85,6 +88,8 @@ func Corpus() []Sample {
 	shopify := "shpat_" + gen("shopify", 32, hexd)
 	digitalocean := "dop_v1_" + gen("do", 64, hexd)
 	yamlPass := gen("yamlpw", 14, alnum) + "!9"
+	lettersPass := gen("dbletters", 18, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	saLines := keyLines("service-account", 64*49+32) // a 4096-bit key's length
 	return []Sample{
 		{"Anthropic API key", "ANTHROPIC_API_KEY=" + anthropic, []string{anthropic}},
 		{"OpenAI API key", `export OPENAI_API_KEY="` + openai + `"`, []string{openai}},
@@ -113,7 +118,26 @@ func Corpus() []Sample {
 		{"Shopify access token", "SHOPIFY_ACCESS_TOKEN=" + shopify, []string{shopify}},
 		{"DigitalOcean token", "doctl auth init -t " + digitalocean, []string{digitalocean}},
 		{"YAML password", "database:\n  user: app\n  password: " + yamlPass, []string{yamlPass}},
+		{".env line, letters only", "DATABASE_USER=app\nDATABASE_PASSWORD=" + lettersPass + "\nDATABASE_HOST=db.internal", []string{lettersPass}},
+		{"GCP service-account key file", serviceAccount(saLines), saLines},
 	}
+}
+
+// serviceAccount is a Google Cloud service-account key file as gcloud
+// writes it (indented JSON, the key's lines joined with \n) around a
+// private key of the given lines.
+func serviceAccount(body []string) string {
+	return "{\n" +
+		`  "type": "service_account",` + "\n" +
+		`  "project_id": "acme-prod",` + "\n" +
+		`  "private_key_id": "` + gen("sa-key-id", 40, hexd) + `",` + "\n" +
+		`  "private_key": "-----BEGIN PRIVATE KEY-----\n` + strings.Join(body, `\n`) + `\n-----END PRIVATE KEY-----\n",` + "\n" +
+		`  "client_email": "deploy@acme-prod.iam.gserviceaccount.com",` + "\n" +
+		`  "client_id": "104857600123456789012",` + "\n" +
+		`  "auth_uri": "https://accounts.google.com/o/oauth2/auth",` + "\n" +
+		`  "token_uri": "https://oauth2.googleapis.com/token",` + "\n" +
+		`  "universe_domain": "googleapis.com"` + "\n" +
+		"}"
 }
 
 // Text is every sample's text, one after another, separated by blank lines.
