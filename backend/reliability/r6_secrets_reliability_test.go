@@ -24,10 +24,10 @@ const (
 	kNotLeaked = "runs that printed nothing"
 )
 
-// onDisk counts the corpus's secret values found in any file under root
+// onDisk counts the samples' secret values found in any file under root
 // (the database, its WAL, transcripts, exports), grep -r style, and names
 // the first file holding each.
-func onDisk(t *testing.T, root string) (int, []string) {
+func onDisk(t *testing.T, root string, samples []secretstest.Sample) (int, []string) {
 	t.Helper()
 	var all [][]byte
 	var names []string
@@ -41,7 +41,7 @@ func onDisk(t *testing.T, root string) (int, []string) {
 	})
 	n := 0
 	var where []string
-	for _, s := range secretstest.Corpus() {
+	for _, s := range samples {
 		for _, sec := range s.Secrets {
 			for i, b := range all {
 				if bytes.Contains(b, []byte(sec)) {
@@ -55,12 +55,15 @@ func onDisk(t *testing.T, root string) (int, []string) {
 	return n, where
 }
 
-// TestR6SecretsOnDisk is row R6: agents of every role print a corpus of 26 credential
-// formats (tool results, text, reports, the planner's questions) through
-// real runs of the real binary; the task is exported into the data root;
-// then every file under the data root is searched for every secret value.
-// A second kind of trial is a data root written before scrubbing existed
-// (rows and a transcript holding the corpus), opened by the new binary.
+// TestR6SecretsOnDisk is row R6: agents of every role print a corpus of
+// credential formats (tool results, text, reports, the planner's
+// questions) through real runs of the real binary; the task is exported
+// into the data root; then every file under the data root is searched for
+// every secret value. A second kind of trial is a data root written
+// before scrubbing existed (rows and a transcript holding the corpus),
+// opened by the new binary. A third (r6_shapes_test.go) has a claude and a
+// codex developer print every format the rule set knows in every shape of
+// their output, through their real adapters.
 func TestR6SecretsOnDisk(t *testing.T) {
 	tl := newTally()
 	trials := 2
@@ -92,7 +95,7 @@ func TestR6SecretsOnDisk(t *testing.T) {
 				if !strings.Contains(e.logText(id), "The config holds") {
 					tl.add(kNotLeaked, 1, "trial "+fmt.Sprint(i))
 				}
-				n, where := onDisk(t, e.data)
+				n, where := onDisk(t, e.data, secretstest.Corpus())
 				tl.add(kOnDisk, n, strings.Join(where, "; "))
 			})
 		}
@@ -120,16 +123,24 @@ func TestR6SecretsOnDisk(t *testing.T) {
 		if r := e.run(nil, "runner", "--until-idle"); r.code != 0 {
 			t.Fatalf("runner: %s", r.stderr)
 		}
-		n, where := onDisk(t, e.data)
+		n, where := onDisk(t, e.data, secretstest.Corpus())
 		tl.add(kOnDisk, n, "upgrade: "+strings.Join(where, "; "))
 	})
-	fig := fmt.Sprintf("%d trials (%d formats printed by every role through real runs + export; a data root written before scrubbing, opened by the new binary): %s",
-		tl.get(kTrials), formats, tl.figure(kOnDisk, kNotLeaked))
+	samples := everyFormat(t)
+	t.Run("shapes", func(t *testing.T) {
+		for _, cli := range []string{"claude", "codex"} {
+			t.Run(cli, func(t *testing.T) { shapesTrial(t, tl, cli, samples) })
+		}
+	})
+	fig := fmt.Sprintf("%d trials (%d formats printed by every role through real runs + export; a data root written before scrubbing, opened by the new binary; "+
+		"%d formats, the corpus and an example of every regex rule, printed by a claude and a codex developer in every shape of their output: printed, "+
+		"JSON-escaped, in a tool result holding a JSON document, claude's numbered Read view, and the report): %s",
+		tl.get(kTrials), formats, len(samples), tl.figure(kOnDisk, kNotLeaked))
 	if notes := tl.notesText(); notes != "" {
 		fig += " — " + notes
 	}
 	row := Row{ID: "R6", Test: "secrets on disk: every file under the data root (database and WAL, transcripts, an export) searched for every secret value the agents printed",
-		Figure: fig, Goal: "0 secret values on disk", Holds: tl.get(kTrials) > trials && tl.sum(kOnDisk, kNotLeaked) == 0}
+		Figure: fig, Goal: "0 secret values on disk", Holds: tl.get(kTrials) > trials+2 && tl.sum(kOnDisk, kNotLeaked) == 0}
 	if err := Record(row); err != nil {
 		t.Fatal(err)
 	}

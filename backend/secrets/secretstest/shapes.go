@@ -16,6 +16,8 @@ type Shape struct {
 	JSON bool
 	// Depth is how many times the text is JSON-escaped in the line.
 	Depth int
+	// CLI is the agent CLI whose output has this form ("" for any).
+	CLI string
 	// Line returns the line carrying text, without a line break.
 	Line func(text string) string
 }
@@ -52,13 +54,13 @@ func numbered(text string) string {
 func Shapes() []Shape {
 	return []Shape{
 		{Name: "printed", Line: func(t string) string { return t }},
-		{Name: "claude text", JSON: true, Depth: 1, Line: ClaudeText},
-		{Name: "codex message", JSON: true, Depth: 1, Line: CodexMessage},
-		{Name: "claude tool result of a JSON document", JSON: true, Depth: 2,
+		{Name: "claude text", JSON: true, Depth: 1, CLI: "claude", Line: ClaudeText},
+		{Name: "codex message", JSON: true, Depth: 1, CLI: "codex", Line: CodexMessage},
+		{Name: "claude tool result of a JSON document", JSON: true, Depth: 2, CLI: "claude",
 			Line: func(t string) string { return ClaudeToolResult("toolu_leak1", document(t)) }},
-		{Name: "codex command output of a JSON document", JSON: true, Depth: 2,
+		{Name: "codex command output of a JSON document", JSON: true, Depth: 2, CLI: "codex",
 			Line: func(t string) string { return CodexCommand("item_leak1", "kubectl get secret -o json", document(t)) }},
-		{Name: "claude Read result", JSON: true, Depth: 1,
+		{Name: "claude Read result", JSON: true, Depth: 1, CLI: "claude",
 			Line: func(t string) string { return ClaudeToolResult("toolu_leak2", numbered(t)) }},
 	}
 }
