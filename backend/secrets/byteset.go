@@ -38,29 +38,13 @@ var anyValueByte = func() (s byteSet) {
 	return s
 }()
 
-// secretBytes returns the bytes capture group of expr can be made of:
+// secretBytes returns the bytes capture group of tree can be made of:
 // what lets a template rule's quick test skip a value that cannot be its
 // secret (a JSON key after a comma) before its regex runs.
-func secretBytes(expr string, group int) byteSet {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || group <= 0 {
-		return anyValueByte
-	}
-	var found *syntax.Regexp
-	var find func(*syntax.Regexp)
-	find = func(r *syntax.Regexp) {
-		if r.Op == syntax.OpCapture && r.Cap == group {
-			found = r
-		}
-		for _, sub := range r.Sub {
-			if found == nil {
-				find(sub)
-			}
-		}
-	}
-	find(re)
+func secretBytes(tree *syntax.Regexp, group int) byteSet {
+	found := capture(tree, group)
 	var s byteSet
-	if found == nil || !addBytes(&s, found) {
+	if group <= 0 || found == nil || !addBytes(&s, found) {
 		return anyValueByte
 	}
 	return s

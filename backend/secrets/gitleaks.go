@@ -87,9 +87,13 @@ func compileRule(tr tomlRule) (*rule, error) {
 	if err != nil {
 		return nil, err
 	}
+	tree, err := syntax.Parse(tr.Regex, syntax.Perl) // parsed again, once, for what it tells
+	if err != nil {
+		return nil, err
+	}
 	r := &rule{id: tr.ID, re: re, group: tr.SecretGroup, entropy: tr.Entropy}
 	if r.group == 0 {
-		r.group = defaultGroup(tr.Regex)
+		r.group = defaultGroup(tr.Regex, tree)
 	}
 	for _, k := range tr.Keywords {
 		r.keywords = append(r.keywords, strings.ToLower(k))
@@ -102,8 +106,8 @@ func compileRule(tr tomlRule) (*rule, error) {
 		// The keyword group and what follows, anchored at the keyword.
 		r.anchored = regexp.MustCompile(`(?i)^(?:(?:` + tr.Regex[len(templatePrefix):] + `)`)
 		r.mode = modeTemplate
-		r.minValue = minSecretLen(tr.Regex, r.group)
-		r.value = secretBytes(tr.Regex, r.group)
+		r.minValue = minSecretLen(tree, r.group)
+		r.value = secretBytes(tree, r.group)
 		r.terminated = valueThenTerminator(tr.Regex)
 	default:
 		if a, prefix, boundary, ok := anchorable(tr.Regex, r.keywords); ok {
@@ -154,18 +158,14 @@ func valueThenTerminator(expr string) bool {
 // name too: (login|token)), the whole match (-1) when the first group is
 // repeated (a Teams webhook's ([a-z0-9]{4}-){3} is a piece of it), else 0:
 // the first non-empty group, as gitleaks takes it.
-func defaultGroup(expr string) int {
+func defaultGroup(expr string, tree *syntax.Regexp) int {
 	if mid := strings.Index(expr, templateMid); strings.HasPrefix(expr, templatePrefix) && mid >= 0 {
 		if name, err := syntax.Parse(`(?:`+expr[len(templatePrefix):mid]+`)`, syntax.Perl); err == nil && name.MaxCap() > 0 {
 			return name.MaxCap() + 1
 		}
 		return 0
 	}
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return 0
-	}
-	if repeatedCapture(re, 1, false) {
+	if repeatedCapture(tree, 1, false) {
 		return -1
 	}
 	return 0
@@ -411,35 +411,27 @@ func compileAllowlists(tas []tomlAllowlist) ([]allowlist, error) {
 	return out, nil
 }
 
-// minSecretLen returns the shortest text the secret group of expr (group,
-// or the first capture when 0) can match; 1 when it cannot be told.
-func minSecretLen(expr string, group int) int {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return 1
-	}
-	if group == 0 {
-		group = 1
-	}
-	var found *syntax.Regexp
-	var walk func(*syntax.Regexp)
-	walk = func(r *syntax.Regexp) {
-		if found != nil {
-			return
-		}
-		if r.Op == syntax.OpCapture && r.Cap == group {
-			found = r
-			return
-		}
-		for _, s := range r.Sub {
-			walk(s)
-		}
-	}
-	walk(re)
+// minSecretLen returns the shortest text capture group of tree (the
+// first when 0) can match; 1 when it cannot be told.
+func minSecretLen(tree *syntax.Regexp, group int) int {
+	found := capture(tree, max(group, 1))
 	if found == nil {
 		return 1
 	}
 	return max(1, minLen(found))
+}
+
+// capture returns capture group n of re, nil when it has none.
+func capture(re *syntax.Regexp, n int) *syntax.Regexp {
+	if re.Op == syntax.OpCapture && re.Cap == n {
+		return re
+	}
+	for _, sub := range re.Sub {
+		if c := capture(sub, n); c != nil {
+			return c
+		}
+	}
+	return nil
 }
 
 // minLen is the shortest text re matches.

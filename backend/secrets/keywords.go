@@ -1,5 +1,7 @@
 package secrets
 
+import "slices"
+
 // automaton finds every occurrence of a set of keywords (ASCII, matched
 // case-insensitively) in one pass: an Aho-Corasick machine with a dense
 // transition table over a compressed alphabet.
@@ -39,47 +41,45 @@ func newAutomaton(keywords []string) *automaton {
 		}
 	}
 	a.nclass = n
-	// The trie.
-	goTo := []map[uint8]int32{{}}
-	a.out = [][]int32{nil}
+	// The trie, in the dense table: a state's row holds its children (0,
+	// the root, is no one's child, so 0 is no edge).
+	a.delta = make([]int32, n, trieStates(keywords)*n)
+	a.out = make([][]int32, 1, trieStates(keywords))
 	for ki, k := range keywords {
 		a.lens[ki] = len(k)
-		s := int32(0)
+		s := 0
 		for i := 0; i < len(k); i++ {
-			c := a.class[k[i]]
-			next, ok := goTo[s][c]
-			if !ok {
-				next = int32(len(goTo))
-				goTo = append(goTo, map[uint8]int32{})
+			e := s*n + int(a.class[k[i]])
+			if a.delta[e] == 0 {
+				a.delta[e] = int32(len(a.out))
+				a.delta = append(a.delta, make([]int32, n)...)
 				a.out = append(a.out, nil)
-				goTo[s][c] = next
 			}
-			s = next
+			s = int(a.delta[e])
 		}
 		a.out[s] = append(a.out[s], int32(ki))
 	}
-	// Failure links, breadth first, folded into a dense table.
-	states := len(goTo)
-	a.delta = make([]int32, states*n)
-	fail := make([]int32, states)
-	queue := make([]int32, 0, states)
+	// Failure links, breadth first, folded into the table: a state's
+	// missing edges become its failure's (a state's row is complete before
+	// any deeper state's is read).
+	fail := make([]int32, len(a.out))
+	queue := make([]int32, 0, len(a.out))
 	for c := 1; c < n; c++ {
-		if next, ok := goTo[0][uint8(c)]; ok {
-			a.delta[c] = next
+		if next := a.delta[c]; next != 0 {
 			queue = append(queue, next)
 		}
 	}
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		a.out[s] = append(a.out[s], a.out[fail[s]]...)
+		a.out[s] = append(a.out[s][:len(a.out[s]):len(a.out[s])], a.out[fail[s]]...)
+		row, frow := int(s)*n, int(fail[s])*n
 		for c := 1; c < n; c++ {
-			if next, ok := goTo[s][uint8(c)]; ok {
-				fail[next] = a.delta[int(fail[s])*n+c]
-				a.delta[int(s)*n+c] = next
+			if next := a.delta[row+c]; next != 0 {
+				fail[next] = a.delta[frow+c]
 				queue = append(queue, next)
 			} else {
-				a.delta[int(s)*n+c] = a.delta[int(fail[s])*n+c]
+				a.delta[row+c] = a.delta[frow+c]
 			}
 		}
 	}
@@ -121,4 +121,22 @@ func (a *automaton) any(p []byte) bool {
 		}
 	}
 	return false
+}
+
+// trieStates counts the states of the keywords' trie: the root and one per
+// distinct prefix (sorted, each keyword adds what it does not share with
+// the one before).
+func trieStates(keywords []string) int {
+	ks := slices.Clone(keywords)
+	slices.Sort(ks)
+	n, prev := 1, ""
+	for _, k := range ks {
+		i := 0
+		for i < len(k) && i < len(prev) && k[i] == prev[i] {
+			i++
+		}
+		n += len(k) - i
+		prev = k
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 
@@ -46,7 +47,14 @@ func TestAssignmentShapeAcceptsWhatTheTemplateMatches(t *testing.T) {
 // does not run a rule whose secret is hex; a value starting with one of
 // the bytes the operator's quoting skips is still seen whole.
 func TestAssignmentShapeKnowsTheSecretsBytes(t *testing.T) {
-	hex := secretBytes(`(?i)[\w.-]{0,50}?(?:asana)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-f0-9]{32})`, 1)
+	parse := func(expr string) *syntax.Regexp {
+		re, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return re
+	}
+	hex := secretBytes(parse(`(?i)[\w.-]{0,50}?(?:asana)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-f0-9]{32})`), 1)
 	const value = `ASANA,"0123456789abcdef0123456789ABCDEF", more`
 	if end, ok := assignmentShape([]byte(value), 0, 32, &hex); !ok || end != strings.Index(value, `", more`) {
 		t.Errorf("a hex value: %v, ends at %d", ok, end)
@@ -54,7 +62,7 @@ func TestAssignmentShapeKnowsTheSecretsBytes(t *testing.T) {
 	if _, ok := assignmentShape([]byte(`"ASANA","claude_code_version_and_more_text"`), 1, 32, &hex); ok {
 		t.Error("accepted a JSON key as a hex secret")
 	}
-	eq := secretBytes(`(?i)(?:sonar)[ \t]*=[\x60'"\s=]{0,5}([a-z0-9=_\-]{8})`, 1)
+	eq := secretBytes(parse(`(?i)(?:sonar)[ \t]*=[\x60'"\s=]{0,5}([a-z0-9=_\-]{8})`), 1)
 	if _, ok := assignmentShape([]byte(`sonar==abcdef1`), 0, 8, &eq); !ok {
 		t.Error("rejected a value starting with =")
 	}
