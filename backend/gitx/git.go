@@ -34,6 +34,9 @@ type Git struct {
 	sleep     func(ctx context.Context, d time.Duration) error
 	waitDelay time.Duration
 	timeout   time.Duration
+	// interruptGrace bounds a critical section once its caller's context
+	// has ended (Critical).
+	interruptGrace time.Duration
 
 	mu    sync.Mutex
 	locks map[string]chan struct{}
@@ -90,6 +93,8 @@ func New(opts ...Option) *Git {
 		sleep:     sleepCtx,
 		waitDelay: 10 * time.Second,
 		locks:     map[string]chan struct{}{},
+
+		interruptGrace: InterruptGrace,
 	}
 	for _, o := range opts {
 		o(g)
