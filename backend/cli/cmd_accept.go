@@ -42,10 +42,14 @@ func (c *call) openReviewWith(ctx context.Context, pos []string, reconcile bool,
 		return nil, err
 	}
 	g := gitx.New()
-	svc := host.ReviewService(paths, g)
 	onLog := func(taskID string, _ int64, _ task.LogLevel, text string) {
 		fmt.Fprintf(c.io.Stderr, "boof-runner: task %s: %s\n", taskID, safeLine(text))
 	}
+	// A signal during the move of an accept or an undo: the move is
+	// finished first, and the user is told why the command goes on.
+	svc := host.ReviewService(paths, g, review.WithNotice(func(taskID, text string) {
+		onLog(taskID, 0, task.LevelWarn, text)
+	}))
 	if reconcile {
 		if err := host.ReconcileAccepts(ctx, svc, s, onLog); err != nil {
 			s.Close()

@@ -115,7 +115,12 @@ func Open(o Options) (*Host, error) {
 	}
 	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger,
 		store: o.Store, onLog: o.Hooks.OnLog}
-	h.Review = ReviewService(o.Paths, gitx.New())
+	h.Review = ReviewService(o.Paths, gitx.New(), review.WithNotice(func(taskID, text string) {
+		// A signal during a landing's move: the move is finished first.
+		if h.onLog != nil {
+			h.onLog(taskID, 0, task.LevelWarn, text)
+		}
+	}))
 	reserve := runner.NewReserve(o.Paths.DiskReserve(), runner.DefaultReserveSize)
 	if err := reserve.Ensure(); err != nil {
 		o.Logger.Warn("runner: no disk reserve", "err", err)
@@ -245,10 +250,10 @@ func (h *Host) Close() error {
 
 // ReviewService returns the review service of a data root: its accepts and
 // undos are journaled in the data root (review.WithJournal) and their git
-// commands carry the data root's step tag.
-func ReviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
+// commands carry the data root's step tag; opts add to that.
+func ReviewService(paths dataroot.Paths, g *gitx.Git, opts ...review.Option) *review.Service {
 	j := review.NewJournal(paths.Journal(), proc.Scope(paths.Root))
-	return review.New(g, time.Now, review.WithJournal(j))
+	return review.New(g, time.Now, append([]review.Option{review.WithJournal(j)}, opts...)...)
 }
 
 // MergeQueue builds the merge queue of a data root (without a verify

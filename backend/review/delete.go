@@ -15,5 +15,16 @@ func (s *Service) DeleteBranches(ctx context.Context, repo, taskID string, confi
 		return nil, fmt.Errorf("delete branches: %w", err)
 	}
 	defer unlock()
-	return s.deleteBranches(ctx, RejectRequest{Repo: repo, TaskID: taskID, DeleteBranches: true, Confirm: confirm}, common)
+	have, err := s.deletable(ctx, RejectRequest{Repo: repo, TaskID: taskID, DeleteBranches: true, Confirm: confirm}, common)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("delete branches: %w", err)
+	}
+	// Once the first branch goes, the others follow whatever happens to
+	// ctx (a signal), or every one is put back.
+	ctx, cancel := s.critical(ctx, taskID, "the task's branches are deleted")
+	defer cancel()
+	return s.deleteBranches(ctx, repo, have)
 }

@@ -37,6 +37,11 @@ var (
 	ErrNotConfirmed = errors.New("branch deletion not confirmed")
 	// ErrNotVerified is matched by *NotVerifiedError.
 	ErrNotVerified = errors.New("work did not pass verification")
+	// ErrUnsettled: a ref move failed and the ref could not be read back
+	// to tell whether it moved; its journal entry is kept, and the next
+	// reconciliation (the next accept or undo in the repository, the
+	// runner's start) completes or rolls it back.
+	ErrUnsettled = errors.New("the outcome of the move is settled at the next reconciliation")
 )
 
 // NotVerifiedError is an accept of work whose latest verification failed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/gitx"
@@ -43,10 +44,15 @@ type RefMove struct {
 // intent is durable in the journal before the ref moves, so a crash at any
 // point leaves a move that Reconcile completes (or rolls back) at the next
 // start; every move first reconciles what an earlier one left in the same
-// repository. Whatever fails, nothing is left changed. Errors: ErrNoJournal,
-// *MovedError (the ref no longer holds m.Old), *DirtyError (the checkout
-// cannot move cleanly), a wrapped recorder error after the move was put
-// back, or wrapped gitx errors.
+// repository. A signal (ctx ending) before the intent is written stops the
+// move with nothing changed; after it, the move, its checkout update and
+// its record are finished first (bounded by gitx's interrupt grace), so
+// that a signal never leaves the ref moved and nothing recorded. Whatever
+// fails, nothing is left changed. Errors: ErrNoJournal, *MovedError (the
+// ref no longer holds m.Old), *DirtyError (the checkout cannot move
+// cleanly), a wrapped recorder error after the move was put back, an error
+// matching ErrUnsettled (the journal keeps the move for the next
+// reconciliation), or wrapped gitx errors.
 func (s *Service) MoveRef(ctx context.Context, m RefMove, rec Recorder) error {
 	if s.journal == nil {
 		return ErrNoJournal
@@ -115,6 +121,13 @@ const (
 // move runs a journaled move; the caller holds the journal lock and the
 // repository lock, and has set mv's Checkout. record is called once ref
 // and checkout moved; its error puts both back.
+//
+// The cancellation boundary is the intent: a ctx that ended before it is
+// written stops the move with nothing changed; from the intent on, the
+// move, its checkout update and its record run to their end under a
+// critical context (gitx.Critical) whatever happens to ctx (a signal), and
+// the journal entry is dropped only once the move is recorded, rolled back,
+// or read back from the ref as not made.
 func (s *Service) move(ctx context.Context, mv Move, record func(context.Context) error) error {
 	if mv.Checkout != "" {
 		if err := s.checkClean(ctx, mv.Checkout, mv.Old, mv.New); err != nil {
@@ -122,6 +135,11 @@ func (s *Service) move(ctx context.Context, mv Move, record func(context.Context
 		}
 		mv.CheckoutClean = true
 	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("move %s: %w", mv.Ref, err)
+	}
+	ctx, cancel := s.critical(ctx, mv.TaskID, fmt.Sprintf("%s moves for the %s", strings.TrimPrefix(mv.Ref, "refs/heads/"), moveReason(mv.Op)))
+	defer cancel()
 	mv.ID, mv.State, mv.At = newMoveID(s.now()), stateIntent, s.now().UTC()
 	if err := s.journal.write(mv); err != nil {
 		return err
@@ -133,12 +151,9 @@ func (s *Service) move(ctx context.Context, mv Move, record func(context.Context
 	}
 	reason := "boof-runner: " + moveReason(mv.Op)
 	if err := s.git.UpdateRef(ctx, mv.Repo, mv.Ref, mv.New, mv.Old, reason); err != nil {
-		_ = s.journal.remove(mv.ID)
-		if errors.Is(err, gitx.ErrRefMoved) {
-			cur, _, _ := s.git.RefSHA(ctx, mv.Repo, mv.Ref)
-			return &MovedError{Ref: mv.Ref, Expected: mv.Old, Actual: cur}
+		if err := s.notMoved(ctx, mv, err); err != nil {
+			return err
 		}
-		return fmt.Errorf("move %s: %w", mv.Ref, err)
 	}
 	fail(failRefMoved)
 	if mv.Checkout != "" {
@@ -155,6 +170,46 @@ func (s *Service) move(ctx context.Context, mv Move, record func(context.Context
 	// recorded by the next reconciliation and removed then.
 	_ = s.journal.remove(mv.ID)
 	return nil
+}
+
+// notMoved settles a move whose ref update failed by reading the ref
+// back: it returns nil when the ref holds mv.New all the same (git was
+// stopped, or failed, after the ref moved: the move goes on); otherwise
+// the error to return, having dropped the journal entry when the ref is
+// known not to have moved, and kept it when the ref cannot be read (the
+// next reconciliation settles it).
+func (s *Service) notMoved(ctx context.Context, mv Move, err error) error {
+	rctx, cancel := cleanupCtx(ctx) // read back even when the grace is over
+	defer cancel()
+	cur, ok, rerr := s.git.RefSHA(rctx, mv.Repo, mv.Ref)
+	switch {
+	case rerr != nil:
+		return fmt.Errorf("move %s: %w (%w: %v)", mv.Ref, err, ErrUnsettled, rerr)
+	case ok && cur == mv.New:
+		return nil
+	}
+	_ = s.journal.remove(mv.ID)
+	if errors.Is(err, gitx.ErrRefMoved) {
+		return &MovedError{Ref: mv.Ref, Expected: mv.Old, Actual: cur}
+	}
+	return fmt.Errorf("move %s: %w", mv.Ref, err)
+}
+
+// critical enters a critical section for the task (gitx.Critical: ctx
+// ending no longer cuts it short); when ctx ends meanwhile (a signal), the
+// notice says that what is under way is finished first.
+func (s *Service) critical(ctx context.Context, taskID, what string) (context.Context, context.CancelFunc) {
+	cctx, cancel := s.git.Critical(ctx)
+	if s.notice == nil {
+		return cctx, cancel
+	}
+	stop := context.AfterFunc(ctx, func() {
+		s.notice(taskID, "interrupted while "+what+": that is finished first, then this stops")
+	})
+	return cctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // rollback puts a failed move back (journaled as a rollback first, so a

@@ -104,7 +104,7 @@ func (s *Service) reconcileRepo(ctx context.Context, common string, rec Recorder
 			s.endOrphans()
 			orphansEnded = true
 		}
-		r, err := s.resolve(ctx, mv, rec)
+		r, err := s.settle(ctx, mv, rec)
 		if err != nil {
 			return out, fmt.Errorf("an interrupted %s of task %s could not be reconciled: %w", moveReason(mv.Op), mv.TaskID, err)
 		}
@@ -130,6 +130,18 @@ func (s *Service) resolveLocked(ctx context.Context, mv Move, rec Recorder) (Res
 		return Resolution{}, err
 	}
 	defer unlock()
+	return s.settle(ctx, mv, rec)
+}
+
+// settle resolves mv under a critical context (see move): a ctx that has
+// ended leaves the move in the journal for the next start, but once begun
+// a resolution is finished whatever happens to ctx.
+func (s *Service) settle(ctx context.Context, mv Move, rec Recorder) (Resolution, error) {
+	if err := ctx.Err(); err != nil {
+		return Resolution{Move: mv}, fmt.Errorf("reconcile %s: %w", mv.Ref, err)
+	}
+	ctx, cancel := s.critical(ctx, mv.TaskID, "the interrupted "+moveReason(mv.Op)+" is reconciled")
+	defer cancel()
 	return s.resolve(ctx, mv, rec)
 }
 

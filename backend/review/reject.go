@@ -109,7 +109,20 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 			return RejectRecord{}, fmt.Errorf("reject: %w", err)
 		}
 		defer unlock()
-		if out.Deleted, err = s.deleteBranches(ctx, r, common); err != nil {
+		have, err := s.deletable(ctx, r, common)
+		if err != nil {
+			return RejectRecord{}, err
+		}
+		// From the first deletion on, the deletions and the record run to
+		// their end whatever happens to ctx (a signal): a branch deleted
+		// with the task not rejected would hold its work in no ref.
+		if err := ctx.Err(); err != nil {
+			return RejectRecord{}, fmt.Errorf("reject: %w", err)
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = s.critical(ctx, r.TaskID, "the task's branches are deleted")
+		defer cancel()
+		if out.Deleted, err = s.deleteBranches(ctx, r.Repo, have); err != nil {
 			return RejectRecord{}, err
 		}
 	}
@@ -126,7 +139,9 @@ func (s *Service) Reject(ctx context.Context, r RejectRequest, rec RejectRecorde
 	return out, nil
 }
 
-func (s *Service) deleteBranches(ctx context.Context, r RejectRequest, common string) ([]Branch, error) {
+// deletable returns the task's branches when they may be deleted: they are
+// exactly those confirmed, and none is checked out or being rebased.
+func (s *Service) deletable(ctx context.Context, r RejectRequest, common string) ([]Branch, error) {
 	have, err := s.TaskBranches(ctx, r.Repo, r.TaskID)
 	if err != nil {
 		return nil, err
@@ -142,25 +157,31 @@ func (s *Service) deleteBranches(ctx context.Context, r RejectRequest, common st
 			return nil, err
 		}
 	}
-	var done []Branch
-	for _, b := range have {
-		err := s.git.DeleteRef(ctx, r.Repo, "refs/heads/"+b.Name, b.SHA)
+	return have, nil
+}
+
+// deleteBranches deletes bs, each with a compare-and-swap. When one fails,
+// every branch of bs that no longer exists is put back (the failed one
+// too: its deletion may have happened all the same) and the error is
+// returned.
+func (s *Service) deleteBranches(ctx context.Context, repo string, bs []Branch) ([]Branch, error) {
+	for i, b := range bs {
+		err := s.git.DeleteRef(ctx, repo, "refs/heads/"+b.Name, b.SHA)
 		if err != nil {
 			cctx, cancel := cleanupCtx(ctx)
 			defer cancel()
-			_ = s.restore(cctx, r.Repo, done)
+			_ = s.restore(cctx, repo, bs[:i+1])
 			if errors.Is(err, gitx.ErrRefMoved) {
-				cur, _, _ := s.git.RefSHA(ctx, r.Repo, "refs/heads/"+b.Name)
+				cur, _, _ := s.git.RefSHA(cctx, repo, "refs/heads/"+b.Name)
 				return nil, &MovedError{Ref: "refs/heads/" + b.Name, Expected: b.SHA, Actual: cur}
 			}
 			return nil, fmt.Errorf("delete %s: %w", b.Name, err)
 		}
-		done = append(done, b)
 	}
 	// Worktree registrations whose directory is gone and whose branch was
 	// just deleted would point at nothing.
-	_, _ = s.git.Run(ctx, r.Repo, "worktree", "prune")
-	return done, nil
+	_, _ = s.git.Run(ctx, repo, "worktree", "prune")
+	return bs, nil
 }
 
 // restore recreates deleted branches (each only if it does not exist).

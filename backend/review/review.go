@@ -71,6 +71,8 @@ type Service struct {
 	// beforeSwap, when set, runs after the result commit is built and
 	// before the target ref is moved (tests use it to move the target).
 	beforeSwap func()
+	// notice, when set, hears of a signal that arrived during a ref move.
+	notice func(taskID, text string)
 }
 
 // Option configures a Service.
@@ -92,6 +94,15 @@ func WithIdentity(name, email string) Option {
 // their intent to before any ref moves (see MoveRef, Reconcile). Accept,
 // Undo and MoveRef refuse to run without one (ErrNoJournal).
 func WithJournal(j *Journal) Option { return func(s *Service) { s.journal = j } }
+
+// WithNotice sets what hears that the caller's context ended (a signal)
+// while a ref move was under way (an accept's or an undo's journaled move,
+// its reconciliation, the deletion of a task's branches): that is finished
+// first (see MoveRef), and notice says so, with the task's id and a line
+// for its log, so that the user knows why the command goes on.
+func WithNotice(notice func(taskID, text string)) Option {
+	return func(s *Service) { s.notice = notice }
+}
 
 // New returns a Service running git through g and reading time from now
 // (time.Now when nil).
