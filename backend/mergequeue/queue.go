@@ -196,6 +196,11 @@ func (q *Queue) land(ctx context.Context, e task.QueueEntry) (result, error) {
 // attempt is one try of an entry; retry is set when its target moved
 // under it (the entry is queued again and may be tried at once).
 func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, error) {
+	if e.Built != "" { // built before: its move may have been made, and settled since
+		if landed, err := q.landedMeanwhile(ctx, e); err != nil || landed {
+			return resLanded, false, err
+		}
+	}
 	e, err := q.Store.ChangeQueueEntry(ctx, e.ID, store.EntryChange{From: []task.QueueState{task.QueueQueued}, To: task.QueueLanding,
 		Attempt: true, Reason: ptr(""), Verified: ptr(false), Built: ptr(""), Output: ptr(""), Files: []string{},
 		Event: task.MergeQueued{Action: task.QueueStarted, Entry: e.ID, Target: e.Target, Strategy: e.Strategy}})
@@ -259,6 +264,18 @@ func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, e
 	var de *review.DirtyError
 	switch {
 	case err == nil:
+		// The target moved and the task is accepted: the entry is
+		// landed whatever happens to ctx (a signal) meanwhile.
+		var cancel context.CancelFunc
+		ctx, cancel = q.Git.Critical(ctx)
+		defer cancel()
+	case errors.Is(err, review.ErrUnsettled):
+		// The move may have been made: the entry is checked again once the
+		// journal settled it (landedMeanwhile), never built afresh first.
+		_, cerr := q.Store.ChangeQueueEntry(ctx, e.ID, store.EntryChange{From: []task.QueueState{task.QueueLanding}, To: task.QueueQueued,
+			Reason: ptr("interrupted while " + e.Target + " moved; it is checked again"),
+			Event:  task.MergeQueued{Action: task.QueueRequeued, Entry: e.ID, Target: e.Target, Reason: "move not settled"}})
+		return resWaiting, false, cerr
 	case errors.Is(err, review.ErrTargetMoved):
 		_, cerr := q.Store.ChangeQueueEntry(ctx, e.ID, store.EntryChange{From: []task.QueueState{task.QueueLanding}, To: task.QueueQueued,
 			Reason: ptr(e.Target + " moved while the entry was verified; it is tried again on the new tip"),

@@ -47,6 +47,38 @@ func (q *Queue) resume(ctx context.Context) error {
 	return nil
 }
 
+// landedMeanwhile tells whether a queued entry that was built before (a
+// landing interrupted, or tried again) has landed all the same, and if so
+// marks it landed: the journal's moves are settled first
+// (review.Service.Reconcile; each resolution noted in its task's log, a
+// failure left to the landing's own move to report), then the task's
+// accept is compared with the entry's build.
+func (q *Queue) landedMeanwhile(ctx context.Context, e task.QueueEntry) (bool, error) {
+	rec := review.StoreRecorder{Store: q.Store}
+	res, _ := q.Review.Reconcile(ctx, rec)
+	for _, r := range res {
+		_ = rec.NoteResolution(ctx, r)
+	}
+	last, err := rec.LastAccept(ctx, e.TaskID)
+	if errors.Is(err, review.ErrNoAccept) || err == nil && (last.NewSHA != e.Built || last.Target != "refs/heads/"+e.Target) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if _, err := q.Store.ChangeQueueEntry(ctx, e.ID, store.EntryChange{From: []task.QueueState{task.QueueQueued}, To: task.QueueLanding}); err != nil {
+		if errors.Is(err, store.ErrEntryMoved) || errors.Is(err, store.ErrNotFound) {
+			return false, nil // removed or moved by the user meanwhile
+		}
+		return false, err
+	}
+	_, err = q.Store.ChangeQueueEntry(ctx, e.ID, store.EntryChange{From: []task.QueueState{task.QueueLanding}, To: task.QueueLanded,
+		Landed: &e.Built, Reason: ptr(""),
+		Event: task.MergeQueued{Action: task.QueueLandedOn, Entry: e.ID, Target: e.Target, Strategy: e.Strategy, Old: last.OldSHA, New: last.NewSHA,
+			Reason: "re-checked: it had landed"}})
+	return err == nil, err
+}
+
 // requeueReturned queues again the returned entries whose task is done
 // once more, and marks undone the landed entries whose accept was undone.
 func (q *Queue) requeueReturned(ctx context.Context) error {
