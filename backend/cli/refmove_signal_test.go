@@ -254,7 +254,11 @@ func TestSignalDuringQueueLandingLandsIt(t *testing.T) {
 	}
 	restart(t, data, repo)
 	out := runCLI(t, data, "", "queue", "list", "--all", "--json")
-	var es []struct{ TaskID, State, Reason string }
+	var es []struct {
+		TaskID string `json:"task_id"`
+		State  string `json:"state"`
+		Reason string `json:"reason"`
+	}
 	if err := json.Unmarshal([]byte(out.stdout), &es); err != nil || len(es) != 2 {
 		t.Fatalf("queue list: %v %s", err, out.stdout)
 	}

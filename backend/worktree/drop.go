@@ -50,6 +50,14 @@ func (m *Manager) DropHunk(ctx context.Context, wt Worktree, d task.HunkDrop, me
 	if err != nil {
 		return "", false, fmt.Errorf("drop hunk: %w", err)
 	}
+	// From the reverse apply on, the drop runs to its commit on the task
+	// branch whatever happens to ctx (a signal): stopped between the two,
+	// the worktree would hold the drop with no commit recording it.
+	if err := ctx.Err(); err != nil {
+		return "", false, fmt.Errorf("drop hunk: %w", err)
+	}
+	ctx, cancel := m.git.Critical(ctx)
+	defer cancel()
 	if err := apply("-R", "--index"); err != nil {
 		return "", false, &DropError{File: d.File, Index: d.Index, Header: d.Header, Detail: gitDetail(err)}
 	}

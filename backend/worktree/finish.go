@@ -247,6 +247,13 @@ func (m *Manager) deleteAll(ctx context.Context, wt Worktree, rep FinishReport, 
 		return rep, fmt.Errorf("finish: %w", err)
 	}
 	defer unlock()
+	// Once the deleting begins, it runs to the log line naming every
+	// deleted branch and its commit whatever happens to ctx (a signal).
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("finish: %w", err)
+	}
+	ctx, cancel := m.git.Critical(ctx)
+	defer cancel()
 	if dirExists {
 		if _, err := m.git.Run(ctx, wt.Repo, "worktree", "remove", "--force", "--force", "--", wt.Dir); err != nil {
 			return rep, fmt.Errorf("finish: delete: %w", err)

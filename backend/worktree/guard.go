@@ -184,10 +184,10 @@ func (m *Manager) revert(ctx context.Context, wt Worktree, snap, now Snapshot, s
 					fail("reset "+snap.HeadRef, err)
 				}
 			}
-			if _, err := m.git.Run(ctx, wt.Dir, "symbolic-ref", "HEAD", snap.HeadRef); err != nil {
+			if err := m.git.SetHead(ctx, wt.Dir, snap.HeadRef, ""); err != nil {
 				fail("reset HEAD", err)
 			}
-		} else if _, err := m.git.Run(ctx, wt.Dir, "update-ref", "--no-deref", "HEAD", snap.Head); err != nil {
+		} else if err := m.git.DetachHead(ctx, wt.Dir, snap.Head, ""); err != nil {
 			fail("reset HEAD", err)
 		}
 	}

@@ -205,7 +205,9 @@ func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common str
 	}
 	failpoint.Hit(FailProvisioned)
 	if err := m.commitMeta(wt, meta); err != nil {
-		m.undoCreate(ctx, wt, sha)
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		m.undoCreate(uctx, wt, sha)
+		cancel()
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
 	log(task.LevelInfo, "worktree %s on branch %s", wt.Dir, wt.Branch)
