@@ -250,7 +250,7 @@ func (e *env) run(extraEnv []string, args ...string) result {
 // running is an app process started in the background.
 type running struct {
 	cmd  *exec.Cmd
-	out  *bytes.Buffer
+	out  *syncBuffer
 	done chan struct{}
 }
 
@@ -259,7 +259,7 @@ func (e *env) start(extraEnv []string, args ...string) *running {
 	cmd := exec.Command(e.bin, append(args, "--data-dir", e.data)...)
 	cmd.Env = e.appEnv(extraEnv...)
 	cmd.Dir = e.repo
-	var out bytes.Buffer
+	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -58,14 +60,20 @@ func r1Points() []killPoint {
 	}
 }
 
-// acceptPoint is a point of `accept` or `undo-accept` where it is killed.
+// acceptPoint is a point of `accept` or `undo-accept` where it is killed
+// (kill -9), or signalled (SIGINT, SIGTERM: its context ends).
 type acceptPoint struct {
 	name      string
 	undo      bool
 	failpoint string
-	// readTree kills it from outside while its checkout update runs.
+	// readTree kills (or signals) it from outside while its checkout
+	// update runs.
 	readTree bool
-	short    bool
+	// signal, when set, is sent instead of SIGKILL: at the gate (while git
+	// moves main: its reference-transaction hook holds it after the move)
+	// or, with readTree, during the checkout update.
+	signal syscall.Signal
+	short  bool
 }
 
 func r1AcceptPoints() []acceptPoint {
@@ -79,7 +87,18 @@ func r1AcceptPoints() []acceptPoint {
 		{name: "undo: git update-ref done", undo: true, failpoint: "undo:ref-moved"},
 		{name: "undo: checkout moved", undo: true, failpoint: "undo:checkout-moved"},
 		{name: "undo: recorded", undo: true, failpoint: "undo:recorded"},
+		{name: "accept: SIGINT during git update-ref", signal: syscall.SIGINT, short: true},
+		{name: "accept: SIGTERM during git update-ref", signal: syscall.SIGTERM},
+		{name: "accept: SIGINT during git read-tree (checkout update)", readTree: true, signal: syscall.SIGINT},
+		{name: "undo: SIGTERM during git update-ref", undo: true, signal: syscall.SIGTERM, short: true},
+		{name: "undo: SIGINT during git update-ref", undo: true, signal: syscall.SIGINT},
 	}
+}
+
+// r1QueuePoints are the merge queue's landings signalled while git moves
+// main (queueSignalTrial).
+func r1QueuePoints() []string {
+	return []string{"merge queue landing: SIGTERM to the runner during git update-ref"}
 }
 
 // R1 kinds.
@@ -102,7 +121,7 @@ func TestR1KillNineThenRestart(t *testing.T) {
 		repeat = 2
 	}
 	tl := newTally()
-	var points, apoints int
+	var points, apoints, spoints int
 	t.Run("trials", func(t *testing.T) {
 		for _, p := range r1Points() {
 			if !full && !p.short {
@@ -121,7 +140,11 @@ func TestR1KillNineThenRestart(t *testing.T) {
 			if !full && !p.short {
 				continue
 			}
-			apoints++
+			if p.signal != 0 {
+				spoints++
+			} else {
+				apoints++
+			}
 			for i := 0; i < repeat; i++ {
 				p := p
 				t.Run(fmt.Sprintf("%s/%d", p.name, i), func(t *testing.T) {
@@ -130,14 +153,24 @@ func TestR1KillNineThenRestart(t *testing.T) {
 				})
 			}
 		}
+		for _, name := range r1QueuePoints() {
+			spoints++
+			for i := 0; i < repeat; i++ {
+				name := name
+				t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
+					t.Parallel()
+					queueSignalTrial(newEnv(t, envOpts{}), tl, name)
+				})
+			}
+		}
 	})
 	bad := tl.sum(kStuck, kLost, kUnreach, kRetryFail, kMismatch, kLeak, kSurvivor)
-	fig := fmt.Sprintf("%d trials at %d runner points and %d accept/undo points: %s; verify gate: none yet (no point to kill)",
-		tl.get(kTrials), points, apoints, tl.figure(kStuck, kLost, kUnreach, kRetryFail, kMismatch, kLeak, kSurvivor, kMissedKill))
+	fig := fmt.Sprintf("%d trials at %d runner points, %d accept/undo points (kill -9) and %d signal points (SIGINT/SIGTERM while git moves main for an accept, an undo or a queue landing, or updates the checkout): %s; verify gate: none yet (no point to kill)",
+		tl.get(kTrials), points, apoints, spoints, tl.figure(kStuck, kLost, kUnreach, kRetryFail, kMismatch, kLeak, kSurvivor, kMissedKill))
 	if n := tl.notesText(); n != "" {
 		fig += " — " + n
 	}
-	row := Row{ID: "R1", Test: "kill -9 of the runner at each pipeline point and of accept/undo at each git step, then restart (runner --until-idle), retry, undo or accept again",
+	row := Row{ID: "R1", Test: "kill -9 of the runner at each pipeline point and of accept/undo at each git step, and SIGINT/SIGTERM of accept, undo and the runner's queue landing while git moves the target, then restart (runner --until-idle), retry, undo or accept again",
 		Figure: fig, Goal: "stuck ongoing, commits lost, leftovers unreachable, retries that fail, status/ref/checkout mismatches: all 0",
 		Holds: bad == 0 && tl.get(kTrials) > 0 && tl.get(kMissedKill) == 0}
 	if err := Record(row); err != nil {
@@ -227,20 +260,26 @@ func acceptTrial(t *testing.T, p acceptPoint, tl *tally) {
 		}
 		verb = "undo-accept"
 	}
-	var r *running
-	if p.failpoint != "" {
-		r = e.start([]string{failpoint.EnvVar + "=" + p.failpoint}, verb, id)
+	switch {
+	case p.signal != 0 && !p.readTree:
+		if !e.signalAcceptAtGate(verb, id, p.signal) {
+			tl.add(kMissedKill, 1, p.name)
+		}
+	case p.failpoint != "":
+		r := e.start([]string{failpoint.EnvVar + "=" + p.failpoint}, verb, id)
 		if !r.killedBySignal() {
 			tl.add(kMissedKill, 1, p.name+": "+firstLine(r.out.String()))
 		}
-	} else {
-		r = e.start(nil, verb, id)
-		if waitUntil(time.Minute, func() bool { return r.exited() || e.taggedCommand("read-tree") }) && !r.exited() {
-			r.kill()
-		} else {
-			r.kill()
+	default:
+		r := e.start(nil, verb, id)
+		if !waitUntil(time.Minute, func() bool { return r.exited() || e.taggedCommand("read-tree") }) || r.exited() {
 			tl.add(kMissedKill, 1, p.name)
 		}
+		if p.signal != 0 {
+			_ = r.cmd.Process.Signal(p.signal)
+			<-r.done
+		}
+		r.kill()
 	}
 	if rs := e.run(nil, "runner", "--until-idle"); rs.code != 0 {
 		tl.add(kMismatch, 1, p.name+": restart exited "+fmt.Sprint(rs.code))
@@ -277,8 +316,8 @@ func (e *env) acceptAgreement(id, before string) (bool, []string) {
 	if st := e.git(e.repo, "status", "--porcelain=v1", "--untracked-files=no"); st != "" {
 		bad = append(bad, "checkout differs from main: "+strings.ReplaceAll(st, "\n", " "))
 	}
-	if js, _ := filepath.Glob(filepath.Join(e.data, "journal", "*.json")); len(js) > 0 {
-		bad = append(bad, "journal not reconciled")
+	if p, err := review.NewJournal(dataroot.Paths{Root: e.data}.Journal(), "").Pending(); err != nil || len(p) > 0 {
+		bad = append(bad, fmt.Sprintf("journal not reconciled: %d move(s) %v", len(p), err))
 	}
 	tk := e.task(id)
 	switch tk.Status {

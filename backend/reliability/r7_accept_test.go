@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -165,27 +166,45 @@ func movedMeanwhile(t *testing.T, strategy string, checkedOut bool, tl *tally) {
 	}
 }
 
-// crashWithUserWork kills accept at each step while the user has work in
-// the checkout, lets the user go on working, restarts, and checks that the
-// user's work is all there and status, ref and checkout agree.
+// crashWithUserWork kills accept (kill -9) or signals it (SIGINT,
+// SIGTERM) at each step while the user has work in the checkout, lets the
+// user go on working, restarts, and checks that the user's work is all
+// there and status, ref and checkout agree.
 func crashWithUserWork(t *testing.T, strategy string, tl *tally) {
-	for _, point := range []string{"accept:intent", "accept:ref-moved", "accept:checkout-moved", "accept:recorded", "read-tree"} {
-		if !Full() && point != "accept:ref-moved" && point != "read-tree" {
+	points := []string{"accept:intent", "accept:ref-moved", "accept:checkout-moved", "accept:recorded", "read-tree",
+		"SIGINT at update-ref", "SIGTERM at update-ref", "SIGTERM at read-tree"}
+	short := map[string]bool{"accept:ref-moved": true, "read-tree": true, "SIGINT at update-ref": true}
+	for _, point := range points {
+		if !Full() && !short[point] {
 			continue
 		}
 		t.Run(point, func(t *testing.T) {
-			a := newAcceptEnv(t, envOpts{slowAccept: point == "read-tree"}, tl)
+			a := newAcceptEnv(t, envOpts{slowAccept: strings.HasSuffix(point, "read-tree")}, tl)
 			where := "crash at " + point + " " + strategy
 			// The user's untracked notes are there before the accept.
 			a.write("notes.txt", "the user's notes\n")
 			var r *running
-			if point == "read-tree" {
+			sig := map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM}[strings.Fields(point)[0]]
+			switch {
+			case strings.HasSuffix(point, "update-ref"):
+				g := a.installGate()
+				if err := g.arm(); err != nil {
+					t.Fatal(err)
+				}
+				if !interruptAtGate(g, a.start(nil, "accept", a.id, "--strategy", strategy), sig) {
+					tl.add(kWrongAnswer, 1, where+": missed the update-ref")
+				}
+			case strings.HasSuffix(point, "read-tree"):
 				r = a.start(nil, "accept", a.id, "--strategy", strategy)
 				if !waitUntil(time.Minute, func() bool { return r.exited() || a.taggedCommand("read-tree") }) || r.exited() {
 					tl.add(kWrongAnswer, 1, where+": missed the read-tree")
 				}
+				if sig != 0 {
+					_ = r.cmd.Process.Signal(sig)
+					<-r.done
+				}
 				r.kill()
-			} else {
+			default:
 				r = a.start([]string{failpoint.EnvVar + "=" + point}, "accept", a.id, "--strategy", strategy)
 				if !r.killedBySignal() {
 					tl.add(kWrongAnswer, 1, where+": not killed: "+firstLine(r.out.String()))
@@ -237,12 +256,12 @@ func TestR7AcceptSafety(t *testing.T) {
 	})
 	n := tl.get(kTrials)
 	fig := fmt.Sprintf("%d trials (%s; strategies %s): %s", n,
-		"dirty checkout, untracked file in the way, conflict, target moved meanwhile checked out or not, kill -9 at each step with the user working",
+		"dirty checkout, untracked file in the way, conflict, target moved meanwhile checked out or not, kill -9 and SIGINT/SIGTERM at each step with the user working",
 		strings.Join(strategies, ", "), tl.figure(kChangesLost, kNoCAS, kWrongAnswer))
 	if notes := tl.notesText(); notes != "" {
 		fig += " — " + notes
 	}
-	row := Row{ID: "R7", Test: "accept safety: refusals leave everything as it was, a concurrent move of the target is never overwritten, a crash at each step loses nothing of the user's",
+	row := Row{ID: "R7", Test: "accept safety: refusals leave everything as it was, a concurrent move of the target is never overwritten, a crash or a signal at each step loses nothing of the user's",
 		Figure: fig, Goal: "changes lost, refs moved without compare-and-swap: 0", Holds: n > 0 && tl.sum(kChangesLost, kNoCAS, kWrongAnswer) == 0}
 	if err := Record(row); err != nil {
 		t.Fatal(err)
