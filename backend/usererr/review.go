@@ -64,9 +64,13 @@ func describeChangeRequest(err error) (string, Code, bool) {
 
 func describeUnknownBase(err error) (string, Code, bool) {
 	var ub *worktree.UnknownBaseError
+	var unborn *worktree.UnbornError
 	switch {
 	case errors.As(err, &ub):
 		return fmt.Sprintf("The base ref %q is not a branch or commit in %s", ub.Base, ub.Dir), UnknownBase, true
+	case errors.As(err, &unborn):
+		return fmt.Sprintf("The repository %s is on branch %s, which has no commits yet; give the task a base branch or commit, or check out a branch that has commits",
+			unborn.Dir, unborn.Branch), Git, true
 	case errors.Is(err, worktree.ErrNoCommits):
 		return "The repository has no commits yet; make a first commit so tasks have something to start from", Git, true
 	case errors.Is(err, worktree.ErrNoWorkDir):

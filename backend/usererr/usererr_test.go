@@ -91,6 +91,18 @@ func (f *fixture) emptyRepo() string {
 	return dir
 }
 
+// unbornRepo is a repository with a commit on main whose HEAD is on a new
+// branch without commits.
+func (f *fixture) unbornRepo() string {
+	dir := f.t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "init"}, {"checkout", "-q", "--orphan", "fresh"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			f.t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
 // file writes a text file and returns its path (also kept in lastDB).
 func (f *fixture) file(content string) string {
 	path := filepath.Join(f.t.TempDir(), "boof.db")
@@ -151,6 +163,7 @@ func TestDescribeEveryClass(t *testing.T) {
 	}
 	defer lock.Release()
 	malformed := settingsAt(`{"review": {`)
+	unborn := f.unbornRepo()
 	settingsDir := settings.NewFile(t.TempDir(), host.Catalog())
 
 	cases := []struct {
@@ -275,6 +288,8 @@ func TestDescribeEveryClass(t *testing.T) {
 			usererr.Database, "The database could not record the outcome of task 01abc (record status done: database is locked); the runner stopped and the task stays ongoing until the next start records it as interrupted."},
 		{"repository without commits", must(worktree.NewManager(f.git, time.Now).Provision(ctx, worktree.Request{Repo: f.emptyRepo(), TaskID: "0123456789abcdef"}, func(task.LogLevel, string, ...any) {})),
 			usererr.Git, "The repository has no commits yet; make a first commit so tasks have something to start from."},
+		{"repository on a branch without commits", must(worktree.NewManager(f.git, time.Now).Provision(ctx, worktree.Request{Repo: unborn, TaskID: "0123456789abcdef"}, func(task.LogLevel, string, ...any) {})),
+			usererr.Git, "The repository " + unborn + " is on branch fresh, which has no commits yet; give the task a base branch or commit, or check out a branch that has commits."},
 		{"claim failed", fmt.Errorf("runner: %w", &runner.QueueError{Op: "claim", TaskID: "01abc", Err: fmt.Errorf("start execution: %w", errors.New("no room"))}),
 			usererr.Database, "The runner could not claim task 01abc (no room); it stays pending."},
 		{"anything else", errors.New("read prompt from stdin: broken pipe\nmore"),

@@ -159,20 +159,15 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 func (m *Manager) create(ctx context.Context, wt Worktree, r Request, common string, log Logf) (Worktree, error) {
-	wt.BaseRef = r.Base
-	if r.Base == "" {
-		wt.BaseRef = "HEAD"
+	ref, sha, err := m.StartPoint(ctx, r.Repo, r.Base)
+	var ub *UnknownBaseError
+	if errors.As(err, &ub) {
+		return Worktree{}, ub
 	}
-	sha, err := m.git.ResolveCommit(ctx, r.Repo, wt.BaseRef)
-	switch {
-	case errors.Is(err, gitx.ErrUnknownRef) && r.Base == "":
-		return Worktree{}, fmt.Errorf("provision: %s: %w", wt.Repo, ErrNoCommits)
-	case errors.Is(err, gitx.ErrUnknownRef) || errors.Is(err, gitx.ErrBadRev):
-		return Worktree{}, &UnknownBaseError{Base: r.Base, Dir: r.Repo}
-	case err != nil:
+	if err != nil {
 		return Worktree{}, fmt.Errorf("provision: %w", err)
 	}
-	wt.BaseSHA = sha
+	wt.BaseRef, wt.BaseSHA = ref, sha
 	if _, err := os.Lstat(wt.Dir); err == nil {
 		if err := m.discardHalfBuilt(ctx, wt, log); err != nil {
 			return Worktree{}, err
