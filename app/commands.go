@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -62,20 +61,11 @@ func (s *CommandService) List() ([]Command, error) {
 func (s *CommandService) Save(in CommandInput) (Command, error) {
 	ctx := s.ctx()
 	name := strings.TrimSpace(in.Name)
-	if name == "" {
-		return Command{}, errors.New("The command needs a name.")
-	}
-	if strings.TrimSpace(in.Body) == "" {
-		return Command{}, errors.New("The command text is empty.")
-	}
+	save := s.store.SaveCommand
 	if name != in.ID {
-		if _, err := s.store.GetCommand(ctx, name); err == nil {
-			return Command{}, fmt.Errorf("A command named %q already exists.", name)
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return Command{}, userError(err)
-		}
+		save = s.store.CreateCommand // a new name must be free
 	}
-	c, err := s.store.SaveCommand(ctx, name, in.Body)
+	c, err := save(ctx, name, in.Body)
 	if err != nil {
 		return Command{}, userError(err)
 	}

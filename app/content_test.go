@@ -11,6 +11,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -28,24 +29,22 @@ func TestServicesJourneyTemplateAttachmentReview(t *testing.T) {
 	if _, err := cmds.Save(CommandInput{Name: "docs", Body: "Update the README for every change."}); err != nil {
 		t.Fatal(err)
 	}
-	// The window's form always knows the working directory; this service
-	// does not, as for a task added before settings named one.
-	tasks := NewTaskService(f.st, f.rec, context.Background, TaskDeps{Wake: f.host.Runner.Wake})
+	tasks := NewTaskService(f.st, f.rec, context.Background, TaskDeps{Wake: f.host.Runner.Wake, Intake: host.Intake(f.st, f.host.Settings)})
 	note := "design note\n"
 	tk, err := tasks.Create(NewTaskInput{Prompt: "Shout the greeting.", Command: "docs",
 		Attachments: []AttachmentInput{{Name: "note.md", DataBase64: base64.StdEncoding.EncodeToString([]byte(note))}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tk.Repo != "" {
-		t.Fatalf("repo at add %q", tk.Repo)
+	if tk.Repo != f.repo {
+		t.Fatalf("repo at add %q, want the working directory %q", tk.Repo, f.repo)
 	}
 	if _, err := cmds.Save(CommandInput{ID: "docs", Name: "docs", Body: "NEW TEXT"}); err != nil {
 		t.Fatal(err)
 	}
 	done := f.waitStatus(t, tk.ID, task.StatusDone)
 	if done.Repo != f.repo {
-		t.Fatalf("repo recorded at claim %q, want %q", done.Repo, f.repo)
+		t.Fatalf("repo %q, want %q", done.Repo, f.repo)
 	}
 	path := filepath.Join(f.paths.Attachments(), tk.ID, "note.md")
 	got, err := mock.ReadReceived(filepath.Join(f.paths.Root, "mock-state"))

@@ -3,13 +3,13 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -159,7 +159,7 @@ func (r *ReviewService) FilePatchWith(taskID, path string, o PatchRequest) (File
 		out.Patch = strings.ToValidUTF8(p, "\uFFFD")
 		return out, nil
 	}
-	return FilePatch{}, fmt.Errorf("%q is not changed in this task.", path)
+	return FilePatch{}, userError(&usererr.Edge{Kind: usererr.NotChanged, Path: path})
 }
 
 // Commits lists the task branch's commits (or the leftovers commit).

@@ -165,9 +165,6 @@ func (r *RunService) Stop(taskID string) error {
 // Inject stores a prompt for a running task; it reaches the live session
 // when the tool takes mid-run input, else the next step.
 func (r *RunService) Inject(taskID, text string) (InjectResult, error) {
-	if strings.TrimSpace(text) == "" {
-		return InjectResult{}, errors.New("The prompt is empty.")
-	}
 	rep, err := runner.Inject(r.ctx(), r.store, host.MidRunInput, taskID, text)
 	if err != nil {
 		return InjectResult{}, userError(err)

@@ -71,7 +71,8 @@ func startHost(t *testing.T) *hostFixture {
 		f.live.Close()
 		st.Close()
 	})
-	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake})
+	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake,
+		Intake: host.Intake(st, f.host.Settings)})
 	f.run = NewRunService(st, LocalRunner(f.host.Runner), f.host.Settings, f.live, f.rec, context.Background)
 	return f
 }

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/schedule"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // ScheduleService is the recurring tasks and the tasks scheduled for later,
@@ -16,18 +18,20 @@ import (
 // It keeps schedules with backend/schedule, as the CLI does; the runner
 // loop fires them.
 type ScheduleService struct {
-	store   *store.Store
-	emit    Emitter
-	ctx     func() context.Context
-	workDir func() string
-	wake    func()
-	now     func() time.Time
+	store  *store.Store
+	emit   Emitter
+	ctx    func() context.Context
+	intake *intake.Service
+	wake   func()
+	now    func() time.Time
 }
 
 // ScheduleDeps are the optional collaborators of ScheduleService.
 type ScheduleDeps struct {
-	// WorkDir is the directory a schedule's tasks run in (as TaskService's).
-	WorkDir func() string
+	// Intake checks and stores schedules as `boof-runner add --every`
+	// does (host.Intake); a schedule's tasks run in the working directory
+	// of its settings. Nil: one over the store with no settings.
+	Intake *intake.Service
 	// Wake tells this process's runner loop that a schedule changed.
 	Wake func()
 	// Now is the clock; nil means time.Now.
@@ -37,16 +41,16 @@ type ScheduleDeps struct {
 // NewScheduleService builds the service; ctx supplies the app's lifetime
 // context.
 func NewScheduleService(st *store.Store, emit Emitter, ctx func() context.Context, d ScheduleDeps) *ScheduleService {
-	if d.WorkDir == nil {
-		d.WorkDir = func() string { return "" }
-	}
 	if d.Wake == nil {
 		d.Wake = func() {}
 	}
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &ScheduleService{store: st, emit: emit, ctx: ctx, workDir: d.WorkDir, wake: d.Wake, now: d.Now}
+	if d.Intake == nil {
+		d.Intake = intake.New(intake.Options{Store: st, Now: d.Now})
+	}
+	return &ScheduleService{store: st, emit: emit, ctx: ctx, intake: d.Intake, wake: d.Wake, now: d.Now}
 }
 
 // ScheduleView is a schedule as the Schedules screen lists it.
@@ -119,7 +123,7 @@ func (s *ScheduleService) Preview(cron, tz string) (CronPreview, error) {
 		p.Next = append(p.Next, t.UTC().Format(time.RFC3339))
 	}
 	if len(p.Next) == 0 {
-		return CronPreview{}, userError(&task.InvalidError{Reason: "the cron expression " + cron + " never fires"})
+		return CronPreview{}, userError(schedule.NeverFires(cron))
 	}
 	return p, nil
 }
@@ -171,15 +175,9 @@ func (s *ScheduleService) Scheduled() ([]task.Task, error) {
 // fire of the cron expression queues, in the working directory. Nothing is
 // stored on bad input (the CLI's sentences).
 func (s *ScheduleService) Create(in ScheduleInput) (ScheduleView, error) {
-	if len(in.Task.Attachments) > 0 {
-		return ScheduleView{}, userError(&task.InvalidError{Reason: "a recurring task cannot carry attachments: add them to each task it queues"})
-	}
-	if in.Task.NotBefore != nil {
-		return ScheduleView{}, userError(&task.InvalidError{Reason: "a recurring task starts at its fires: give a start time or a repeat, not both"})
-	}
 	n := task.NewTask{Title: in.Task.Title, Prompt: in.Task.Prompt, Priority: in.Task.Priority, Base: in.Task.Base,
-		Labels: in.Task.Labels, Runs: in.Task.Runs, Repo: s.workDir(), Command: in.Task.Command}
-	sc, err := schedule.Create(s.ctx(), s.store, task.Schedule{Name: in.Name, Cron: in.Cron, TZ: in.TZ, Template: n}, s.now())
+		Labels: in.Task.Labels, Runs: in.Task.Runs, Command: in.Task.Command, NotBefore: in.Task.NotBefore}
+	sc, err := s.intake.Schedule(s.ctx(), task.Schedule{Name: in.Name, Cron: in.Cron, TZ: in.TZ, Template: n}, len(in.Task.Attachments))
 	if err != nil {
 		return ScheduleView{}, userError(err)
 	}
@@ -216,13 +214,14 @@ func (s *ScheduleService) RunNow(id string) (task.Task, error) {
 	if err != nil {
 		return task.Task{}, userError(err)
 	}
+	paused := userError(&usererr.Edge{Kind: usererr.SchedulePaused, Value: sc.DisplayName()})
 	if sc.Paused {
-		return task.Task{}, userError(&task.InvalidError{Reason: "schedule " + sc.DisplayName() + " is paused: resume it to run it now"})
+		return task.Task{}, paused
 	}
 	t, err := s.store.RecordFire(ctx, store.Fire{ScheduleID: id, Due: s.now(), Next: sc.NextFire, Outcome: task.FireQueued, Note: "run now from the window"})
 	var se *store.StatusError
 	if errors.As(err, &se) {
-		return task.Task{}, userError(&task.InvalidError{Reason: "schedule " + sc.DisplayName() + " is paused: resume it to run it now"})
+		return task.Task{}, paused
 	}
 	if err != nil {
 		return task.Task{}, userError(err)
@@ -236,13 +235,11 @@ func (s *ScheduleService) RunNow(id string) (task.Task, error) {
 // paused state, log and last fire are kept) and re-arms it from now. Bad
 // input changes nothing and gives the CLI's sentence.
 func (s *ScheduleService) Update(id string, in ScheduleInput) (ScheduleView, error) {
-	if len(in.Task.Attachments) > 0 || in.Task.NotBefore != nil {
-		return ScheduleView{}, userError(&task.InvalidError{Reason: "a recurring task carries no attachments and no start time"})
-	}
-	sc, err := schedule.Edit(s.ctx(), s.store, id, s.now(), func(sc *task.Schedule) {
+	sc, err := s.intake.EditSchedule(s.ctx(), id, len(in.Task.Attachments), func(sc *task.Schedule) {
 		sc.Name, sc.Cron, sc.TZ = in.Name, in.Cron, in.TZ
 		t := &sc.Template
 		t.Title, t.Prompt, t.Priority, t.Base, t.Labels, t.Runs, t.Command = in.Task.Title, in.Task.Prompt, in.Task.Priority, in.Task.Base, in.Task.Labels, in.Task.Runs, in.Task.Command
+		t.NotBefore = in.Task.NotBefore
 	})
 	if err != nil {
 		return ScheduleView{}, userError(err)

@@ -8,11 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 func newScheduleService(t *testing.T, now time.Time) (*ScheduleService, *store.Store, *RecordingEmitter, *int) {
+	svc, st, rec, wakes, _ := newScheduleServiceIn(t, now)
+	return svc, st, rec, wakes
+}
+
+// newScheduleServiceIn is newScheduleService that also returns the
+// working directory of its settings (a git repository).
+func newScheduleServiceIn(t *testing.T, now time.Time) (*ScheduleService, *store.Store, *RecordingEmitter, *int, string) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "boof.db"), store.Options{})
@@ -22,12 +30,14 @@ func newScheduleService(t *testing.T, now time.Time) (*ScheduleService, *store.S
 	t.Cleanup(func() { st.Close() })
 	rec := &RecordingEmitter{}
 	wakes := 0
+	repo := newRepo(t)
+	clock := func() time.Time { return now }
 	svc := NewScheduleService(st, rec, context.Background, ScheduleDeps{
-		WorkDir: func() string { return "/srv/repo" },
-		Wake:    func() { wakes++ },
-		Now:     func() time.Time { return now },
+		Intake: intake.New(intake.Options{Store: st, Settings: settingsAt(t, repo).Load, Now: clock}),
+		Wake:   func() { wakes++ },
+		Now:    clock,
 	})
-	return svc, st, rec, &wakes
+	return svc, st, rec, &wakes, repo
 }
 
 // The Repeat option previews the next fires in the zone and refuses a bad
@@ -62,7 +72,7 @@ func TestSchedulePreviewShowsNextFiresAndRefusesBadInput(t *testing.T) {
 // the template and delete keeps the tasks it queued.
 func TestScheduleServiceJourney(t *testing.T) {
 	now := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
-	svc, st, rec, wakes := newScheduleService(t, now)
+	svc, st, rec, wakes, repo := newScheduleServiceIn(t, now)
 	ctx := context.Background()
 	if _, err := svc.Create(ScheduleInput{Cron: "every night", Task: NewTaskInput{Prompt: "Update deps", Runs: 1}}); err == nil ||
 		!strings.Contains(err.Error(), `Invalid cron expression "every night"`) {
@@ -84,7 +94,7 @@ func TestScheduleServiceJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *wakes != 1 || v.Display != "Nightly deps" || v.CronText != "every day at 02:30" || v.NextFire == nil ||
-		!v.NextFire.Equal(time.Date(2026, 12, 5, 1, 30, 0, 0, time.UTC)) || v.Template.Repo != "/srv/repo" {
+		!v.NextFire.Equal(time.Date(2026, 12, 5, 1, 30, 0, 0, time.UTC)) || v.Template.Repo != repo {
 		t.Fatalf("created %+v (wakes %d)", v, *wakes)
 	}
 	list, err := svc.List()
@@ -105,7 +115,7 @@ func TestScheduleServiceJourney(t *testing.T) {
 	}
 
 	tk, err := svc.RunNow(v.ID)
-	if err != nil || tk.Status != task.StatusPending || tk.Prompt != "Update the dependencies." || tk.Repo != "/srv/repo" {
+	if err != nil || tk.Status != task.StatusPending || tk.Prompt != "Update the dependencies." || tk.Repo != repo {
 		t.Fatalf("run now: %+v %v", tk, err)
 	}
 	if n := len(rec.PayloadsOf(EventTasksChanged)); n != 1 {
@@ -131,7 +141,7 @@ func TestScheduleServiceJourney(t *testing.T) {
 		t.Fatalf("bad edit: %v", err)
 	}
 	e, err := svc.Update(v.ID, ScheduleInput{Name: "", Cron: "0 9 * * 1-5", TZ: "UTC", Task: NewTaskInput{Title: "Deps", Prompt: "Update them all.", Runs: 2}})
-	if err != nil || e.Display != "Deps" || e.CronText != "weekdays at 09:00" || e.Template.Runs != 2 || e.Template.Repo != "/srv/repo" ||
+	if err != nil || e.Display != "Deps" || e.CronText != "weekdays at 09:00" || e.Template.Runs != 2 || e.Template.Repo != repo ||
 		!e.NextFire.Equal(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)) || e.LastTask == nil {
 		t.Fatalf("edit %+v %v", e, err)
 	}
@@ -161,7 +171,8 @@ func TestScheduleServiceJourney(t *testing.T) {
 func TestScheduledListsTasksWaitingForTheirStart(t *testing.T) {
 	now := time.Now()
 	svc, st, rec, _ := newScheduleService(t, now)
-	tasks := NewTaskService(st, rec, context.Background, TaskDeps{})
+	deps, _ := withRepo(t, st)
+	tasks := NewTaskService(st, rec, context.Background, deps)
 	later, sooner := now.Add(3*time.Hour), now.Add(time.Hour)
 	past := now.Add(-time.Hour)
 	a, err := tasks.Create(NewTaskInput{Prompt: "Later", Runs: 1, NotBefore: &later})

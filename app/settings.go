@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -353,7 +352,7 @@ func (s *SettingsService) Save(v SettingsView) (SaveSettingsResult, error) {
 	s.wake() // the runner reads the new settings now (concurrency, pause, budgets)
 	s.emit.Emit(EventSettingsChanged)
 	if err := s.saved(saved); err != nil {
-		return res, userError(fmt.Errorf("settings saved, but %w", err))
+		return res, userError(&usererr.Edge{Kind: usererr.SavedBut, Err: err})
 	}
 	return res, nil
 }
@@ -411,7 +410,7 @@ func (s *SettingsService) TestTool(name string) (ToolHealthView, error) {
 			return v, nil
 		}
 	}
-	return ToolHealthView{}, errors.New("Unknown tool " + name + ".")
+	return ToolHealthView{}, userError(&usererr.Edge{Kind: usererr.UnknownTool, Value: name})
 }
 
 // Models lists the models a tool offers (known aliases plus configured ones).
@@ -425,7 +424,7 @@ func (s *SettingsService) Models(name string) ([]string, error) {
 			return out, nil
 		}
 	}
-	return nil, errors.New("Unknown tool " + name + ".")
+	return nil, userError(&usererr.Edge{Kind: usererr.UnknownTool, Value: name})
 }
 
 // Usage sums tokens and cost per day, tool, model, task and role over a range of
@@ -434,10 +433,10 @@ func (s *SettingsService) Usage(r UsageRange) (UsageSummary, error) {
 	from, err1 := time.Parse(time.DateOnly, r.From)
 	to, err2 := time.Parse(time.DateOnly, r.To)
 	if err1 != nil || err2 != nil || to.Before(from) {
-		return UsageSummary{}, errors.New("The usage range needs two dates, from before to (YYYY-MM-DD).")
+		return UsageSummary{}, userError(&usererr.Edge{Kind: usererr.UsageDates})
 	}
 	if to.Sub(from) > 366*24*time.Hour {
-		return UsageSummary{}, errors.New("The usage range is limited to one year.")
+		return UsageSummary{}, userError(&usererr.Edge{Kind: usererr.UsageTooLong})
 	}
 	end := to.AddDate(0, 0, 1)
 	ctx := s.ctx()

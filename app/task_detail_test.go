@@ -26,7 +26,8 @@ func TestTaskHistoryFromStoredEvents(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, TaskDeps{})
+	deps, _ := withRepo(t, st)
+	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, deps)
 	tk, err := svc.Create(NewTaskInput{Prompt: "history"})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,8 @@ func TestVerificationIsAReport(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, TaskDeps{})
+	deps, _ := withRepo(t, st)
+	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, deps)
 	tk, err := svc.Create(NewTaskInput{Prompt: "verified"})
 	if err != nil {
 		t.Fatal(err)

@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
-	"github.com/boof-runner/boof-runner/backend/worktree"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Branches lists the local branches of a working directory (for the base-ref
@@ -30,7 +27,7 @@ type TaskService struct {
 	// RemoveBranches deletes a task's branches when the user asks for it on delete.
 	removeBranches func(ctx context.Context, t task.Task) error
 	wake           func()
-	resolveBase    func(ctx context.Context, repo, ref string) error
+	intake         *intake.Service
 }
 
 // TaskDeps are the optional collaborators of TaskService.
@@ -40,9 +37,10 @@ type TaskDeps struct {
 	RemoveBranches func(ctx context.Context, t task.Task) error
 	// Wake tells this process's runner loop that the queue changed.
 	Wake func()
-	// ResolveBase checks that a base ref names a commit of repo; an error
-	// matching gitx.ErrUnknownRef refuses the task. Nil: bases are not checked.
-	ResolveBase func(ctx context.Context, repo, ref string) error
+	// Intake creates and imports tasks with the checks `boof-runner add`
+	// and import make (host.Intake). Nil: one over the store with no
+	// settings, so every task needs a repository of its own.
+	Intake *intake.Service
 }
 
 // NewTaskService builds the service; ctx supplies the app's lifetime context.
@@ -53,7 +51,10 @@ func NewTaskService(s *store.Store, emit Emitter, ctx func() context.Context, d 
 	if d.Wake == nil {
 		d.Wake = func() {}
 	}
-	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches, wake: d.Wake, resolveBase: d.ResolveBase}
+	if d.Intake == nil {
+		d.Intake = intake.New(intake.Options{Store: s})
+	}
+	return &TaskService{store: s, emit: emit, ctx: ctx, workDir: d.WorkDir, branches: d.Branches, removeBranches: d.RemoveBranches, wake: d.Wake, intake: d.Intake}
 }
 
 // ListFilter selects tasks. Status "" lists every status but archived.
@@ -103,46 +104,36 @@ type NewTaskInput struct {
 	NotBefore *time.Time `json:"not_before,omitempty"`
 }
 
-// Create stores a new pending task, with its template text and attachments,
-// all at once or not at all, records the working directory it will run in,
-// and tells the UI the queue changed.
+// Create stores a new pending task in the working directory of the
+// settings, with its template text and attachments, all at once or not at
+// all, and tells the UI the queue changed. It makes the checks of
+// `boof-runner add` (backend/intake): a working directory that exists, a
+// base ref that names a commit of it, a repository with a commit to start
+// from; nothing is stored when one fails.
 func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
-	files := make([]store.NewFile, 0, len(in.Attachments))
-	for _, a := range in.Attachments {
+	files, err := decodeFiles(in.Attachments)
+	if err != nil {
+		return task.Task{}, userError(err)
+	}
+	nt := task.NewTask{
+		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
+		Runs: in.Runs, Command: in.Command, NotBefore: in.NotBefore,
+	}
+	c, err := s.intake.Task(s.ctx(), intake.Request{Task: nt, Files: files, Limit: store.DefaultAttachmentLimit})
+	return s.changed(c.Task, err)
+}
+
+// decodeFiles decodes the files the window sent.
+func decodeFiles(in []AttachmentInput) ([]store.NewFile, error) {
+	files := make([]store.NewFile, 0, len(in))
+	for _, a := range in {
 		data, err := base64.StdEncoding.DecodeString(a.DataBase64)
 		if err != nil {
-			return task.Task{}, fmt.Errorf("The file %q could not be read (bad encoding).", a.Name)
+			return nil, &userfile.Error{Role: userfile.Attachment, Path: a.Name, Problem: userfile.BadEncoding, Err: err}
 		}
 		files = append(files, store.NewFile{Name: a.Name, Data: bytes.NewReader(data)})
 	}
-	repo := s.workDir()
-	nt := task.NewTask{
-		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
-		Runs: in.Runs, Repo: repo, Command: in.Command, NotBefore: in.NotBefore,
-	}
-	if _, err := nt.Normalize(); err != nil {
-		return task.Task{}, userError(err)
-	}
-	if err := s.checkBase(repo, in.Base); err != nil {
-		return task.Task{}, err
-	}
-	t, _, err := s.store.CreateTaskWithFiles(s.ctx(), nt, files, store.DefaultAttachmentLimit)
-	return s.changed(t, err)
-}
-
-// checkBase refuses a base ref that names no commit of the working
-// directory, so a typo fails at once instead of when the task runs.
-func (s *TaskService) checkBase(repo, base string) error {
-	if base == "" || repo == "" || s.resolveBase == nil {
-		return nil
-	}
-	if err := s.resolveBase(s.ctx(), repo, base); err != nil {
-		if errors.Is(err, gitx.ErrUnknownRef) || errors.Is(err, gitx.ErrBadRev) {
-			return userError(&worktree.UnknownBaseError{Base: base, Dir: repo})
-		}
-		return userError(err)
-	}
-	return nil
+	return files, nil
 }
 
 // changed emits tasks:changed after a successful write.
@@ -181,9 +172,9 @@ func (s *TaskService) Update(id string, u TaskUpdate) (task.Task, error) {
 	if err != nil {
 		return task.Task{}, userError(err)
 	}
-	if u.Base != cur.Base {
-		if err := s.checkBase(cur.Repo, u.Base); err != nil {
-			return task.Task{}, err
+	if u.Base != cur.Base && u.Base != "" && cur.Repo != "" {
+		if err := s.intake.CheckBase(s.ctx(), cur.Repo, u.Base); err != nil {
+			return task.Task{}, userError(err)
 		}
 	}
 	return s.changed(s.store.UpdateTask(s.ctx(), id, store.TaskEdit{
@@ -307,7 +298,7 @@ func (s *TaskService) Import(markdown string, again bool) (ImportResult, error) 
 	if err != nil {
 		return ImportResult{}, userError(err)
 	}
-	t, err := s.changed(taskmd.Import(s.ctx(), s.store, doc, taskmd.Options{Again: again}))
+	t, err := s.changed(s.intake.Import(s.ctx(), doc, taskmd.Options{Again: again}))
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -320,9 +311,6 @@ func (s *TaskService) Import(markdown string, again bool) (ImportResult, error) 
 
 // Answer stores the user's answers to a parked task and re-queues it.
 func (s *TaskService) Answer(id, answer string) (task.Task, error) {
-	if strings.TrimSpace(answer) == "" {
-		return task.Task{}, fmt.Errorf("The answer is empty.")
-	}
 	return s.changed(s.store.Answer(s.ctx(), id, answer))
 }
 
@@ -348,7 +336,7 @@ type AttachmentInput struct {
 func (s *TaskService) AddAttachment(id string, f AttachmentInput) ([]store.Attachment, error) {
 	data, err := base64.StdEncoding.DecodeString(f.DataBase64)
 	if err != nil {
-		return nil, fmt.Errorf("The file could not be read (bad encoding).")
+		return nil, userError(&userfile.Error{Role: userfile.Attachment, Problem: userfile.BadEncoding, Err: err})
 	}
 	if _, err := s.store.AddAttachment(s.ctx(), id, f.Name, bytes.NewReader(data), store.DefaultAttachmentLimit); err != nil {
 		return nil, userError(err)

@@ -3,12 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -26,12 +24,13 @@ func newTestStore(t *testing.T) *store.Store {
 func TestTaskServiceCreateListAndEvents(t *testing.T) {
 	st := newTestStore(t)
 	rec := &RecordingEmitter{}
-	svc := NewTaskService(st, rec, context.Background, TaskDeps{WorkDir: func() string { return "/work/repo" }})
+	deps, repo := withRepo(t, st)
+	svc := NewTaskService(st, rec, context.Background, deps)
 	created, err := svc.Create(NewTaskInput{Title: "T", Prompt: "do it", Priority: 3, Labels: []string{"ui"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if created.Status != task.StatusPending || created.Repo != "/work/repo" || created.Priority != 3 {
+	if created.Status != task.StatusPending || created.Repo != repo || created.Priority != 3 {
 		t.Fatalf("created %+v", created)
 	}
 	if names := rec.Names(); len(names) != 1 || names[0] != EventTasksChanged {
@@ -73,7 +72,8 @@ func TestTaskServiceErrorsAreReadableAndChangeNothing(t *testing.T) {
 
 func TestTaskServiceLifecycleAndDetail(t *testing.T) {
 	st := newTestStore(t)
-	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, TaskDeps{})
+	deps, _ := withRepo(t, st)
+	svc := NewTaskService(st, &RecordingEmitter{}, context.Background, deps)
 	a, _ := svc.Create(NewTaskInput{Prompt: "a"})
 	b, _ := svc.Create(NewTaskInput{Prompt: "b"})
 	c, _ := svc.Create(NewTaskInput{Prompt: "c"})
@@ -171,16 +171,10 @@ func TestUserErrorNamesWhatIsMissing(t *testing.T) {
 }
 
 func TestTaskServiceRefusesAnUnknownBaseRef(t *testing.T) {
-	repo := t.TempDir()
-	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "README"), []byte("hi\n"), 0o644)
-	git(t, repo, "add", "README")
-	git(t, repo, "commit", "-q", "-m", "init")
 	st := newTestStore(t)
 	rec := &RecordingEmitter{}
-	g := gitx.New()
-	resolve := func(ctx context.Context, dir, ref string) error { _, err := g.ResolveCommit(ctx, dir, ref); return err }
-	svc := NewTaskService(st, rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, ResolveBase: resolve})
+	deps, repo := withRepo(t, st)
+	svc := NewTaskService(st, rec, context.Background, deps)
 	_, err := svc.Create(NewTaskInput{Prompt: "do it", Base: "no-such-branch", Runs: 1})
 	if err == nil || err.Error() != `The base ref "no-such-branch" is not a branch or commit in `+repo+"." {
 		t.Fatalf("unknown base: %v", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/verify"
 )
 
@@ -50,7 +51,7 @@ type RepoVerifyView struct {
 // top resolves any folder of a repository to its top level.
 func (s *VerifyService) top(ctx context.Context, repo string) (string, error) {
 	if repo == "" {
-		return "", errors.New("choose a repository folder first")
+		return "", userError(&usererr.Edge{Kind: usererr.NoRepoChosen})
 	}
 	top, err := s.git.TopLevel(ctx, repo)
 	if err != nil {

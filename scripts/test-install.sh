@@ -95,7 +95,7 @@ sleep 1
 now=$(our_pids)
 [ "$now" = "$pids" ] || fail "a second process stays: before $pids, now $now"
 echo "test-install: gtk-launch twice: one app (pid $pids), window shown; screenshot $out/install-window.png"
-"/usr/bin/boof-runner" add --title "Kept across removal" "Do not lose me" >/dev/null
+"/usr/bin/boof-runner" add --repo "$tmp" --title "Kept across removal" "Do not lose me" >/dev/null
 kill -TERM "$pids"
 for _ in $(seq 200); do kill -0 "$pids" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$pids" 2>/dev/null || fail "the app did not quit on SIGTERM"

@@ -247,17 +247,12 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	sf, rc := a.queue.settings(), a.queue.control()
 	g := gitx.New()
 	rev := reviewService(paths, g)
+	in := host.Intake(a.store, sf)
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
 		WorkDir: func() string { return a.settingsNow().WorkDir() },
-		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev),
-		ResolveBase: func(ctx context.Context, repo, ref string) error {
-			_, err := g.ResolveCommit(ctx, repo, ref)
-			return err
-		},
+		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev), Intake: in,
 	})
-	a.schedules = app.NewScheduleService(a.store, a.emit, a.context, app.ScheduleDeps{
-		WorkDir: func() string { return a.settingsNow().WorkDir() }, Wake: rc.Wake,
-	})
+	a.schedules = app.NewScheduleService(a.store, a.emit, a.context, app.ScheduleDeps{Intake: in, Wake: rc.Wake})
 	a.diag = app.NewDiagService(a.log, a.emit, a.context)
 	a.commands = app.NewCommandService(a.store, a.emit, a.context)
 	a.runSvc = app.NewRunService(a.store, rc, sf, a.live, a.emit, a.context)

@@ -38,6 +38,7 @@ var idLine = regexp.MustCompile(`^[0-9a-z]{16}\n$`)
 
 func TestAddPrintsIDAndListShowsIt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	r := runCLI(t, dir, "", "add", "--title", "Fix it", "--priority", "5", "--runs", "2", "--label", "ui", "--label", "docs", "--base", "main", "make the tests pass")
 	if r.code != 0 || !idLine.MatchString(r.stdout) {
 		t.Fatalf("add: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
@@ -70,6 +71,7 @@ func TestAddPrintsIDAndListShowsIt(t *testing.T) {
 
 func TestAddPromptFromStdin(t *testing.T) {
 	dir := t.TempDir()
+	useRepo(t, dir)
 	prompt := "line one\nline two with 'quotes' and ünïcode\n"
 	r := runCLI(t, dir, prompt, "add", "-")
 	if r.code != 0 {
@@ -83,7 +85,7 @@ func TestAddPromptFromStdin(t *testing.T) {
 func TestEnvVarSetsDataRoot(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("BOOF_RUNNER_HOME", dir)
-	r := runCLI(t, "", "", "add", "via the environment")
+	r := runCLI(t, "", "", "add", "--repo", newGitRepo(t), "via the environment")
 	if r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -96,6 +98,7 @@ func TestEnvVarSetsDataRoot(t *testing.T) {
 // one line on stderr, exit 1, and the store unchanged.
 func TestBadInputChangesNothing(t *testing.T) {
 	dir := t.TempDir()
+	useRepo(t, dir)
 	if r := runCLI(t, dir, "", "add", "keep me"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -165,6 +168,7 @@ func TestDatabaseNotSQLiteIsRefused(t *testing.T) {
 
 func TestConcurrentAddsAllSucceed(t *testing.T) {
 	dir := t.TempDir()
+	useRepo(t, dir)
 	const n = 12
 	var wg sync.WaitGroup
 	results := make([]result, n)

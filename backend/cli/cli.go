@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
@@ -150,8 +151,11 @@ func IsCommand(name string) bool {
 func globalFlags(args []string) (global, rest []string, err error) {
 	for len(args) > 0 {
 		a := args[0]
+		if a == "--" { // ends the global flags: `boof-runner -- list`
+			return global, args[1:], nil
+		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" || name != "data-dir" {
+		if !strings.HasPrefix(a, "-") || a == "-" || name != "data-dir" {
 			break
 		}
 		if hasValue {
@@ -278,26 +282,87 @@ func (c *call) newFlags() *flag.FlagSet {
 }
 
 // parse parses flags that may appear before, between or after positional
-// arguments ("--" ends flags) and returns the positional arguments.
+// arguments ("--" ends flags) and returns the positional arguments. A
+// negative number ("-1", "-5.5") where a flag would start is an argument,
+// not an unknown flag: `settings set runner.concurrency -1` and
+// `queue move ID -5` reach the command, which says what is wrong with the
+// value. A --data-dir given empty is refused rather than taken for the
+// default data root.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		head, num, rest := splitAtNumber(fs, args)
+		if err := fs.Parse(head); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
 			return nil, &usageError{msg: err.Error(), flags: true}
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
+		left := fs.Args() // what follows the first positional argument of head, or "--"
+		after := rest
+		if num != "" {
+			after = append([]string{num}, rest...)
 		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
+		if len(left) < len(head) && head[len(head)-len(left)-1] == "--" {
+			return append(append(pos, left...), after...), checkDataDir(fs)
 		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+		if len(left) == 0 && len(after) == 0 {
+			return pos, checkDataDir(fs)
+		}
+		if len(left) == 0 { // head was all flags: the number is an argument
+			pos = append(pos, num)
+			args = rest
+			continue
+		}
+		pos = append(pos, left[0])
+		args = append(append([]string{}, left[1:]...), after...)
 	}
+}
+
+// splitAtNumber splits args at the first negative number that stands where
+// a flag could start (not the value of the flag before it, not after
+// "--"): the arguments before it, the number, and the rest. num is ""
+// when there is none.
+func splitAtNumber(fs *flag.FlagSet, args []string) (head []string, num string, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return args, "", nil
+		}
+		if isNegativeNumber(a) {
+			return args[:i], a, args[i+1:]
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f != nil && !hasValue && !isBoolFlag(f) {
+			i++ // the flag's value, whatever it looks like
+		}
+	}
+	return args, "", nil
+}
+
+// isNegativeNumber reports whether s is "-" then a decimal number.
+func isNegativeNumber(s string) bool {
+	if len(s) < 2 || s[0] != '-' || (s[1] < '0' || s[1] > '9') && s[1] != '.' {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// checkDataDir refuses a --data-dir flag given an empty value.
+func checkDataDir(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "data-dir" && strings.TrimSpace(f.Value.String()) == "" {
+			err = usagef("--data-dir is empty: give the data root's folder, or leave the flag out for the default")
+		}
+	})
+	return err
 }
 
 // openStore resolves and prepares the data root and opens its database.

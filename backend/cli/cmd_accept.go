@@ -12,6 +12,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // reviewCall is what the review verbs share: the store, the task and the
@@ -63,7 +64,7 @@ func (c *call) openReviewWith(ctx context.Context, pos []string, reconcile bool,
 	}
 	if t.Repo == "" {
 		s.Close()
-		return nil, fmt.Errorf("task %s has no working directory recorded", t.ID)
+		return nil, &usererr.Edge{Kind: usererr.NoRepoRecorded, TaskID: t.ID}
 	}
 	return &reviewCall{store: s, task: t, svc: svc, git: g}, nil
 }
@@ -225,6 +226,7 @@ func selections(args, changed []string) ([]review.Selection, error) {
 	}
 	var out []review.Selection
 	at, whole := map[string]int{}, map[string]bool{}
+	seen := map[hunkKey]bool{}
 	for _, a := range args {
 		file, n := a, 0
 		if !isChanged[a] {
@@ -233,6 +235,10 @@ func selections(args, changed []string) ([]review.Selection, error) {
 				return nil, usagef("--only %q: name a changed file, or FILE:N for its hunk N", a)
 			}
 		}
+		if seen[hunkKey{file, n}] { // the same file or hunk again: refused, not taken twice
+			return nil, &usererr.Edge{Kind: usererr.Twice, Name: "--only", Value: a}
+		}
+		seen[hunkKey{file, n}] = true
 		i, ok := at[file]
 		if !ok {
 			i = len(out)
@@ -246,6 +252,12 @@ func selections(args, changed []string) ([]review.Selection, error) {
 		}
 	}
 	return out, nil
+}
+
+// hunkKey names hunk N of a file (0: the whole file) in a selection.
+type hunkKey struct {
+	file string
+	n    int
 }
 
 // flagSet reports whether the flag was given on the command line.

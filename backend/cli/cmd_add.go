@@ -2,19 +2,20 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/userfile"
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // stringList is a repeatable string flag.
@@ -24,10 +25,13 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // intFlag is an integer flag checked after parsing, so a bad value is a user
-// error (exit 1) with a readable message rather than a usage error.
+// error (exit 1) with a readable message rather than a usage error. A flag
+// with min set refuses values below it (an explicit --runs 0 is not taken
+// for the default).
 type intFlag struct {
 	name, raw string
 	def       int
+	min       *int
 }
 
 func (f *intFlag) String() string     { return f.raw }
@@ -37,9 +41,18 @@ func (f *intFlag) value() (int, error) {
 	if f.raw == "" {
 		return f.def, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(f.raw))
+	n, err := intArg(f.name, f.raw)
+	if err == nil && f.min != nil && n < *f.min {
+		return 0, &usererr.Edge{Kind: usererr.BelowMin, Name: f.name, Value: strconv.Itoa(n), Min: *f.min}
+	}
+	return n, err
+}
+
+// intArg reads a whole number the user gave for name.
+func intArg(name, raw string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
 	if err != nil {
-		return 0, fmt.Errorf("%s must be an integer, got %q", f.name, f.raw)
+		return 0, &usererr.Edge{Kind: usererr.NotNumber, Name: name, Value: raw}
 	}
 	return n, nil
 }
@@ -48,8 +61,9 @@ func runAdd(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	var n task.NewTask
 	var labels, attach stringList
+	one := 1
 	prio := &intFlag{name: "priority"}
-	runs := &intFlag{name: "runs", def: 1}
+	runs := &intFlag{name: "runs", def: 1, min: &one}
 	fs.StringVar(&n.Title, "title", "", "task title")
 	fs.StringVar(&n.Base, "base", "", "branch or commit the worktree starts from")
 	fs.Var(prio, "priority", "priority (higher runs first)")
@@ -75,7 +89,7 @@ func runAdd(ctx context.Context, c *call) error {
 	}
 	n.Prompt = pos[0]
 	if n.Prompt == "-" {
-		b, err := readAll(ctx, c.io.Stdin, task.MaxPrompt, "the prompt on standard input")
+		b, err := readAll(ctx, c.io.Stdin, task.MaxPrompt, userfile.Prompt)
 		if err != nil {
 			return err
 		}
@@ -87,15 +101,14 @@ func runAdd(ctx context.Context, c *call) error {
 	if n.Runs, err = runs.value(); err != nil {
 		return err
 	}
-	if n.Runs < 1 {
-		return fmt.Errorf("runs must be at least 1, got %d", n.Runs)
-	}
 	n.Labels = labels
-	if n.Repo != "" {
-		if n.Repo, err = absPath(n.Repo); err != nil {
-			return err
+	if flagSet(fs, "verify") && !n.NoVerify {
+		if _, err := task.CheckVerifyCommand(n.Verify); err != nil {
+			return err // --verify '' is refused, not taken for no flag
 		}
-		if err := checkRepoDir(n.Repo); err != nil {
+	}
+	if flagSet(fs, "repo") {
+		if n.Repo, err = absPath(n.Repo); err != nil {
 			return err
 		}
 	}
@@ -127,6 +140,13 @@ func runAdd(ctx context.Context, c *call) error {
 		}
 		return addSchedule(ctx, c, n, *every, *tz, *name)
 	}
+	return storeTask(ctx, c, n, attach)
+}
+
+// storeTask opens the --attach files and creates the task through the one
+// way in (backend/intake), then prints its id and what the user should
+// know: a task without isolation, its start time.
+func storeTask(ctx context.Context, c *call, n task.NewTask, attach []string) error {
 	files, closeFiles, err := openAttachments(attach)
 	if err != nil {
 		return err
@@ -137,17 +157,17 @@ func runAdd(ctx context.Context, c *call) error {
 		return err
 	}
 	defer s.Close()
-	if n.Repo == "" {
-		// Record where the task will run now, so review works whatever
-		// settings say later.
-		set, _ := host.SettingsFile(paths).Load()
-		n.Repo = set.WorkDir()
-	}
-	t, _, err := s.CreateTaskWithFiles(ctx, n, files, 0)
+	// Without --repo the task records the working directory of the
+	// settings now, so review works whatever they say later.
+	created, err := host.Intake(s, host.SettingsFile(paths)).Task(ctx, intake.Request{Task: n, Files: files})
 	if err != nil {
 		return err
 	}
+	t := created.Task
 	fmt.Fprintln(c.io.Stdout, t.ID)
+	if created.Unisolated {
+		fmt.Fprintf(c.io.Stderr, "boof-runner: warning: %s: %s\n", safeLine(t.Repo), worktree.NotGitWarning)
+	}
 	if t.NotBefore != nil {
 		if now := time.Now(); !t.NotBefore.After(now) {
 			fmt.Fprintf(c.io.Stderr, "the start time %s is in the past: the task runs now\n", atText(*t.NotBefore, false))
@@ -159,8 +179,9 @@ func runAdd(ctx context.Context, c *call) error {
 }
 
 // openAttachments opens every --attach file before anything is stored, so
-// a missing or unreadable one changes nothing. Each is attached under its
-// base name.
+// a missing or unreadable one changes nothing; each must be a regular file
+// (a named pipe or a device is refused before it is opened). Each is
+// attached under its base name.
 func openAttachments(paths []string) ([]store.NewFile, func(), error) {
 	var files []store.NewFile
 	var opened []*os.File
@@ -170,7 +191,7 @@ func openAttachments(paths []string) ([]store.NewFile, func(), error) {
 		}
 	}
 	for _, p := range paths {
-		f, err := openAttachment(p)
+		f, err := userfile.Open(p, userfile.Attachment)
 		if err != nil {
 			closeAll()
 			return nil, func() {}, err
@@ -179,40 +200,4 @@ func openAttachments(paths []string) ([]store.NewFile, func(), error) {
 		files = append(files, store.NewFile{Name: filepath.Base(p), Data: f})
 	}
 	return files, closeAll, nil
-}
-
-func openAttachment(p string) (*os.File, error) {
-	bad := func(why string) error {
-		return &task.InvalidError{Reason: fmt.Sprintf("attachment %s %s", p, why)}
-	}
-	f, err := os.Open(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, bad("does not exist")
-	case errors.Is(err, fs.ErrPermission):
-		return nil, bad("cannot be read (permission denied)")
-	case err != nil:
-		return nil, bad("cannot be read: " + err.Error())
-	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, bad("is not a regular file")
-	}
-	return f, nil
-}
-
-// checkRepoDir refuses a --repo that is not an existing folder, before the
-// task is queued to fail later.
-func checkRepoDir(dir string) error {
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &task.InvalidError{Reason: "the repository folder " + dir + " does not exist"}
-	case err != nil:
-		return fmt.Errorf("repository folder %s: %w", dir, err)
-	case !fi.IsDir():
-		return &task.InvalidError{Reason: "the repository path " + dir + " is " + dataroot.FileKind(fi.Mode()) + ", not a folder"}
-	}
-	return nil
 }

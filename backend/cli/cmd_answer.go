@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // runAnswer stores answers for a task parked in actions and re-queues it.
@@ -20,7 +21,7 @@ func runAnswer(ctx context.Context, c *call) error {
 	}
 	text := pos[1]
 	if text == "-" {
-		b, err := readAll(ctx, c.io.Stdin, store.MaxAnswers, "the answers on standard input")
+		b, err := readAll(ctx, c.io.Stdin, store.MaxAnswers, userfile.Answer)
 		if err != nil {
 			return err
 		}

@@ -2,15 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/store"
-	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // runCommands manages command templates: `commands list [--json]`,
@@ -38,12 +34,14 @@ func runCommands(ctx context.Context, c *call) error {
 	}
 	var text string
 	if pos[0] == "add" {
-		if !task.ValidCommandName(pos[1]) {
-			return &task.InvalidError{Reason: fmt.Sprintf("command name %q must be 1-64 letters, digits, '-', '_' or '.'", pos[1])}
-		}
-		if text, err = c.readText(pos[2], store.MaxCommandText); err != nil {
+		if err := store.CheckCommandName(pos[1]); err != nil {
 			return err
 		}
+		b, err := c.readNamed(ctx, pos[2], store.MaxCommandText, userfile.CommandFile, userfile.CommandText)
+		if err != nil {
+			return err
+		}
+		text = string(b)
 	}
 	open := c.openStore
 	if pos[0] == "list" || pos[0] == "show" {
@@ -80,12 +78,11 @@ func runCommands(ctx context.Context, c *call) error {
 		_, err = fmt.Fprint(w, ensureNewline(cmd.Text))
 		return err
 	case "add":
-		if _, err := s.GetCommand(ctx, pos[1]); err == nil && !*replace {
-			return fmt.Errorf("a command named %q already exists; use --replace to change its text (tasks added with it keep their copy)", pos[1])
-		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
+		save := s.CreateCommand
+		if *replace {
+			save = s.SaveCommand
 		}
-		if _, err := s.SaveCommand(ctx, pos[1], text); err != nil {
+		if _, err := save(ctx, pos[1], text); err != nil {
 			return err
 		}
 		fmt.Fprintln(w, pos[1])
@@ -96,50 +93,6 @@ func runCommands(ctx context.Context, c *call) error {
 	}
 	fmt.Fprintf(w, "removed %s (tasks added with it keep their copy)\n", pos[1])
 	return nil
-}
-
-// readText reads a user's text from a file or, for "-", stdin: at most
-// limit bytes of valid UTF-8.
-func (c *call) readText(name string, limit int) (string, error) {
-	r := c.io.Stdin
-	label := "stdin"
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return "", &task.InvalidError{Reason: fmt.Sprintf("cannot read %s: %s", name, pathProblem(err))}
-		}
-		defer f.Close()
-		r, label = f, name
-	}
-	if r == nil {
-		return "", &task.InvalidError{Reason: "nothing to read on stdin"}
-	}
-	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return "", &task.InvalidError{Reason: fmt.Sprintf("cannot read %s: %s", label, pathProblem(err))}
-	}
-	if len(b) > limit {
-		return "", &task.InvalidError{Reason: fmt.Sprintf("%s is larger than %d bytes", label, limit)}
-	}
-	if !utf8.Valid(b) {
-		return "", &task.InvalidError{Reason: fmt.Sprintf("%s is not valid UTF-8 text", label)}
-	}
-	return string(b), nil
-}
-
-// pathProblem says in a few words what went wrong opening or reading a path.
-func pathProblem(err error) string {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "it does not exist"
-	case errors.Is(err, os.ErrPermission):
-		return "permission denied"
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func ensureNewline(s string) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -70,7 +71,7 @@ func runDiff(ctx context.Context, c *call) error {
 				return err
 			}
 		}
-		return fmt.Errorf("%s is not changed in task %s", quoteIfOdd(*file), t.ID)
+		return &usererr.Edge{Kind: usererr.NotChanged, Path: *file, TaskID: t.ID}
 	}
 	_, err = rc.git.Exec(ctx, gitx.Cmd{Dir: t.Repo, Stdout: c.io.Stdout, Args: []string{
 		"diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--end-of-options", base, head, "--"}})

@@ -82,7 +82,7 @@ func runDoctor(ctx context.Context, c *call) error {
 	fmt.Fprintf(c.io.Stdout, "\nroles use: %s\n", roleSummary(set))
 	verifyDoctor(ctx, c, paths, set)
 	if bad > 0 {
-		return fmt.Errorf("%d tool(s) the roles use are not ready", bad)
+		return &usererr.Edge{Kind: usererr.ToolsNotReady, N: bad}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/store"
 )
@@ -54,6 +55,9 @@ func runEdit(ctx context.Context, c *call) error {
 	}
 	if set["label"] {
 		e.SetLabel, e.Labels = true, labels
+		if len(labels) == 1 && strings.TrimSpace(labels[0]) == "" {
+			e.Labels = nil // --label '' alone clears them
+		}
 	}
 	s, _, err := c.openStore(ctx)
 	if err != nil {

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
+	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // runExport writes a task as one markdown file to stdout (also -o -) or
@@ -24,6 +26,9 @@ func runExport(ctx context.Context, c *call) error {
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
+	}
+	if flagSet(fs, "o") && strings.TrimSpace(*out) == "" {
+		return usagef("-o is empty: give a file, or - for standard output")
 	}
 	if len(pos) != 1 {
 		return usagef("expected one task ID")
@@ -62,17 +67,17 @@ func checkExportTarget(path, abs string, force bool) error {
 	case errors.Is(err, os.ErrNotExist):
 		dir := filepath.Dir(abs)
 		if di, err := os.Stat(dir); err != nil {
-			return fmt.Errorf("export to %s: the folder %s does not exist", path, dir)
+			return &usererr.Edge{Kind: usererr.TargetMissingDir, Path: path, Dir: dir}
 		} else if !di.IsDir() {
-			return fmt.Errorf("export to %s: %s is not a folder", path, dir)
+			return &usererr.Edge{Kind: usererr.TargetNotDir, Path: path, Dir: dir}
 		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("export to %s: %w", path, err)
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("export to %s: it is %s, not a regular file; refusing to replace it", path, dataroot.FileKind(fi.Mode()))
+		return &usererr.Edge{Kind: usererr.TargetNotRegular, Path: path, FileKind: userfile.KindOf(fi.Mode())}
 	case !force:
-		return fmt.Errorf("export to %s: file exists (use --force to replace it)", path)
+		return &usererr.Edge{Kind: usererr.TargetExists, Path: path}
 	}
 	return nil
 }

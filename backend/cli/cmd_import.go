@@ -7,17 +7,21 @@ import (
 	"os"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/taskimport"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
-	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // runImport imports task files: this app's exports and the earlier
-// version's files. One FILE (or - for stdin) prints the new task's id alone
-// (notes on stderr) and fails with one line; a DIR imports every task file
-// of the tree and prints one line per file, going on after a bad one. The
-// exit code is 1 when any file failed or was imported before (--again
-// imports it as another copy).
+// version's files, through the same checks as add (backend/intake). One
+// FILE (or - for stdin) prints the new task's id alone (notes, such as the
+// files attached, on stderr) and fails with one line; a DIR imports every
+// task file of the tree and prints one line per file, going on after a bad
+// one. A FILE must be a regular file: a named pipe is refused before it is
+// opened (pipe it to - instead). The exit code is 1 when any file failed or
+// was imported before (--again imports it as another copy).
 func runImport(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	again := fs.Bool("again", false, "import files whose task was imported before as another copy")
@@ -34,40 +38,35 @@ func runImport(ctx context.Context, c *call) error {
 		fi, err := os.Stat(p)
 		dirs = append(dirs, err == nil && fi.IsDir())
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	in := host.Intake(s, host.SettingsFile(paths))
 	o := taskimport.Options{Again: *again}
 	var results []taskimport.Result
 	for i, p := range pos {
 		switch {
 		case p == "-":
-			data, err := readAll(ctx, c.io.Stdin, taskmd.MaxSize, "the task file on standard input")
+			data, err := readAll(ctx, c.io.Stdin, taskmd.MaxSize, userfile.TaskFile)
 			if err != nil {
 				return err
 			}
-			results = append(results, taskimport.Bytes(ctx, s, "stdin", data, o))
+			results = append(results, taskimport.Bytes(ctx, in, data, o))
 		case dirs[i]:
-			rs, err := taskimport.Dir(ctx, s, p, o)
+			rs, err := taskimport.Dir(ctx, in, p, o)
 			results = append(results, rs...)
+			var none *intake.NoTaskFilesError
+			if errors.As(err, &none) && len(pos) > 1 {
+				results = append(results, taskimport.FailedResult(p, err)) // the other arguments go on
+				continue
+			}
 			if err != nil {
 				return err
 			}
 		default:
-			// Through readFile: a pipe (import <(…)) is read, and a read that
-			// waits gives way to a signal.
-			data, err := readFile(ctx, p, taskmd.MaxSize, "the task file "+p)
-			if err != nil {
-				if len(pos) == 1 || errors.Is(err, errInterrupted) {
-					return err
-				}
-				msg, _ := usererr.Describe(err)
-				results = append(results, taskimport.Result{Path: p, Outcome: taskimport.Failed, Error: msg})
-				continue
-			}
-			results = append(results, taskimport.Bytes(ctx, s, p, data, o))
+			results = append(results, taskimport.File(ctx, in, p, o))
 		}
 	}
 	if *asJSON {
@@ -77,28 +76,26 @@ func runImport(ctx context.Context, c *call) error {
 		if err := writeJSON(c.io.Stdout, results); err != nil {
 			return err
 		}
-		return importFailure(results)
+		return taskimport.Failure(results)
 	}
 	if len(pos) == 1 && !dirs[0] && len(results) == 1 {
 		return c.printOne(results[0])
 	}
 	printReport(c, results)
-	return importFailure(results)
+	return taskimport.Failure(results)
 }
 
-// printOne reports the import of one file as `add` does: the id alone.
+// printOne reports the import of one file as `add` does: the id alone,
+// or the file's error.
 func (c *call) printOne(r taskimport.Result) error {
-	switch r.Outcome {
-	case taskimport.Imported:
-		for _, n := range r.Notes {
-			fmt.Fprintf(c.io.Stderr, "boof-runner: note: %s\n", safeLine(n))
-		}
-		fmt.Fprintln(c.io.Stdout, r.TaskID)
-		return nil
-	case taskimport.Skipped:
-		return fmt.Errorf("%s is %s", r.Path, r.Error)
+	if r.Outcome != taskimport.Imported {
+		return r.Err
 	}
-	return errors.New(r.Error)
+	for _, n := range r.Notes {
+		fmt.Fprintf(c.io.Stderr, "boof-runner: note: %s\n", safeLine(n))
+	}
+	fmt.Fprintln(c.io.Stdout, r.TaskID)
+	return nil
 }
 
 // printReport prints one line per file, its notes indented below it, and
@@ -127,18 +124,4 @@ func printReport(c *call, rs []taskimport.Result) {
 		parts = append(parts, fmt.Sprintf("%d %s", count[o], o))
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
-}
-
-// importFailure is the command's error when a file failed or was a duplicate.
-func importFailure(rs []taskimport.Result) error {
-	bad := 0
-	for _, r := range rs {
-		if r.Outcome == taskimport.Failed || r.Outcome == taskimport.Duplicate {
-			bad++
-		}
-	}
-	if bad == 0 {
-		return nil
-	}
-	return fmt.Errorf("%d of %d file(s) were not imported; the others were", bad, len(rs))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // runInject stores a prompt for a task: `inject ID TEXT` (TEXT - reads stdin).
@@ -21,7 +22,7 @@ func runInject(ctx context.Context, c *call) error {
 	}
 	text := pos[1]
 	if text == "-" {
-		b, err := readAll(ctx, c.io.Stdin, store.MaxInjection, "the prompt on standard input")
+		b, err := readAll(ctx, c.io.Stdin, store.MaxInjection, userfile.Prompt)
 		if err != nil {
 			return err
 		}

@@ -50,11 +50,7 @@ func runList(ctx context.Context, c *call) error {
 			}
 			st, err := task.ParseStatus(strings.TrimSpace(s))
 			if err != nil {
-				names := make([]string, len(task.Statuses))
-				for i, s := range task.Statuses {
-					names[i] = string(s)
-				}
-				return &task.InvalidError{Reason: fmt.Sprintf("unknown status %q (the statuses are %s)", strings.TrimSpace(s), strings.Join(names, ", "))}
+				return err
 			}
 			f.Statuses = append(f.Statuses, st)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ func runQueue(ctx context.Context, c *call) error {
 	sub := c.args[0]
 	c.args = c.args[1:]
 	switch sub {
+	case "-h", "-help", "--help", "help":
+		c.newFlags() // the usage Run prints for ErrHelp
+		return flag.ErrHelp
 	case "add":
 		return queueAdd(ctx, c)
 	case "list", "ls":

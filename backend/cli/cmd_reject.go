@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 func runReject(ctx context.Context, c *call) error {
@@ -16,6 +17,9 @@ func runReject(ctx context.Context, c *call) error {
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
+	}
+	if *yes && !*del {
+		return usagef("--yes confirms --delete-branches: give both, or neither")
 	}
 	rc, err := c.openReview(ctx, pos, true)
 	if err != nil {
@@ -30,7 +34,7 @@ func runReject(ctx context.Context, c *call) error {
 		}
 		fmt.Fprintf(c.io.Stderr, "this deletes %s\n", safeLine(review.Describe(r.Confirm)))
 		if !*yes && !confirm(c, "type 'yes' to delete them: ") {
-			return fmt.Errorf("not confirmed: nothing changed")
+			return &usererr.Edge{Kind: usererr.NotConfirmed}
 		}
 	}
 	out, err := rc.svc.Reject(ctx, r, review.StoreRecorder{Store: rc.store})

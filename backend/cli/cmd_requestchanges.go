@@ -8,6 +8,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // runRequestChanges sends a finished task back to its developer:
@@ -50,11 +51,16 @@ func runRequestChanges(ctx context.Context, c *call) error {
 		}
 		req.Comments = append(req.Comments, review.Comment{File: file, Hunk: h.Text, Line: h.NewStart, Text: text})
 	}
+	dropped := map[hunkKey]bool{}
 	for _, arg := range drops {
 		file, n, err := splitHunkID(arg)
 		if err != nil {
 			return err
 		}
+		if dropped[hunkKey{file, n}] {
+			return &usererr.Edge{Kind: usererr.Twice, Name: "--drop", Value: arg}
+		}
+		dropped[hunkKey{file, n}] = true
 		h, err := cliHunk(ctx, rc, t, file, n)
 		if err != nil {
 			return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -10,14 +11,15 @@ import (
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/schedule"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
 // atLayouts are the forms `add --at` reads, in the zone of --tz (default
 // the machine's local zone) unless the value names its own offset.
 var atLayouts = []string{"2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"}
 
-// parseAt reads a not-before time. It returns an error wrapping
-// task.ErrInvalid for a value in none of the forms.
+// parseAt reads a not-before time. It returns a NotTime *usererr.Edge
+// for a value in none of the forms.
 func parseAt(v, tz string) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
@@ -36,7 +38,7 @@ func parseAt(v, tz string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, &task.InvalidError{Reason: fmt.Sprintf("--at %q is not a time (use \"2026-12-02 02:00\", local time or --tz, or RFC 3339)", v)}
+	return time.Time{}, &usererr.Edge{Kind: usererr.NotTime, Name: "--at", Value: v}
 }
 
 // atText is a stored not-before time in the machine's zone, to the minute,
@@ -59,12 +61,12 @@ func addSchedule(ctx context.Context, c *call, n task.NewTask, every, tz, name s
 	if _, err := schedule.Parse(every, tz); err != nil {
 		return err // checked before touching the data root
 	}
-	s, _, err := c.openStore(ctx)
+	s, paths, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	sc, err = schedule.Create(ctx, s, sc, time.Now())
+	sc, err = host.Intake(s, host.SettingsFile(paths)).Schedule(ctx, sc, 0)
 	if err != nil {
 		return err
 	}
@@ -185,6 +187,9 @@ func runLimits(ctx context.Context, c *call) error {
 	defer s.Close()
 	now := time.Now()
 	if len(pos) == 2 {
+		if !slices.Contains(host.ToolNames(), pos[1]) {
+			return &usererr.Edge{Kind: usererr.UnknownTool, Value: pos[1]}
+		}
 		p, err := s.ResumeTool(ctx, pos[1], now)
 		if err != nil {
 			return err

@@ -16,14 +16,12 @@ import (
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/verify"
 )
 
 // verifyUsage is the verify command's shape.
 const verifyUsage = "verify ID | verify set --repo PATH CMD | verify get --repo PATH | verify unset --repo PATH | verify list"
-
-// errVerifyFailed makes `verify ID` exit 1 after printing the result.
-var errVerifyFailed = errors.New("the verify command did not pass")
 
 func runVerify(ctx context.Context, c *call) error {
 	if len(c.args) == 0 {
@@ -159,13 +157,13 @@ func verifyTask(ctx context.Context, c *call) error {
 		return err
 	}
 	if t.Status == task.StatusOngoing {
-		return fmt.Errorf("task %s is running: its gate verifies it", t.ID)
+		return &usererr.Edge{Kind: usererr.TaskRunning, TaskID: t.ID}
 	}
 	if t.WorktreePath == "" {
-		return fmt.Errorf("task %s has no worktree to verify", t.ID)
+		return &usererr.Edge{Kind: usererr.NoWorktree, TaskID: t.ID}
 	}
 	if fi, err := os.Stat(t.WorktreePath); err != nil || !fi.IsDir() {
-		return fmt.Errorf("the worktree %s of task %s no longer exists", t.WorktreePath, t.ID)
+		return &usererr.Edge{Kind: usererr.NoWorktree, TaskID: t.ID, Path: t.WorktreePath}
 	}
 	set, _ := host.SettingsFile(paths).Load()
 	g := gitx.New()
@@ -186,7 +184,7 @@ func verifyTask(ctx context.Context, c *call) error {
 		return err
 	}
 	if choice.Command == "" {
-		return fmt.Errorf("no verify command for task %s: set one with `boof-runner verify set --repo %s CMD` or settings verify.command", t.ID, repoTop)
+		return &usererr.Edge{Kind: usererr.NoVerifyCommand, TaskID: t.ID, Dir: repoTop}
 	}
 	procs := proc.NewRunner(proc.RunnerOptions{Logger: slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 		NoSubreaper: true, Filter: func() proc.Filter { return secrets.NewStream() }})
@@ -213,7 +211,7 @@ func verifyTask(ctx context.Context, c *call) error {
 		return werr
 	}
 	if !vr.Outcome.Passed() {
-		return errVerifyFailed
+		return &usererr.Edge{Kind: usererr.VerifyFailed}
 	}
 	return nil
 }

@@ -189,8 +189,8 @@ func TestAddRefusesBadContent(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--attach", filepath.Join(dir, "ok.txt"), "--attach", filepath.Join(dir, "gone.txt")},
-			"boof-runner: Attachment " + filepath.Join(dir, "gone.txt") + " does not exist.\n"},
-		{[]string{"--attach", dir}, "boof-runner: Attachment " + dir + " is not a regular file.\n"},
+			"boof-runner: The attachment " + filepath.Join(dir, "gone.txt") + " does not exist.\n"},
+		{[]string{"--attach", dir}, "boof-runner: The attachment " + dir + " is a folder, not a file.\n"},
 		{[]string{"--command", "nope"}, "boof-runner: Command \"nope\" does not exist.\n"},
 		{[]string{"--attach", filepath.Join(dir, "ok.txt"), "--attach", filepath.Join(dir, "ok.txt")},
 			"boof-runner: Attachment name \"ok.txt\" is given twice.\n"},
@@ -208,10 +208,10 @@ func TestAddRefusesBadContent(t *testing.T) {
 		t.Fatalf("attachment directories left: %d", len(entries))
 	}
 	r := runCLI(t, data, "bad \xff text", "commands", "add", "x", "-")
-	if r.code != 1 || r.stderr != "boof-runner: Stdin is not valid UTF-8 text.\n" {
+	if r.code != 1 || r.stderr != "boof-runner: The command text is not valid UTF-8.\n" {
 		t.Fatalf("non-UTF-8 template: %d %q", r.code, r.stderr)
 	}
-	if r := runCLI(t, data, "", "commands", "add", "x", dir); r.code != 1 || !strings.Contains(r.stderr, "is a directory") {
+	if r := runCLI(t, data, "", "commands", "add", "x", dir); r.code != 1 || r.stderr != "boof-runner: The command template file "+dir+" is a folder, not a file.\n" {
 		t.Fatalf("directory as template: %d %q", r.code, r.stderr)
 	}
 	if r := runCLI(t, data, "", "commands", "frob"); r.code != 2 {

@@ -68,3 +68,38 @@ func tryCLI(dataDir, stdin string, args ...string) (result, error) {
 	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}, nil
 }
+
+// newGitRepo makes a git repository on branch main with one commit.
+func newGitRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return repo
+}
+
+// useRepo makes a fresh git repository (branch main, one commit) the
+// working directory of data root dir, through `settings set`, and returns
+// it: a task added without --repo runs there (and without one, add
+// refuses the task).
+func useRepo(t *testing.T, dir string) string {
+	t.Helper()
+	repo := newGitRepo(t)
+	if r := runCLI(t, dir, "", "settings", "set", "workingDirectory", repo); r.code != 0 {
+		t.Fatalf("settings set workingDirectory: %+v", r)
+	}
+	return repo
+}
+
+// ensureRepo is useRepo unless dir's settings already name a working
+// directory.
+func ensureRepo(t *testing.T, dir string) {
+	t.Helper()
+	if r := runCLI(t, dir, "", "settings", "get", "workingDirectory"); r.code == 0 && strings.TrimSpace(r.stdout) != `""` && strings.TrimSpace(r.stdout) != "" {
+		return
+	}
+	useRepo(t, dir)
+}

@@ -35,6 +35,7 @@ func schedulesJSON(t *testing.T, dir string) []listedSchedule {
 
 func TestAddEveryMakesASchedule(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -87,6 +88,7 @@ func TestAddEveryMakesASchedule(t *testing.T) {
 
 func TestAddAtSetsNotBefore(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	future := time.Now().Add(48 * time.Hour).UTC().Format("2006-01-02 15:04")
 	r := runCLI(t, dir, "", "add", "--at", future, "--tz", "UTC", "later")
 	if r.code != 0 || !strings.Contains(r.stderr, "not started before") {
@@ -132,6 +134,7 @@ func TestLimitsListsAndResumes(t *testing.T) {
 
 func TestAddOnLimit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	r := runCLI(t, dir, "", "add", "--on-limit", "switch", "x")
 	if r.code != 0 {
 		t.Fatalf("switch: %+v", r)

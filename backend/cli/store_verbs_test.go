@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,8 +25,14 @@ func storeAt(t *testing.T, dir string) *store.Store {
 	return s
 }
 
+// addTask adds a task through the CLI and returns its id; without --repo,
+// a data root whose settings name no working directory gets one first
+// (ensureRepo).
 func addTask(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	if !slices.Contains(args, "--repo") {
+		ensureRepo(t, dir)
+	}
 	r := runCLI(t, dir, "", append([]string{"add"}, args...)...)
 	if r.code != 0 {
 		t.Fatalf("add: %d %s", r.code, r.stderr)

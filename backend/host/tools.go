@@ -63,6 +63,15 @@ func Catalog() settings.Catalog {
 	return c
 }
 
+// ToolNames lists the names of the registered tools, in registration order.
+func ToolNames() []string {
+	names := make([]string, len(adapters))
+	for i, a := range adapters {
+		names[i] = a.Name
+	}
+	return names
+}
+
 // SettingsFile returns the settings file of a data root, with the tools of
 // Catalog.
 func SettingsFile(paths dataroot.Paths) *settings.File {

@@ -71,11 +71,21 @@ func (q *Queue) changed() {
 	}
 }
 
+// TwiceError is a task named twice in one Add.
+type TwiceError struct {
+	TaskID string
+}
+
+// Error names the task.
+func (e *TwiceError) Error() string { return "task " + e.TaskID + " is named twice" }
+
 // Add queues finished tasks, in the order given, on target (default: each
 // task's base branch, else the branch checked out in its repository) with
 // strategy (default merge). Nothing is added when one of them cannot be:
-// a task that is not done, is already queued, or whose work failed its
-// verification; a bad strategy or branch name.
+// a task that is not done, is already queued or named twice (a
+// *TwiceError), or whose work failed its verification; a bad strategy or
+// branch name, a target branch that does not exist (a
+// *review.NoTargetError).
 func (q *Queue) Add(ctx context.Context, ids []string, target, strategy string) ([]task.QueueEntry, error) {
 	st, err := review.ParseStrategy(strategy)
 	if err != nil {
@@ -83,6 +93,13 @@ func (q *Queue) Add(ctx context.Context, ids []string, target, strategy string) 
 	}
 	set := q.Settings()
 	var add []store.NewQueueEntry
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return nil, &TwiceError{TaskID: id}
+		}
+		seen[id] = true
+	}
 	for _, id := range ids {
 		t, err := q.Store.GetTask(ctx, id)
 		if err != nil {
@@ -109,6 +126,11 @@ func (q *Queue) Add(ctx context.Context, ids []string, target, strategy string) 
 		}
 		if _, err := q.Git.Run(ctx, top, "check-ref-format", "--branch", tgt); err != nil {
 			return nil, fmt.Errorf("%q: %w", tgt, review.ErrBadBranch)
+		}
+		if _, ok, err := q.Git.RefSHA(ctx, top, "refs/heads/"+tgt); err != nil {
+			return nil, fmt.Errorf("queue %s: %w", t.ID, err)
+		} else if !ok { // refused now, not blocked when its turn comes
+			return nil, &review.NoTargetError{Branch: tgt, Repo: top}
 		}
 		add = append(add, store.NewQueueEntry{TaskID: t.ID, Repo: top, Target: tgt, Strategy: string(st)})
 	}

@@ -69,8 +69,11 @@ func taskInputCases() []biCase {
 		}, code: 1, msg: "is a file, not a folder."},
 		{name: "repo that does not exist", args: func(e *biEnv) []string { return []string{"add", "--repo", filepath.Join(e.tmp, "gone"), "p"} },
 			code: 1, msg: "does not exist."},
+		{name: "add without a working directory", short: true, args: biArgs("add", "p"), code: 1, msg: "the task has no folder to run in"},
+		{name: "base ref that names no commit, at add", setup: func(e *biEnv) { e.withRepo(nil) }, args: biArgs("add", "--base", "no-such-branch", "p"),
+			code: 1, msg: `The base ref "no-such-branch" is not a branch or commit in`},
 		{name: "prompt with a NUL byte", args: biArgs("add", "-"), call: biCall{stdin: []byte("a\x00b")}, code: 1, msg: "Prompt contains a NUL byte."},
-		{name: "prompt over 16 MiB", args: biArgs("add", "-"), call: biCall{stdin: bytes.Repeat([]byte("x"), 16<<20+1)}, code: 1, msg: "larger than 16 MiB"},
+		{name: "prompt over 16 MiB", args: biArgs("add", "-"), call: biCall{stdin: bytes.Repeat([]byte("x"), 16<<20+1)}, code: 1, msg: "larger than the limit of 16 MiB"},
 		biRefused("unknown status filter", `unknown status "running" (the statuses are draft, pending`, false, "list", "--status", "running"),
 		{name: "search longer than a LIKE pattern", args: biArgs("list", "--search", strings.Repeat("ab", 30000)), code: 0},
 		{name: "data dir under /proc", noDir: true, args: biArgs("list", "--data-dir", "/proc/boof-runner-r3"), code: 1, msg: "/proc/boof-runner-r3"},
@@ -106,7 +109,7 @@ func statusCases() []biCase {
 		{name: "inject into a done task", args: id(done, "inject", "more"), code: 1, msg: "can take injected prompts."},
 		{name: "answer a pending task", args: id(func(e *biEnv) string { return e.pending }, "answer", "blue"), code: 1, msg: "has no questions to answer."},
 		{name: "inject empty text", args: id(func(e *biEnv) string { return e.pending }, "inject", " "), code: 1, msg: "empty"},
-		{name: "answer with empty text", args: id(func(e *biEnv) string { return e.actions }, "answer", "  "), code: 1, msg: "Answers are empty."},
+		{name: "answer with empty text", args: id(func(e *biEnv) string { return e.actions }, "answer", "  "), code: 1, msg: "The answer is empty."},
 		{name: "delete an ongoing task", args: id(func(e *biEnv) string { return e.ongoing }, "delete"), code: 1, msg: "This task is ongoing: stop it before you delete it."},
 		{name: "archive an ongoing task", args: id(func(e *biEnv) string { return e.ongoing }, "archive"), code: 1, msg: "stop it before you archive it."},
 		{name: "diff of a task without a branch", args: id(func(e *biEnv) string { return e.pending }, "diff"), code: 1},
@@ -120,11 +123,16 @@ func waitCases() []biCase {
 	return []biCase{
 		{name: "add - waiting on stdin, SIGTERM", short: true, args: biArgs("add", "-"), call: biSignal(syscall.SIGTERM), code: 1, msg: biInterrupted},
 		{name: "import - waiting on stdin, SIGINT", short: true, args: biArgs("import", "-"), call: biSignal(syscall.SIGINT), code: 1, msg: biInterrupted},
-		{name: "import of a FIFO without a writer, SIGTERM", short: true, args: func(e *biEnv) []string {
+		{name: "import of a FIFO without a writer: refused before it is opened", short: true, args: func(e *biEnv) []string {
 			p := filepath.Join(e.tmp, "task.md")
 			syscall.Mkfifo(p, 0o600)
 			return []string{"import", p}
-		}, call: biSignal(syscall.SIGTERM), code: 1, msg: biInterrupted},
+		}, code: 1, msg: "is a named pipe, not a regular file"},
+		{name: "add --attach of a FIFO: refused before it is opened", args: func(e *biEnv) []string {
+			p := filepath.Join(e.tmp, "notes.txt")
+			syscall.Mkfifo(p, 0o600)
+			return []string{"add", "--repo", e.tmp, "--attach", p, "p"}
+		}, code: 1, msg: "is a named pipe, not a regular file"},
 		{name: "answer - waiting on stdin, SIGINT", args: func(e *biEnv) []string { return []string{"answer", e.actions, "-"} }, call: biSignal(syscall.SIGINT), code: 1, msg: biInterrupted},
 		{name: "inject - waiting on stdin, SIGTERM", args: func(e *biEnv) []string { return []string{"inject", e.pending, "-"} }, call: biSignal(syscall.SIGTERM), code: 1, msg: biInterrupted},
 		{name: "add - with a FIFO as stdin, SIGINT", args: biArgs("add", "-"), call: biCall{stdinFIFO: true, signal: syscall.SIGINT, waitRead: true, limit: 20 * time.Second}, code: 1, msg: biInterrupted},
@@ -154,15 +162,18 @@ func biDoc(key, value string) string {
 func importCases() []biCase {
 	return []biCase{
 		{name: "import of a missing file", args: func(e *biEnv) []string { return []string{"import", filepath.Join(e.tmp, "nope.md")} }, code: 1, msg: "nope.md does not exist."},
-		{name: "import of a folder", args: func(e *biEnv) []string { return []string{"import", e.tmp} }, code: 1, msg: "is a folder, not a file."},
-		{name: "import of /dev/zero (no end)", short: true, args: biArgs("import", "/dev/zero"), code: 1, msg: "larger than 64 MiB"},
+		{name: "import of a folder without task files", args: func(e *biEnv) []string { return []string{"import", e.tmp} }, code: 1, msg: "holds no task files"},
+		{name: "import of /dev/zero (no end)", short: true, args: biArgs("import", "/dev/zero"), code: 1, msg: "is a device, not a regular file"},
 		{name: "import with NUL bytes", args: biImportFile("---\nstatus: pending\n\x00---\n"), code: 1, msg: "NUL"},
 		{name: "import of garbage", args: biImportFile("hello, this is not a task\n"), code: 1, msg: "must start with a --- frontmatter line"},
 		{name: "import with an unknown status", args: biImportFile(biDoc("status", "runnin")), code: 1, msg: "runnin"},
 		{name: "import with an invalid UTF-8 title", short: true, args: biImportFile(biDoc("title", "caf\xe9")), code: 1, msg: "not valid UTF-8 text"},
 		{name: "import with an escape in the title", args: biImportFile(biDoc("title", `"\u001b]0;owned\u0007"`)), code: 1, msg: "control character U+001B"},
 		{name: "import with a bad label", args: biImportFile(biDoc("labels", `["a,b"]`)), code: 1, msg: "contains a comma"},
-		{name: "import with an unknown field", args: biImportFile("---\nstatus: pending\nfrob: 1\n---\n## Prompt\n~~~\np\n~~~\n"), code: 1, msg: `unknown field "frob"`},
+		{name: "import with a relative repo", args: biImportFile("---\nstatus: pending\nrepo: \"src/app\"\n---\n## Prompt\n~~~\np\n~~~\n"),
+			code: 1, msg: "is not an absolute path"},
+		{name: "import with an unknown field: kept and said", args: biImportFile("---\nstatus: done\nfrob: 1\n---\n## Prompt\n~~~\np\n~~~\n"),
+			code: 0, changes: true, msg: `unknown key "frob" kept`},
 	}
 }
 
@@ -238,7 +249,7 @@ func biKindKept(name string, mode os.FileMode) func(*biEnv, biResult) []string {
 // fences, CRLF, invalid UTF-8 and an escape in its prompt) and compares.
 func biRoundTrip(e *biEnv, _ biResult) []string {
 	prompt := "Fix ~~~ fences\r\n~~~~\nbytes \xff\xfe kept\n\ttabbed \x1b[31m escape\n"
-	add := biExec(e.t, e.bin, biCall{args: []string{"add", "--title", "Café ✓ 日本", "--label", "ünï", "-", "--data-dir", e.dir}, stdin: []byte(prompt)})
+	add := biExec(e.t, e.bin, biCall{args: []string{"add", "--repo", e.tmp, "--title", "Café ✓ 日本", "--label", "ünï", "-", "--data-dir", e.dir}, stdin: []byte(prompt)})
 	id := strings.TrimSpace(add.stdout)
 	exp := biExec(e.t, e.bin, biCall{args: []string{"export", id, "--data-dir", e.dir}})
 	imp := biExec(e.t, e.bin, biCall{args: []string{"import", "-", "--data-dir", e.dir}, stdin: []byte(exp.stdout)})

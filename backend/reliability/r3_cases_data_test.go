@@ -131,14 +131,16 @@ func databaseCases() []biCase {
 		{name: "database with user_version -5", short: true, setup: func(e *biEnv) { e.sql("PRAGMA user_version = -5") }, args: biArgs("add", "p"), code: 1, msg: "has an invalid schema version (-5)"},
 		{name: "database whose upgrade fails", setup: biDBAs(func(e *biEnv, p string) { e.sql("CREATE TABLE tasks (x INTEGER)") }), args: list, code: 1,
 			msg: "could not be upgraded for this version of Boof Runner (0001_tasks.sql: table tasks already exists)"},
-		{name: "database with a damaged task table", short: true, setup: func(e *biEnv) { e.damage("tasks", 8) }, args: biArgs("add", "p"), code: 1, msg: "is damaged",
+		{name: "database with a damaged task table", short: true, setup: func(e *biEnv) { e.damage("tasks", 8) },
+			args: func(e *biEnv) []string { return []string{"add", "--repo", e.tmp, "p"} }, code: 1, msg: "is damaged",
 			check: func(e *biEnv, _ biResult) []string {
 				if n := e.taskCount(); n > 5 {
 					return []string{"silent: add wrote a row on a damaged table"}
 				}
 				return nil
 			}},
-		{name: "database of zero bytes", setup: biDBAs(func(e *biEnv, p string) { e.write(p, "") }), args: biArgs("add", "p"), code: 0, changes: true},
+		{name: "database of zero bytes", setup: biDBAs(func(e *biEnv, p string) { e.write(p, "") }),
+			args: func(e *biEnv) []string { return []string{"add", "--repo", e.tmp, "p"} }, code: 0, changes: true},
 	}
 }
 

@@ -44,6 +44,19 @@ var (
 	ErrUnsettled = errors.New("the outcome of the move is settled at the next reconciliation")
 )
 
+// NoTargetError is a target branch that does not exist in a repository.
+type NoTargetError struct {
+	Branch, Repo string
+}
+
+// Error names the branch.
+func (e *NoTargetError) Error() string {
+	return fmt.Sprintf("target branch %s does not exist in %s", e.Branch, e.Repo)
+}
+
+// Unwrap lets errors.Is match ErrNoTarget.
+func (e *NoTargetError) Unwrap() error { return ErrNoTarget }
+
 // NotVerifiedError is an accept of work whose latest verification failed.
 type NotVerifiedError struct {
 	// Reason is the failed run's message ("verification failed: ./check.sh exited 1").

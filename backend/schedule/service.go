@@ -29,11 +29,17 @@ func arm(sc task.Schedule, now time.Time) (task.Schedule, error) {
 	if !sc.Paused {
 		n := spec.Next(now)
 		if n.IsZero() {
-			return sc, &task.InvalidError{Reason: "the cron expression " + sc.Cron + " never fires"}
+			return sc, NeverFires(sc.Cron)
 		}
 		sc.NextFire = &n
 	}
 	return sc, nil
+}
+
+// NeverFires is the error of a cron expression with no fire time ahead
+// (February 30th): it wraps task.ErrInvalid.
+func NeverFires(cron string) error {
+	return &task.InvalidError{Reason: "the cron expression " + cron + " never fires"}
 }
 
 // Create checks and stores a new schedule, armed for its first fire after

@@ -53,6 +53,7 @@ func (f *File) readRawUpTo(limit int64) (map[string]any, error) {
 
 // parse reads the user's document from the file's bytes.
 func (f *File) parse(b []byte) (map[string]any, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte-order mark some editors write
 	if len(bytes.TrimSpace(b)) == 0 {
 		return map[string]any{}, nil
 	}
@@ -73,6 +74,11 @@ func (f *File) parse(b []byte) (map[string]any, error) {
 	raw, ok := doc.(map[string]any)
 	if !ok {
 		return nil, &MalformedError{Path: f.path, Problem: "is not a JSON object (it holds " + got(doc) + ")"}
+	}
+	if key := repeatedKey(b); key != "" {
+		// The decoder keeps the last value without a word: refuse, so that
+		// no setting is silently one of two.
+		return nil, &MalformedError{Path: f.path, Problem: "has the key " + key + " twice; keep one of them"}
 	}
 	return raw, nil
 }
@@ -190,4 +196,52 @@ func (f *File) write(raw map[string]any) error {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil
+}
+
+// repeatedKey returns the dotted key of the first object key that appears
+// twice in the same object of the JSON document b ("" when none does).
+func repeatedKey(b []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	type frame struct {
+		object bool
+		path   string
+		seen   map[string]bool
+		key    string // the key whose value comes next (objects)
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key == "" {
+			if k, ok := tok.(string); ok { // a key
+				if top.seen[k] {
+					return join(top.path, k)
+				}
+				top.seen[k], top.key = true, k
+				continue
+			}
+		}
+		path := ""
+		if top != nil {
+			path = top.path
+			if top.object {
+				path, top.key = join(top.path, top.key), ""
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, path: path, seen: map[string]bool{}})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: path})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
 }

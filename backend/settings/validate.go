@@ -42,7 +42,9 @@ func (s Settings) problems() []*KeyError {
 			bad(key, "must be between %d and %d (got %d)", lo, hi, n)
 		}
 	}
-	if w := s.WorkingDirectory; w != "" && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
+	if w := s.WorkingDirectory; w != "" && task.LineProblem(w) != "" {
+		bad("workingDirectory", "%s", task.LineProblem(w))
+	} else if w != "" && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
 		bad("workingDirectory", "must be an absolute path or start with ~/ (got %q)", w)
 	}
 	between("runner.concurrency", int64(s.Runner.Concurrency), 1, MaxConcurrency)
@@ -60,8 +62,8 @@ func (s Settings) problems() []*KeyError {
 		if !slices.Contains(s.catalog.Names, r.ref.Tool) {
 			bad("roles."+string(r.name)+".tool", "must be one of %s (got %q)", strings.Join(s.catalog.Names, ", "), r.ref.Tool)
 		}
-		if strings.ContainsAny(r.ref.Model, "\n\r\x00") {
-			bad("roles."+string(r.name)+".model", "must not contain a line break or NUL")
+		if p := task.LineProblem(r.ref.Model); p != "" {
+			bad("roles."+string(r.name)+".model", "%s", p)
 		}
 		if r.name == task.RoleDeveloper && r.ref.Write != nil && !*r.ref.Write {
 			bad("roles.developer.write", "must be true or left out: the developer is the role that edits")
@@ -96,8 +98,10 @@ func (s Settings) problems() []*KeyError {
 			continue // unknown tools are kept as they are
 		}
 		tc := s.Tools[name]
-		if strings.ContainsAny(tc.Path, "\n\r\x00") {
-			bad("tools."+name+".path", "must not contain a line break or NUL")
+		if p := task.LineProblem(tc.Path); p != "" {
+			bad("tools."+name+".path", "%s", p)
+		} else if strings.ContainsRune(tc.Path, filepath.Separator) && !filepath.IsAbs(tc.Path) {
+			bad("tools."+name+".path", "must be an absolute path, or a command name found on PATH (got %q)", tc.Path)
 		}
 		for _, k := range slices.Sorted(maps.Keys(tc.Env)) {
 			if !envName.MatchString(k) {

@@ -41,7 +41,7 @@ func TestValidateReportsEveryBadKey(t *testing.T) {
 		`roles.reviewer.tool must be one of claude-code, codex, mock (got "gpt")`,
 		`worktree.onDone must be keep-branch, keep or delete (got "trash")`,
 		"retries.backoffMs must hold delays between 0 and 86400000 (got -5 at position 2)",
-		"tools.claude-code.path must not contain a line break or NUL",
+		"tools.claude-code.path contains the control character U+000A; it must be one line of plain text",
 		"tools.codex.env.A must not contain NUL",
 		`tools.codex.env must name valid environment variables (got "B B")`,
 	}

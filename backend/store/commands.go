@@ -24,26 +24,78 @@ type Command struct {
 // MaxCommandText is the largest command template accepted, in bytes.
 const MaxCommandText = 1 << 20
 
+// CommandExistsError refuses to create a command template under a name
+// another template has.
+type CommandExistsError struct {
+	Name string
+}
+
+// Error names the template.
+func (e *CommandExistsError) Error() string { return fmt.Sprintf("command %q already exists", e.Name) }
+
+// Unwrap lets errors.Is match ErrExists.
+func (e *CommandExistsError) Unwrap() error { return ErrExists }
+
+// CheckCommandName refuses a name that cannot name a command template (see
+// task.ValidCommandName) with an error wrapping task.ErrInvalid.
+func CheckCommandName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return invalidf("the command needs a name")
+	case !task.ValidCommandName(name):
+		return invalidf("command name %q must be 1-64 letters, digits, '-', '_' or '.'", name)
+	}
+	return nil
+}
+
+// checkCommandText refuses empty, oversized, non-UTF-8 text and text with
+// a NUL byte (as prompts do).
+func checkCommandText(text string) error {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return invalidf("the command text is empty")
+	case len(text) > MaxCommandText:
+		return invalidf("the command text is longer than %d bytes", MaxCommandText)
+	case !utf8.ValidString(text):
+		return invalidf("the command text is not valid UTF-8")
+	case strings.IndexByte(text, 0) >= 0:
+		return invalidf("the command text contains a NUL byte")
+	}
+	return nil
+}
+
 // SaveCommand creates or replaces the command template name. It returns an
-// error wrapping task.ErrInvalid for a bad name (see task.ValidCommandName)
-// or empty, oversized or non-UTF-8 text.
+// error wrapping task.ErrInvalid for a bad name (CheckCommandName) or
+// empty, oversized, non-UTF-8 text or text holding a NUL byte.
 func (s *Store) SaveCommand(ctx context.Context, name, text string) (Command, error) {
-	if !task.ValidCommandName(name) {
-		return Command{}, invalidf("command name %q must be 1-64 letters, digits, '-', '_' or '.'", name)
+	return s.saveCommand(ctx, name, text, true)
+}
+
+// CreateCommand is SaveCommand for a name no template has: it returns a
+// *CommandExistsError, changing nothing, when one has it.
+func (s *Store) CreateCommand(ctx context.Context, name, text string) (Command, error) {
+	return s.saveCommand(ctx, name, text, false)
+}
+
+func (s *Store) saveCommand(ctx context.Context, name, text string, replace bool) (Command, error) {
+	if err := CheckCommandName(name); err != nil {
+		return Command{}, err
 	}
-	if strings.TrimSpace(text) == "" {
-		return Command{}, invalidf("command text is empty")
-	}
-	if len(text) > MaxCommandText {
-		return Command{}, invalidf("command text is longer than %d bytes", MaxCommandText)
-	}
-	if !utf8.ValidString(text) {
-		return Command{}, invalidf("command text is not valid UTF-8")
+	if err := checkCommandText(text); err != nil {
+		return Command{}, err
 	}
 	at := s.nowMs()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO commands (name, text, created_at, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (name) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`, name, text, at, at); err != nil {
+	q := `INSERT INTO commands (name, text, created_at, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`
+	if !replace {
+		q = `INSERT INTO commands (name, text, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`
+	}
+	res, err := s.db.ExecContext(ctx, q, name, text, at, at)
+	if err != nil {
 		return Command{}, fmt.Errorf("save command %s: %w", name, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 && !replace {
+		return Command{}, &CommandExistsError{Name: name}
 	}
 	return s.GetCommand(ctx, name)
 }

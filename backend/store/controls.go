@@ -48,14 +48,17 @@ const MaxInjection = 1 << 20
 
 // Inject durably stores a prompt for the runner to include in the task's next
 // step and records a prompt_injected event. It returns an error wrapping
-// task.ErrInvalid for empty or oversized text, a *StatusError unless the task
+// task.ErrInvalid for empty or oversized text or text with a NUL byte, a *StatusError unless the task
 // is pending, ongoing or in actions, and ErrNotFound for a missing task.
 func (s *Store) Inject(ctx context.Context, taskID, text string) (task.Injection, error) {
 	if strings.TrimSpace(text) == "" {
-		return task.Injection{}, invalidf("injected prompt is empty")
+		return task.Injection{}, invalidf("the prompt is empty")
 	}
 	if len(text) > MaxInjection {
-		return task.Injection{}, invalidf("injected prompt is longer than %d bytes", MaxInjection)
+		return task.Injection{}, invalidf("the prompt is longer than %d bytes", MaxInjection)
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		return task.Injection{}, invalidf("the prompt contains a NUL byte")
 	}
 	var inj task.Injection
 	err := s.inTx(ctx, func(tx *sql.Tx) error {

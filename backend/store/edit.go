@@ -20,9 +20,11 @@ type FieldEdit struct {
 
 // EditFields applies e in one transaction: all of it or, on error, none.
 // Title and labels may change while the task is a draft or pending (as
-// UpdateTask); priority and skip in any status. It returns an error
-// wrapping task.ErrInvalid for a bad value, a *StatusError for a title or
-// label change in another status, and ErrNotFound for a missing task.
+// UpdateTask); priority and skip in any status but ongoing (the queue has
+// taken a running task already). It returns an error wrapping
+// task.ErrInvalid for a bad value, a *StatusError for a title or label
+// change in another status or a priority or skip change of a running task,
+// and ErrNotFound for a missing task.
 func (s *Store) EditFields(ctx context.Context, id string, e FieldEdit) (task.Task, error) {
 	var labels []string
 	if e.SetLabel {
@@ -46,6 +48,11 @@ func (s *Store) EditFields(ctx context.Context, id string, e FieldEdit) (task.Ta
 		t, err := getTaskTx(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if e.Priority != nil || e.Skip != nil {
+			if err := notRunning("edit", id, t.Status); err != nil {
+				return err
+			}
 		}
 		at := s.nowMs()
 		var set []string

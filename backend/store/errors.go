@@ -64,6 +64,15 @@ func requireStatus(op, id string, have task.Status, allowed ...task.Status) erro
 	return &StatusError{Op: op, TaskID: id, Status: have, Allowed: allowed}
 }
 
+// notRunning refuses a change of how the queue treats a task (its
+// priority, its skip flag) while it runs: the queue has already taken it.
+func notRunning(op, id string, have task.Status) error {
+	if have == task.StatusOngoing {
+		return &StatusError{Op: op, TaskID: id, Status: have}
+	}
+	return nil
+}
+
 // ErrTooLarge is matched (errors.Is) by every *TooLargeError.
 var ErrTooLarge = errors.New("too large")
 

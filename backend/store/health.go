@@ -66,6 +66,11 @@ func Damaged(err error) bool {
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
 }
 
+// Busy reports whether err is SQLite's "database is locked" (or "table is
+// locked"): another connection, of another program perhaps, held the lock
+// past the busy timeout.
+func Busy(err error) bool { return busy(err) }
+
 // DiskFull reports whether err comes from a write that found no space left:
 // SQLite's "database or disk is full", or ENOSPC from any file write.
 func DiskFull(err error) bool {

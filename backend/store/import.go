@@ -25,9 +25,9 @@ const (
 )
 
 // Import is a task brought in from outside (a markdown file): the fields of
-// Task that describe it (ID, CreatedAt, UpdatedAt and Position are ignored;
-// OriginID and Extra are kept), its body sections, its log and the files
-// to attach.
+// Task that describe it (ID and Position are ignored; OriginID, Extra,
+// CreatedAt and UpdatedAt are kept, the times defaulting to the import's
+// when zero), its body sections, its log and the files to attach.
 type Import struct {
 	Task     task.Task
 	Sections []task.Section
@@ -115,6 +115,10 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 		return task.Task{}, err
 	}
 	ms := now.UnixMilli()
+	created, updated := keptTime(t.CreatedAt, ms), keptTime(t.UpdatedAt, ms)
+	if updated < created {
+		updated = created
+	}
 	u := t.Usage
 	var out task.Task
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
@@ -133,7 +137,7 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 			branch, base_sha, head_sha, worktree_path, error, tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, n.Title, n.Prompt, string(t.Status), prev, n.Priority, t.Skip, mustJSON(n.Labels), n.Command,
-			n.Runs, t.CompletedRuns, n.Base, n.Repo, mustJSON(qs), mustJSON(n.Tools), ms, ms, timeMs(t.StartedAt), timeMs(t.FinishedAt),
+			n.Runs, t.CompletedRuns, n.Base, n.Repo, mustJSON(qs), mustJSON(n.Tools), created, updated, timeMs(t.StartedAt), timeMs(t.FinishedAt),
 			t.Branch, t.BaseSHA, t.HeadSHA, t.WorktreePath, t.Error, u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.CostUSD,
 			t.OriginID, extra)
 		if err != nil {
@@ -166,7 +170,8 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 				return fmt.Errorf("import attachment %s: %w", f.Name, err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, ms, id); err != nil {
+		// Adding the sections moved updated_at; the file's time is kept.
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, updated, id); err != nil {
 			return fmt.Errorf("import task: %w", err)
 		}
 		if err := appendEventTx(ctx, tx, id, ms, task.Imported{Status: t.Status, OriginID: t.OriginID}); err != nil {
@@ -235,6 +240,14 @@ func checkImport(in Import) error {
 		}
 	}
 	return nil
+}
+
+// keptTime is t in Unix milliseconds, or def when t is zero.
+func keptTime(t time.Time, def int64) int64 {
+	if t.IsZero() {
+		return def
+	}
+	return t.UnixMilli()
 }
 
 func timeMs(p *time.Time) any {

@@ -165,10 +165,13 @@ const MaxAnswers = 1 << 20
 // not in actions and ErrNotFound for a missing one.
 func (s *Store) Answer(ctx context.Context, id, answers string) (task.Task, error) {
 	if strings.TrimSpace(answers) == "" {
-		return task.Task{}, invalidf("answers are empty")
+		return task.Task{}, invalidf("the answer is empty")
 	}
 	if len(answers) > MaxAnswers {
-		return task.Task{}, invalidf("answers are longer than %d bytes", MaxAnswers)
+		return task.Task{}, invalidf("the answer is longer than %d bytes", MaxAnswers)
+	}
+	if strings.IndexByte(answers, 0) >= 0 {
+		return task.Task{}, invalidf("the answer contains a NUL byte")
 	}
 	var out task.Task
 	err := s.inTx(ctx, func(tx *sql.Tx) error {

@@ -9,10 +9,14 @@ import (
 )
 
 // SetSkip sets whether the runner skips a task. It returns an error wrapping
-// ErrNotFound for a missing task.
+// ErrNotFound for a missing task and a *StatusError for a running one.
 func (s *Store) SetSkip(ctx context.Context, id string, skip bool) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := getTaskTx(ctx, tx, id); err != nil {
+		t, err := getTaskTx(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := notRunning("edit", id, t.Status); err != nil {
 			return err
 		}
 		at := s.nowMs()
@@ -24,13 +28,18 @@ func (s *Store) SetSkip(ctx context.Context, id string, skip bool) error {
 }
 
 // SetPriority sets a task's priority. It returns an error wrapping
-// task.ErrInvalid outside ±task.MaxPriority and ErrNotFound for a missing task.
+// task.ErrInvalid outside ±task.MaxPriority, ErrNotFound for a missing task
+// and a *StatusError for a running one.
 func (s *Store) SetPriority(ctx context.Context, id string, priority int) error {
 	if priority < -task.MaxPriority || priority > task.MaxPriority {
 		return invalidf("priority %d is outside ±%d", priority, task.MaxPriority)
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := getTaskTx(ctx, tx, id); err != nil {
+		t, err := getTaskTx(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := notRunning("edit", id, t.Status); err != nil {
 			return err
 		}
 		at := s.nowMs()

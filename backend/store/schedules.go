@@ -46,6 +46,9 @@ func scheduleTemplate(sc task.Schedule) (string, error) {
 	if len(sc.Name) > task.MaxTitle {
 		return "", invalidf("schedule name is longer than %d bytes", task.MaxTitle)
 	}
+	if p := task.LineProblem(sc.Name); p != "" {
+		return "", invalidf("schedule name %s", p)
+	}
 	if sc.Cron == "" {
 		return "", invalidf("schedule has no cron expression")
 	}

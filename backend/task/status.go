@@ -5,6 +5,7 @@ package task
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Status is where a task stands in its lifecycle.
@@ -46,11 +47,28 @@ func ParseStatus(s string) (Status, error) {
 			return st, nil
 		}
 	}
-	return "", fmt.Errorf("%w: %q", ErrUnknownStatus, s)
+	return "", &UnknownStatusError{Name: s}
 }
 
-// ErrUnknownStatus is returned for a status name that does not exist.
+// ErrUnknownStatus is matched (errors.Is) by every *UnknownStatusError.
 var ErrUnknownStatus = errors.New("unknown status")
+
+// UnknownStatusError is a status name that does not exist.
+type UnknownStatusError struct {
+	Name string
+}
+
+// Error names the status and the statuses there are.
+func (e *UnknownStatusError) Error() string {
+	names := make([]string, len(Statuses))
+	for i, s := range Statuses {
+		names[i] = string(s)
+	}
+	return fmt.Sprintf("%s %q (the statuses are %s)", ErrUnknownStatus, e.Name, strings.Join(names, ", "))
+}
+
+// Unwrap lets errors.Is match ErrUnknownStatus.
+func (e *UnknownStatusError) Unwrap() error { return ErrUnknownStatus }
 
 // ErrIllegalTransition is matched (errors.Is) by every *TransitionError.
 var ErrIllegalTransition = errors.New("illegal status transition")

@@ -122,7 +122,7 @@ func (n NewTask) Normalize() (NewTask, error) {
 	if len(n.Title) > MaxTitle {
 		return n, invalid("title is longer than %d bytes", MaxTitle)
 	}
-	if p := lineProblem(n.Title); p != "" {
+	if p := LineProblem(n.Title); p != "" {
 		return n, invalid("title %s", p)
 	}
 	if n.Priority < -MaxPriority || n.Priority > MaxPriority {
@@ -134,7 +134,7 @@ func (n NewTask) Normalize() (NewTask, error) {
 	if n.Runs < 1 || n.Runs > MaxRuns {
 		return n, invalid("runs must be between 1 and %d", MaxRuns)
 	}
-	if strings.ContainsAny(n.Base, " \t\n\r\x00") || strings.HasPrefix(n.Base, "-") || lineProblem(n.Base) != "" {
+	if strings.ContainsAny(n.Base, " \t\n\r\x00") || strings.HasPrefix(n.Base, "-") || LineProblem(n.Base) != "" {
 		return n, invalid("base ref %q is not a valid ref name", n.Base)
 	}
 	labels, err := NormalizeLabels(n.Labels)
@@ -176,21 +176,24 @@ func (n NewTask) Normalize() (NewTask, error) {
 	return n, nil
 }
 
-// NormalizeLabels trims labels, drops empty and duplicate ones, and refuses
-// labels with commas, line breaks, control characters or invalid UTF-8
-// (never rewriting them).
+// NormalizeLabels trims labels and drops repeated ones, and refuses empty
+// labels and labels with commas, line breaks, control characters or
+// invalid UTF-8 (never rewriting them).
 func NormalizeLabels(in []string) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, l := range in {
 		l = strings.TrimSpace(l)
-		if l == "" || seen[l] {
+		if l == "" {
+			return nil, invalid("a label is empty")
+		}
+		if seen[l] {
 			continue
 		}
 		if len(l) > MaxLabel {
 			return nil, invalid("label %q is longer than %d bytes", l, MaxLabel)
 		}
-		if p := lineProblem(l); p != "" {
+		if p := LineProblem(l); p != "" {
 			return nil, invalid("label %q %s", l, p)
 		}
 		if strings.ContainsRune(l, ',') {

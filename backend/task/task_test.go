@@ -7,7 +7,7 @@ import (
 )
 
 func TestNewTaskNormalize(t *testing.T) {
-	ok := NewTask{Prompt: "do it", Title: "  T  ", Labels: []string{" a ", "a", "", "b"}}
+	ok := NewTask{Prompt: "do it", Title: "  T  ", Labels: []string{" a ", "a", "b"}}
 	got, err := ok.Normalize()
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +26,7 @@ func TestNewTaskNormalize(t *testing.T) {
 		"priority overflow": {Prompt: "p", Priority: MaxPriority + 1},
 		"label comma":       {Prompt: "p", Labels: []string{"a,b"}},
 		"label newline":     {Prompt: "p", Labels: []string{"a\nb"}},
+		"label empty":       {Prompt: "p", Labels: []string{"a", " "}},
 		"base dash":         {Prompt: "p", Base: "-rf"},
 		"base space":        {Prompt: "p", Base: "a b"},
 		"title newline":     {Prompt: "p", Title: "a\nb"},

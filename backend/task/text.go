@@ -9,11 +9,11 @@ import (
 // MaxPrompt is the largest prompt accepted, in bytes.
 const MaxPrompt = 16 << 20
 
-// lineProblem says what makes s unfit for a one-line field shown in lists
+// LineProblem says what makes s unfit for a one-line field shown in lists
 // and terminals (a title, a label): invalid UTF-8, or a character that
 // controls a terminal or the text's direction rather than being text. It
 // returns "" when s fits. The problem completes "<field> …".
-func lineProblem(s string) string {
+func LineProblem(s string) string {
 	if !utf8.ValidString(s) {
 		return "is not valid UTF-8 text"
 	}

@@ -59,7 +59,7 @@ func CheckVerifyCommand(cmd string) (string, error) {
 	case len(cmd) > MaxVerifyCommand:
 		return "", invalid("verify command is longer than %d bytes", MaxVerifyCommand)
 	}
-	if p := lineProblem(cmd); p != "" {
+	if p := LineProblem(cmd); p != "" {
 		return "", invalid("verify command %s", p)
 	}
 	return cmd, nil

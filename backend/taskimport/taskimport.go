@@ -8,16 +8,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Outcome is what happened to one file.
@@ -48,6 +49,23 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 	// Error is the one-line reason of a failure, a duplicate or a skip.
 	Error string `json:"error,omitempty"`
+	// Err is the error Error describes.
+	Err error `json:"-"`
+}
+
+// Failure is the error of an import of rs: nil when every file was
+// imported or skipped, else an *intake.PartialImportError.
+func Failure(rs []Result) error {
+	bad := 0
+	for _, r := range rs {
+		if r.Outcome == Failed || r.Outcome == Duplicate {
+			bad++
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	return &intake.PartialImportError{NotImported: bad, Total: len(rs)}
 }
 
 // Options change an import.
@@ -56,26 +74,43 @@ type Options struct {
 	Again bool
 }
 
-// File imports one task file.
-func File(ctx context.Context, st *store.Store, path string, o Options) Result {
-	return importFile(ctx, st, path, "", o)
+// File imports one task file (a regular file: a named pipe or a device is
+// refused before it is opened). The files it attaches must be inside its
+// folder.
+func File(ctx context.Context, in *intake.Service, path string, o Options) Result {
+	r := importFile(ctx, in, path, "", o)
+	if r.Outcome == Skipped {
+		r.Outcome, r.Err = Failed, &intake.NotTaskError{Path: path}
+		r.Error, _ = usererr.Describe(r.Err)
+	}
+	return r
 }
 
-// Bytes imports one task file already read (standard input); name labels it.
-func Bytes(ctx context.Context, st *store.Store, name string, data []byte, o Options) Result {
+// Stdin is the name Bytes gives a task file read from standard input.
+const Stdin = "stdin"
+
+// Bytes imports one task file already read from standard input: it has
+// no folder, so it attaches no files.
+func Bytes(ctx context.Context, in *intake.Service, data []byte, o Options) Result {
 	if len(data) > taskmd.MaxSize {
-		return failed(name, &task.InvalidError{Reason: fmt.Sprintf("%s is larger than the import limit of %d MiB", name, taskmd.MaxSize>>20)})
+		return failed(Stdin, &userfile.Error{Role: userfile.TaskFile, Path: userfile.StdinPath, Problem: userfile.TooLarge, Limit: taskmd.MaxSize})
 	}
-	return importData(ctx, st, name, "", data, taskmd.ParseOptions{}, o)
+	r := importData(ctx, in, Stdin, "", data, taskmd.ParseOptions{}, o)
+	if r.Outcome == Skipped {
+		r.Outcome, r.Err = Failed, &intake.NotTaskError{Path: Stdin}
+		r.Error, _ = usererr.Describe(r.Err)
+	}
+	return r
 }
 
 // Dir imports every task file (*.md) under dir, in name order: folders
 // named after a status (drafts, pending, ongoing, actions, done, failed,
 // archived, …) give their files that status; "assets" folders are searched
 // for attachments and "commands" folders (templates) and hidden ones are
-// skipped. It stops early only when ctx ends; every other problem is one
-// file's failed Result.
-func Dir(ctx context.Context, st *store.Store, dir string, o Options) ([]Result, error) {
+// skipped. It stops early only when ctx ends, and returns an
+// *intake.NoTaskFilesError for a folder without a single file to report;
+// every other problem is one file's failed Result.
+func Dir(ctx context.Context, in *intake.Service, dir string, o Options) ([]Result, error) {
 	var out []Result
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
@@ -111,17 +146,20 @@ func Dir(ctx context.Context, st *store.Store, dir string, o Options) ([]Result,
 			out = append(out, Result{Path: path, Outcome: Skipped, Error: "not a regular file"})
 			return nil
 		}
-		out = append(out, importFile(ctx, st, path, dir, o))
+		out = append(out, importFile(ctx, in, path, dir, o))
 		return nil
 	})
 	if err != nil {
 		return out, fmt.Errorf("import %s: %w", dir, unwrapPath(err))
 	}
+	if len(out) == 0 {
+		return nil, &intake.NoTaskFilesError{Dir: dir}
+	}
 	return out, nil
 }
 
-func importFile(ctx context.Context, st *store.Store, path, root string, o Options) Result {
-	data, err := readCapped(path)
+func importFile(ctx context.Context, in *intake.Service, path, root string, o Options) Result {
+	data, err := userfile.Read(path, userfile.TaskFile, taskmd.MaxSize)
 	if err != nil {
 		return failed(path, err)
 	}
@@ -129,10 +167,10 @@ func importFile(ctx context.Context, st *store.Store, path, root string, o Optio
 	if root != "" {
 		po.Status = folderStatus(path, root)
 	}
-	return importData(ctx, st, path, root, data, po, o)
+	return importData(ctx, in, path, root, data, po, o)
 }
 
-func importData(ctx context.Context, st *store.Store, path, root string, data []byte, po taskmd.ParseOptions, o Options) Result {
+func importData(ctx context.Context, in *intake.Service, path, root string, data []byte, po taskmd.ParseOptions, o Options) Result {
 	if !looksLikeTask(data) {
 		return Result{Path: path, Outcome: Skipped, Error: "not a task file (no --- frontmatter)"}
 	}
@@ -141,53 +179,41 @@ func importData(ctx context.Context, st *store.Store, path, root string, data []
 		return failed(path, err)
 	}
 	r := Result{Path: path, OriginID: d.Origin(), Status: d.Task.Status, Format: string(d.Format), Notes: d.Notes}
-	files, notes, closeFiles := findAttachments(path, root, d)
+	files, notes, closeFiles, err := findAttachments(path, root, d)
 	defer closeFiles()
-	r.Notes = append(r.Notes, notes...)
-	t, err := taskmd.Import(ctx, st, d, taskmd.Options{Again: o.Again, Files: files})
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+		r.Error, _ = usererr.Describe(err)
+		return r
+	}
+	t, err := in.Import(ctx, d, taskmd.Options{Again: o.Again, Files: files})
 	var dup *store.DuplicateOriginError
 	switch {
 	case errors.As(err, &dup):
-		r.Outcome, r.TaskID = Duplicate, dup.TaskID
+		r.Outcome, r.TaskID, r.Err = Duplicate, dup.TaskID, err
 		r.Error, _ = usererr.Describe(err)
 	case err != nil:
-		r.Outcome = Failed
+		r.Outcome, r.Err = Failed, err
 		r.Error, _ = usererr.Describe(err)
 	default:
 		r.Outcome, r.TaskID = Imported, t.ID
+		r.Notes = append(r.Notes, notes...)
 	}
 	return r
 }
 
+// FailedResult is the Result of a path that could not be imported for err.
+func FailedResult(path string, err error) Result { return failed(path, err) }
+
 func failed(path string, err error) Result {
 	msg, _ := usererr.Describe(err)
-	return Result{Path: path, Outcome: Failed, Error: msg}
+	return Result{Path: path, Outcome: Failed, Error: msg, Err: err}
 }
 
 // looksLikeTask reports whether a file starts with a frontmatter line.
 func looksLikeTask(data []byte) bool {
 	s := strings.TrimPrefix(string(data[:min(len(data), 8)]), "\ufeff")
 	return strings.HasPrefix(s, "---\n") || strings.HasPrefix(s, "---\r\n")
-}
-
-// readCapped reads a file of at most taskmd.MaxSize bytes.
-func readCapped(path string) ([]byte, error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, &task.InvalidError{Reason: fmt.Sprintf("%s is not a regular file", path)}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, taskmd.MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
-	}
-	if len(data) > taskmd.MaxSize {
-		return nil, &task.InvalidError{Reason: fmt.Sprintf("%s is larger than the import limit of %d MiB", path, taskmd.MaxSize>>20)}
-	}
-	return data, nil
 }
 
 // folderStatus is the status the nearest status-named folder between the
@@ -204,10 +230,15 @@ func folderStatus(path, root string) task.Status {
 	return ""
 }
 
-// findAttachments looks for the files a document names: in an "assets"
+// findAttachments opens the files a document names: in an "assets"
 // folder next to the file or above it (up to root), under the task's
-// origin id, or next to the file itself.
-func findAttachments(path, root string, d taskmd.Doc) ([]store.NewFile, []string, func()) {
+// origin id, or next to the file itself. Each must lead to a regular file
+// inside the imported folder (root, or the file's own folder), symbolic
+// links followed: one that leads out of it, or is a named pipe or a device,
+// refuses the import (an error, nothing opened). A name found nowhere is a
+// note; so is each file attached. A file read from standard input attaches
+// nothing.
+func findAttachments(path, root string, d taskmd.Doc) ([]store.NewFile, []string, func(), error) {
 	var files []store.NewFile
 	var notes []string
 	var opened []*os.File
@@ -216,21 +247,43 @@ func findAttachments(path, root string, d taskmd.Doc) ([]store.NewFile, []string
 			f.Close()
 		}
 	}
+	within := root
+	if within == "" {
+		within = filepath.Dir(path)
+	}
 	for _, name := range d.Attachments {
-		f := openAttachment(path, root, d.Origin(), name)
+		if path == Stdin {
+			notes = append(notes, fmt.Sprintf("attachment %q not attached: a task file read from standard input has no folder to find it in", name))
+			continue
+		}
+		f, from, err := openAttachment(path, root, within, d.Origin(), name)
+		if err != nil {
+			closeAll()
+			return nil, nil, func() {}, err
+		}
 		if f == nil {
 			notes = append(notes, fmt.Sprintf("attachment %q not found next to the file: not attached", name))
 			continue
 		}
 		opened = append(opened, f)
 		files = append(files, store.NewFile{Name: name, Data: f})
+		size := int64(0)
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+		notes = append(notes, fmt.Sprintf("attached %q (%d bytes) from %s", name, size, from))
 	}
-	return files, notes, closeAll
+	return files, notes, closeAll, nil
 }
 
-func openAttachment(path, root, origin, name string) *os.File {
+// openAttachment opens the first candidate path of name that exists (a
+// link to nowhere does not; a pipe or a link out of the folder does, and
+// is refused rather than skipped for the next one)
+// and returns it with its path, nil when none exists, or the reason the
+// one found cannot be attached.
+func openAttachment(path, root, within, origin, name string) (*os.File, string, error) {
 	if store.CheckAttachmentName(name) != nil {
-		return nil
+		return nil, "", nil
 	}
 	var candidates []string
 	dir := filepath.Dir(path)
@@ -245,16 +298,20 @@ func openAttachment(path, root, origin, name string) *os.File {
 	}
 	candidates = append(candidates, filepath.Join(filepath.Dir(path), name))
 	for _, c := range candidates {
-		f, err := os.Open(c)
-		if err != nil {
+		if _, err := os.Lstat(c); err != nil {
 			continue
 		}
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			return f
+		f, err := userfile.OpenWithin(c, within, userfile.Attachment)
+		var fe *userfile.Error
+		if errors.As(err, &fe) && fe.Problem == userfile.Missing {
+			continue // a link to nowhere: not there
 		}
-		f.Close()
+		if err != nil {
+			return nil, "", err
+		}
+		return f, c, nil
 	}
-	return nil
+	return nil, "", nil
 }
 
 // unwrapPath drops the path of an *fs.PathError (the message names it).

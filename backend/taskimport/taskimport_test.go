@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
+	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -23,6 +26,25 @@ func openStore(t testing.TB) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// intakeFor is the import's way in over st, with a working directory (a
+// git repository with one commit) in its settings, so pending and draft
+// tasks without a repo of their own have a folder to run in.
+func intakeFor(t testing.TB, st *store.Store) *intake.Service {
+	t.Helper()
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	set := func() (settings.Settings, error) {
+		s := settings.Defaults(settings.Catalog{})
+		s.WorkingDirectory = repo
+		return s, nil
+	}
+	return intake.New(intake.Options{Store: st, Settings: set})
 }
 
 func write(t testing.TB, path, content string) {
@@ -80,7 +102,8 @@ func TestDirImportsTheEarlierTree(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rs, err := Dir(ctx, st, root, Options{})
+	in := intakeFor(t, st)
+	rs, err := Dir(ctx, in, root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +145,8 @@ func TestDirImportsTheEarlierTree(t *testing.T) {
 	}
 	for rel, msg := range map[string]string{
 		"failed/latin1.md": "the text is not valid UTF-8",
-		"archived/big.md":  "is larger than the import limit of 64 MiB",
-		"done/dangling.md": "no such file or directory",
+		"archived/big.md":  "is larger than the limit of 64 MiB",
+		"done/dangling.md": "does not exist",
 		"failed/broken.md": "frontmatter:",
 	} {
 		if r := got[filepath.Join(root, rel)]; !strings.Contains(r.Error, msg) || strings.Contains(r.Error, "\n") {
@@ -136,7 +159,7 @@ func TestDirImportsTheEarlierTree(t *testing.T) {
 
 	// The same tree again: every task is a duplicate and nothing is stored,
 	// unless asked for.
-	rs, _ = Dir(ctx, st, root, Options{})
+	rs, _ = Dir(ctx, in, root, Options{})
 	dups := 0
 	for _, r := range rs {
 		if r.Outcome == Duplicate {
@@ -152,13 +175,13 @@ func TestDirImportsTheEarlierTree(t *testing.T) {
 	if dups != 4 {
 		t.Fatalf("%d duplicates", dups)
 	}
-	if _, err := Dir(ctx, st, root, Options{Again: true}); err != nil {
+	if _, err := Dir(ctx, in, root, Options{Again: true}); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := st.ListTasks(ctx, store.Filter{}); len(list) != 8 {
 		t.Fatalf("%d tasks after --again, want 8", len(list))
 	}
-	if _, err := Dir(ctx, st, filepath.Join(root, "nope"), Options{}); err == nil {
+	if _, err := Dir(ctx, in, filepath.Join(root, "nope"), Options{}); err == nil {
 		t.Fatal("a missing folder is not an error")
 	}
 }
@@ -183,9 +206,10 @@ func BenchmarkDir1000(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		st := openStore(b)
+		in := intakeFor(b, st)
 		before := cpuTime(b)
 		b.StartTimer()
-		rs, err := Dir(context.Background(), st, root, Options{})
+		rs, err := Dir(context.Background(), in, root, Options{})
 		b.StopTimer()
 		cpu += cpuTime(b) - before
 		b.StartTimer()

@@ -55,6 +55,8 @@ func describeData(err error) (string, Code, bool) {
 		return "The database is damaged (" + trimPeriod(innerText(err)) + "); nothing was changed: restore it from a backup", Database, true
 	case store.DiskFull(err):
 		return "The disk is full, so nothing was saved; free some space and try again", DiskFull, true
+	case store.Busy(err):
+		return "Another program holds the database locked and did not let go in time; nothing was changed: try again when it has finished", Database, true
 	}
 	return "", "", false
 }

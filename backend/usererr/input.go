@@ -8,6 +8,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 func describeInvalid(err error) (string, Code, bool) {
@@ -22,6 +23,13 @@ func describeInvalid(err error) (string, Code, bool) {
 	var ie *task.InvalidError
 	if errors.As(err, &ie) {
 		return ie.Reason, InvalidInput, true
+	}
+	var ce *store.CommandExistsError
+	if errors.As(err, &ce) {
+		return fmt.Sprintf("A command named %q already exists", ce.Name), InvalidInput, true
+	}
+	if errors.Is(err, userfile.ErrInterrupted) {
+		return "Interrupted while waiting for input; nothing was changed", InvalidInput, true
 	}
 	return "", "", false
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/mergequeue"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -16,7 +17,13 @@ func describeReview(err error) (string, Code, bool) {
 	var de *review.DirtyError
 	var me *review.MovedError
 	var nv *review.NotVerifiedError
+	var nt *review.NoTargetError
+	var tw *mergequeue.TwiceError
 	switch {
+	case errors.As(err, &nt):
+		return "Nothing changed: the target branch " + nt.Branch + " does not exist in " + nt.Repo, InvalidInput, true
+	case errors.As(err, &tw):
+		return "Nothing changed: task " + tw.TaskID + " is named twice", InvalidInput, true
 	case errors.As(err, &nv):
 		return "Nothing changed: the work did not pass its verification gate (" + nv.Reason +
 			"); send it back to the developer, or fix it and run `boof-runner verify ID` again", WrongStatus, true

@@ -7,6 +7,7 @@ package usererr
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,19 +97,27 @@ func Describe(err error) (string, Code) {
 }
 
 // describers are tried in order; the first that knows err wins. Specific
-// typed errors come before the sentinels they wrap.
-var describers = []func(error) (string, Code, bool){
-	describeUserError,
-	describeData,
-	describeNotFound,
-	describeStatus,
-	describeReview,
-	describeUnknownBase,
-	describeLocked,
-	describeSchedule,
-	describeInvalid,
-	describeSettings,
-	describeGit,
+// typed errors come before the sentinels they wrap. (Set in init: an Edge
+// wrapping another error is described through Describe.)
+var describers []func(error) (string, Code, bool)
+
+func init() {
+	describers = []func(error) (string, Code, bool){
+		describeUserError,
+		describeEdge,
+		describeData,
+		describeNotFound,
+		describeStatus,
+		describeReview,
+		describeUnknownBase,
+		describeIntake,
+		describeLocked,
+		describeSchedule,
+		describeInvalid,
+		describeSettings,
+		describeGit,
+		describeFile,
+	}
 }
 
 func describeUserError(err error) (string, Code, bool) {
@@ -120,17 +129,91 @@ func describeUserError(err error) (string, Code, bool) {
 }
 
 // sentence makes s one line: whitespace runs (newlines included) become
-// one space, the first letter is upper case and the text ends with a
-// period (or the ? or ! it already has).
+// one space, echoed input is clipped (Clip), the first letter is upper case
+// unless the text starts with a name (a file, a key, an id: a first word
+// that is not made of letters alone, which keeps its case), and the text
+// ends with a period (or the ? or ! it already has).
 func sentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = Clip(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return "Something went wrong."
 	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	if startsWithWord(s) {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
 		s += "."
 	}
 	return s
+}
+
+// startsWithWord reports whether s starts with a word of letters alone
+// (up to a space, a comma, a colon or a semicolon): a word of ours, not a
+// file name ("notes.txt"), a setting ("runner.concurrency") or an id.
+func startsWithWord(s string) bool {
+	end := strings.IndexAny(s, " ,:;")
+	if end < 0 {
+		end = len(s)
+	}
+	if end == 0 {
+		return false
+	}
+	for _, r := range s[:end] {
+		if !unicode.IsLetter(r) && r != '\'' {
+			return false
+		}
+	}
+	return true
+}
+
+// Echo limits: a run of text without spaces longer than maxEcho bytes is
+// shortened to its start, and a message longer than maxMessage bytes to its
+// start and end.
+const (
+	maxEcho    = 120
+	maxMessage = 2000
+)
+
+// Clip shortens what a message echoes of the user's input, so a 100 KB id,
+// label or name is not printed whole: every run of text without a space
+// longer than maxEcho bytes keeps its first 60 bytes and says how long it
+// was, and a message still longer than maxMessage keeps its start and end.
+// Every message of Describe passes through it, and so do the CLI's usage
+// errors: it is the one place echoed input is truncated.
+func Clip(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	var b strings.Builder
+	for i, word := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if len(word) > maxEcho {
+			word = prefix(word, 60) + fmt.Sprintf("…(%d bytes)", len(word))
+		}
+		b.WriteString(word)
+	}
+	s = b.String()
+	if len(s) > maxMessage {
+		head := prefix(s, maxMessage/2)
+		tail := s[len(s)-maxMessage/4:]
+		for !utf8.ValidString(tail) && len(tail) > 0 {
+			tail = tail[1:]
+		}
+		s = head + " … " + tail
+	}
+	return s
+}
+
+// prefix is s cut to at most n bytes at a character boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

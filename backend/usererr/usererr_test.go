@@ -235,7 +235,7 @@ func TestDescribeEveryClass(t *testing.T) {
 		{"empty prompt", must(f.st.CreateTask(ctx, task.NewTask{Prompt: "  "})),
 			usererr.InvalidInput, "Prompt is empty."},
 		{"empty answers", must(f.st.Answer(ctx, f.task(task.StatusActions), " ")),
-			usererr.InvalidInput, "Answers are empty."},
+			usererr.InvalidInput, "The answer is empty."},
 		{"attachment too large", must(f.st.AddAttachment(ctx, f.task(task.StatusPending), "big.bin", strings.NewReader(strings.Repeat("x", 2049)), 2048)),
 			usererr.InvalidInput, `Attachment "big.bin" is larger than the limit of 2 KiB.`},
 		{"imported before", fmt.Errorf("import: %w", &store.DuplicateOriginError{OriginID: "2025-10-03-x", TaskID: "01abc"}),
@@ -334,5 +334,33 @@ func TestFieldMessage(t *testing.T) {
 	k := &settings.KeyError{Key: "runner.concurrency", Reason: "must be between 1 and 32 (got 0)"}
 	if got := usererr.FieldMessage(k); got != "Must be between 1 and 32 (got 0)." {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// A message that starts with a name keeps its case; one that starts with
+// a word of ours is capitalised; echoed input is clipped in one place.
+func TestNamesKeepTheirCaseAndEchoesAreClipped(t *testing.T) {
+	for in, want := range map[string]string{
+		"bin.md: not a task file":          "bin.md: not a task file.",
+		"runner.concurrency is bad":        "runner.concurrency is bad.",
+		"01abc is gone":                    "01abc is gone.",
+		"read prompt from stdin: the pipe": "Read prompt from stdin: the pipe.",
+		"don't do that":                    "Don't do that.",
+	} {
+		if got, _ := usererr.Describe(errors.New(in)); got != want {
+			t.Errorf("Describe(%q) = %q, want %q", in, got, want)
+		}
+	}
+	id := strings.Repeat("x", 100_000)
+	msg, _ := usererr.Describe(must(newFixture(t).st.GetTask(context.Background(), id)))
+	if want := `Task "` + id[:59] + `…(100002 bytes) does not exist.`; msg != want {
+		t.Fatalf("a 100 KB id: %q", msg[:min(len(msg), 200)])
+	}
+	words := strings.TrimSpace(strings.Repeat("word ", 2000))
+	if got := usererr.Clip(words); len(got) > 2100 || !strings.HasPrefix(got, "word word") || !strings.HasSuffix(got, "word word") || !strings.Contains(got, " … ") {
+		t.Fatalf("a long message of short words: %d bytes", len(got))
+	}
+	if s := "short enough"; usererr.Clip(s) != s {
+		t.Fatal("a short message was changed")
 	}
 }

@@ -13,6 +13,22 @@ const MAX_BUDGET_USD = 1_000_000;
 const MAX_BUDGET_TOKENS = 1_000_000_000_000;
 
 /**
+ * task.LineProblem: what makes a value unfit for one line of plain text (a
+ * control character, a line or paragraph separator, a direction override),
+ * '' when it fits.
+ */
+function lineProblem(v: string): string {
+  for (const ch of v) {
+    const c = ch.codePointAt(0) ?? 0;
+    const control = c < 0x20 || (c >= 0x7f && c <= 0x9f);
+    if (control || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+      return `contains the control character U+${c.toString(16).toUpperCase().padStart(4, '0')}; it must be one line of plain text`;
+    }
+  }
+  return '';
+}
+
+/**
  * The validation the Go side does (settings.Validate, reported per field by
  * SettingsService.Save), mirrored for the fake backend: the same rules, the
  * same UI paths and the same messages, every invalid field at once
@@ -26,14 +42,15 @@ export function validateSettings(s: Settings, tools: string[]): FieldError[] {
   };
   const q = (v: string) => JSON.stringify(v);
   const w = s.working_directory.trim();
-  if (w && !w.startsWith('/') && !w.startsWith('~/')) bad('working_directory', `must be an absolute path or start with ~/ (got ${q(w)})`);
+  if (lineProblem(s.working_directory)) bad('working_directory', lineProblem(s.working_directory));
+  else if (w && !w.startsWith('/') && !w.startsWith('~/')) bad('working_directory', `must be an absolute path or start with ~/ (got ${q(w)})`);
   between('concurrency', s.concurrency, 1, MAX_CONCURRENCY);
   for (const role of ['planner', 'refinement', 'developer', 'observer', 'reviewer'] as const) {
     const c = s.roles[role];
     if (role === 'observer' && !c?.tool) continue; // no observer step
     const tool = c?.tool ?? '';
     if (!tools.includes(tool)) bad(`roles.${role}.tool`, `must be one of ${tools.join(', ')} (got ${q(tool)})`);
-    if (/[\n\r\0]/.test(c?.model ?? '')) bad(`roles.${role}.model`, 'must not contain a line break or NUL');
+    if (lineProblem(c?.model ?? '')) bad(`roles.${role}.model`, lineProblem(c?.model ?? ''));
   }
   between('review.max_fix_rounds', s.review.max_fix_rounds, 0, MAX_FIX_ROUNDS);
   between('review.max_inline_diff_bytes', s.review.max_inline_diff_bytes, 1, MAX_INLINE_DIFF_BYTES);
