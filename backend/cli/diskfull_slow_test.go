@@ -90,6 +90,7 @@ func TestReadVerbsWorkOnAFullDisk(t *testing.T) {
 			if err := os.WriteFile(dataroot.Paths{Root: data}.Database(), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
+			useRepo(t, data)
 			id := strings.TrimSpace(runCLI(t, data, "", "add", "--title", "Read me", "Stored before the disk filled.").stdout)
 			if r := runCLI(t, data, "Template text.\n", "commands", "add", "tpl", "-"); r.code != 0 {
 				t.Fatalf("commands add: %+v", r)

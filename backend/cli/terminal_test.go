@@ -160,7 +160,7 @@ func hostileSetup(t *testing.T) (data, repo, id string) {
 	writeFile(t, tmpl, hostile+"\nmore "+hostile+"\n")
 	mustCLI(t, data, "", "commands", "add", "evil", tmpl)
 	mustCLI(t, data, "", "verify", "set", "--repo", repo, `printf 'verify says \033]0;owned\007\033[2J\n'`)
-	mustCLI(t, data, "", "add", "--every", "0 2 * * *", hostile)
+	mustCLI(t, data, "", "add", "--every", "0 2 * * *", "--repo", repo, hostile)
 	return data, repo, id
 }
 

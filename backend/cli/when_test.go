@@ -12,6 +12,7 @@ import (
 func TestAddAtSaysTheTimeStored(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	for _, c := range []struct{ at, said, stored string }{
 		{"2126-12-05 10:16:54", "queued; not started before 2126-12-05 10:16:54 UTC\n", "2126-12-05T10:16:54Z"},
 		{"2126-12-05T10:16:54", "queued; not started before 2126-12-05 10:16:54 UTC\n", "2126-12-05T10:16:54Z"},
@@ -36,6 +37,7 @@ func TestAddAtSaysTheTimeStored(t *testing.T) {
 // taken); --tz without --at or --every is refused, not ignored.
 func TestScheduleIntervalsAndZones(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
+	useRepo(t, dir)
 	for _, every := range []string{"@every 0s", "@every 1s", "@every -5m"} {
 		r := runCLI(t, dir, "", "add", "--every", every, "nightly")
 		want := "boof-runner: The interval of \"" + every + "\" must be at least 1m (a schedule fires at most once a minute).\n"
