@@ -25,6 +25,12 @@ start_xvfb
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 start_bus
+# A repository to work in: the New task form refuses a task with no folder
+# to run in (the first-run journey without one is a browser flow).
+repo="$tmp/repo"
+git init -q -b main "$repo"
+git -C "$repo" -c user.name=smoke -c user.email=smoke@localhost commit -q --allow-empty -m first
+"$bin" settings set workingDirectory "$repo" --data-dir "$tmp/data" >/dev/null
 open_window "$bin" "$tmp/data" "$tmp/app.log" || { app_pid=${APP_PID:-}; echo "smoke: no window" >&2; exit 1; }
 app_pid=$APP_PID wid=$WID
 echo "smoke: window $wid is up"
