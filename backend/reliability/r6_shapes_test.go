@@ -53,7 +53,7 @@ func leakTranscript(cli string, samples []secretstest.Sample) (stream, report st
 	// One line of each shape holds them all (a tool result each: a run of
 	// a tool result per sample would trip the no-progress breaker).
 	for _, sh := range secretstest.Shapes() {
-		if sh.CLI == "" || sh.CLI == cli {
+		if sh.Stream == "" || sh.Stream == streamOf[cli] {
 			line(sh.Line(all.String()))
 		}
 	}
@@ -66,6 +66,10 @@ func leakTranscript(cli string, samples []secretstest.Sample) (stream, report st
 	}
 	return b.String(), report
 }
+
+// streamOf is the line format of each CLI's output (secretstest names
+// formats, not CLIs).
+var streamOf = map[string]string{"claude": secretstest.StreamJSON, "codex": secretstest.ExecJSON}
 
 // useLeakingCLI makes the trial's developer the cli, its executable the
 // fake script of testdata replaying a transcript of the samples.

@@ -16,11 +16,19 @@ type Shape struct {
 	JSON bool
 	// Depth is how many times the text is JSON-escaped in the line.
 	Depth int
-	// CLI is the agent CLI whose output has this form ("" for any).
-	CLI string
+	// Stream is the line format that has this form ("" for any):
+	// StreamJSON (an assistant stream of messages and tool results) or
+	// ExecJSON (an exec stream of items); the adapters name their CLIs.
+	Stream string
 	// Line returns the line carrying text, without a line break.
 	Line func(text string) string
 }
+
+// The line formats of Shape.Stream.
+const (
+	StreamJSON = "stream-json"
+	ExecJSON   = "exec-json"
+)
 
 // Quote returns text as a JSON string.
 func Quote(text string) string {
@@ -54,20 +62,20 @@ func numbered(text string) string {
 func Shapes() []Shape {
 	return []Shape{
 		{Name: "printed", Line: func(t string) string { return t }},
-		{Name: "claude text", JSON: true, Depth: 1, CLI: "claude", Line: ClaudeText},
-		{Name: "codex message", JSON: true, Depth: 1, CLI: "codex", Line: CodexMessage},
-		{Name: "claude tool result of a JSON document", JSON: true, Depth: 2, CLI: "claude",
+		{Name: "stream-json assistant text", JSON: true, Depth: 1, Stream: StreamJSON, Line: ClaudeText},
+		{Name: "exec-json agent message", JSON: true, Depth: 1, Stream: ExecJSON, Line: CodexMessage},
+		{Name: "stream-json tool result of a JSON document", JSON: true, Depth: 2, Stream: StreamJSON,
 			Line: func(t string) string { return ClaudeToolResult("toolu_leak1", document(t)) }},
-		{Name: "codex command output of a JSON document", JSON: true, Depth: 2, CLI: "codex",
+		{Name: "exec-json command output of a JSON document", JSON: true, Depth: 2, Stream: ExecJSON,
 			Line: func(t string) string { return CodexCommand("item_leak1", "kubectl get secret -o json", document(t)) }},
-		{Name: "claude Read result", JSON: true, Depth: 1, CLI: "claude",
+		{Name: "stream-json file view", JSON: true, Depth: 1, Stream: StreamJSON,
 			Line: func(t string) string { return ClaudeToolResult("toolu_leak2", numbered(t)) }},
 	}
 }
 
 // ClaudeText is an assistant text line of claude's stream-json.
 func ClaudeText(text string) string {
-	return `{"type":"assistant","message":{"content":[{"text":` + Quote(text) + `,"type":"text"}],"id":"msg_leak","model":"claude-sonnet-5","role":"assistant","stop_reason":null,"stop_sequence":null,"type":"message","usage":{"input_tokens":12,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"5e551011-11a1-4a1e-9d1e-00000000000a"}`
+	return `{"type":"assistant","message":{"content":[{"text":` + Quote(text) + `,"type":"text"}],"id":"msg_leak","model":"model-leak","role":"assistant","stop_reason":null,"stop_sequence":null,"type":"message","usage":{"input_tokens":12,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"5e551011-11a1-4a1e-9d1e-00000000000a"}`
 }
 
 // ClaudeToolResult is a tool result line of claude's stream-json.
