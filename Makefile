@@ -83,8 +83,10 @@ test-frontend:
 	cd frontend && npm run check
 
 # The generated contract: Wails' bindings (methods, arguments, results) and our
-# event names and payloads, regenerated from the Go types; any difference from
-# what is committed fails (commit the regenerated files with the Go change).
+# event names and payloads with the vocabulary they carry (each Go string enum
+# as the union of its constants, app.Lists), regenerated from the Go types; any
+# difference from what is committed fails (commit the regenerated files with
+# the Go change).
 CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts
 contract:
 	@out=$$(go tool wails generate module -tags desktop 2>&1) || { echo "$$out"; exit 1; }

@@ -1,5 +1,7 @@
 package app
 
+import "github.com/boof-runner/boof-runner/backend/task"
+
 // EventSpec describes one event the Go side emits, for the generated
 // TypeScript contract (app/internal/genevents writes
 // frontend/src/lib/backend/events.gen.ts from Events).
@@ -28,4 +30,34 @@ var Events = []EventSpec{
 	{Key: "queueChanged", Name: EventQueueChanged, Doc: "The merge queue changed: an entry added, moved, removed, sent back, landed or parked."},
 	{Key: "uiOpen", Name: EventUIOpen, Payload: UIRequest{}, Doc: "The tray, a second launch or a notification click asks the window to show a view."},
 	{Key: "uiSnapshot", Name: EventUISnapshot, Payload: 0, Doc: "Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot."},
+}
+
+// ListSpec is an ordered list of values the front end shows (statuses in
+// display order, ...), written beside the event types in the generated
+// TypeScript contract so the UI never keeps a copy of its own.
+type ListSpec struct {
+	// Key is the list's name in TypeScript.
+	Key string
+	// Values is a slice of a named string type (its constants are the
+	// list's element type).
+	Values any
+	// Doc says what the list holds.
+	Doc string
+}
+
+// Lists are the value lists the front end needs from the Go side.
+var Lists = []ListSpec{
+	{Key: "STATUSES", Values: task.Statuses, Doc: "Every task status, in display order."},
+	{Key: "ROLES", Values: task.Roles, Doc: "The agent roles, in pipeline order (the verify gate is a step, not an agent role)."},
+	{Key: "ACTIVE_QUEUE_STATES", Values: activeQueueStates(), Doc: "The merge-queue states of an entry still in the queue (the tray's count)."},
+}
+
+func activeQueueStates() []task.QueueState {
+	var out []task.QueueState
+	for _, s := range task.QueueStates {
+		if s.Active() {
+			out = append(out, s)
+		}
+	}
+	return out
 }

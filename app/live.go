@@ -15,7 +15,7 @@ import (
 type FeedItem struct {
 	Seq  int64          `json:"seq"`
 	At   time.Time      `json:"at"`
-	Role task.Role      `json:"role"`
+	Role task.Role      `json:"role" tstype:"Role | ''"` // "" for the run: no constant says so
 	Kind task.EventKind `json:"kind"`
 	Data task.EventData `json:"data"`
 }

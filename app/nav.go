@@ -18,28 +18,31 @@ import (
 // desktop notification.
 const EventUIOpen = "ui:open"
 
+// View names what a UIRequest opens.
+type View string
+
 // The views a UIRequest opens.
 const (
 	// ViewWindow shows the window as it is.
-	ViewWindow = ""
+	ViewWindow View = ""
 	// ViewNewTask opens the New task form with the prompt focused.
-	ViewNewTask = "new-task"
+	ViewNewTask View = "new-task"
 	// ViewReview opens the Review screen on TaskID; with no TaskID, its
 	// empty state (nothing waits for review) or Message.
-	ViewReview = "review"
+	ViewReview View = "review"
 	// ViewTask opens the task on the Tasks screen.
-	ViewTask = "task"
+	ViewTask View = "task"
 	// ViewActions opens the Actions screen with TaskID's answer form focused.
-	ViewActions = "actions"
+	ViewActions View = "actions"
 	// ViewMergeQueue opens the Merge queue screen.
-	ViewMergeQueue = "merge-queue"
+	ViewMergeQueue View = "merge-queue"
 )
 
 // UIRequest asks the window to show a view. Seq numbers the requests of
 // one app run; the front end reports each one it applied (NavService.Shown).
 type UIRequest struct {
 	Seq    int    `json:"seq"`
-	View   string `json:"view"`
+	View   View   `json:"view"`
 	TaskID string `json:"task_id,omitempty"`
 	// Message is shown on the opened screen (for example why the task asked
 	// for could not be opened).

@@ -63,7 +63,7 @@ func TestNavigatorQueuesUntilTheFrontEndIsReady(t *testing.T) {
 	if o := opened(rec); len(o) != 1 || o[0].Seq != 3 {
 		t.Fatalf("after ready: %+v", o)
 	}
-	svc.Shown(3, ViewWindow)
+	svc.Shown(3, string(ViewWindow))
 	if c := strings.Count(logs.String(), "window: first paint"); c != 1 {
 		t.Fatalf("first paint logged %d times:\n%s", c, logs.String())
 	}

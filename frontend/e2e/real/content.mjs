@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
-import { nav, row, until, untilStatus } from './flows.mjs';
+import { nav, row, until, untilStatus } from './helpers.mjs';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const spec = Buffer.from('flags must be long-form\n');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
 import { git } from './app.mjs';
-import { nav, until } from './flows.mjs';
+import { nav, until } from './helpers.mjs';
 
 /** Seeds one task run to done by the mock pipeline. */
 function doneTask(world, title) {

@@ -6,7 +6,7 @@
 // paused by a real usage limit (the mock tool's limit marker, run by the
 // headless runner) shows with its reset time and Resume ends the pause.
 import { assert } from '../harness.mjs';
-import { nav, until } from './flows.mjs';
+import { nav, until } from './helpers.mjs';
 
 const hhmm = (iso) => new Date(iso).toISOString().slice(11, 16);
 

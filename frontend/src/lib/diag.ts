@@ -1,5 +1,5 @@
 import type { Backend } from './backend/backend';
-import { EVENTS, type FrontendError } from './backend/types';
+import { EVENT_NAMES, type FrontendError } from './backend/types';
 
 /** The most text a UI snapshot carries. */
 const SNAPSHOT_MAX = 256 * 1024;
@@ -37,7 +37,7 @@ export function installDiagnostics(backend: Backend, win: Window = window): () =
   };
   win.addEventListener('error', onError);
   win.addEventListener('unhandledrejection', onRejection);
-  const off = backend.listen<number>(EVENTS.uiSnapshot, (seq) => {
+  const off = backend.listen(EVENT_NAMES.uiSnapshot, (seq) => {
     backend.invoke('DiagService.Snapshot', seq, snapshotText(win.document)).catch(() => {});
   });
   return () => {

@@ -1,5 +1,5 @@
 import type { Backend } from './backend/backend';
-import { EVENTS, type UIRequest } from './backend/types';
+import { EVENT_NAMES, type UIRequest } from './backend/types';
 
 /**
  * Applies the Go side's requests to show a view (the tray, a second launch,
@@ -25,7 +25,7 @@ export function installNav(backend: Backend, apply: (r: UIRequest) => Promise<vo
       })
       .catch(() => {});
   };
-  const off = backend.listen<UIRequest>(EVENTS.uiOpen, run);
+  const off = backend.listen(EVENT_NAMES.uiOpen, run);
   // Ready says the window painted: ask after the first frame.
   const frame = win.requestAnimationFrame ?? ((f: FrameRequestCallback) => win.setTimeout(() => f(0), 0));
   frame(() => {

@@ -1,10 +1,17 @@
-import type { Api } from './types';
+import type { Api } from './api';
+import type { EventName, Payload } from './events.gen';
+import { EVENT_NAMES } from './events.gen';
 
 /** The one seam between the UI and Go. Only this folder knows about Wails. */
 export interface Backend {
   invoke<K extends keyof Api>(method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>>;
-  /** Subscribes to an event; returns the unsubscribe function. */
-  listen<T = unknown>(event: string, handler: (payload: T) => void): () => void;
+  /** Subscribes to an event Go emits, typed by its name; returns the unsubscribe function. */
+  listen<K extends EventName>(name: K, handler: (payload: Payload<K>) => void): () => void;
+}
+
+/** The name of the event carrying the running task's output (task:output:<id>). */
+export function taskOutputEvent(taskId: string): `${typeof EVENT_NAMES.taskOutput}${string}` {
+  return `${EVENT_NAMES.taskOutput}${taskId}`;
 }
 
 /** Turns whatever a rejected call carries into one readable line. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module shared with the browser harness
 import { cases, normalize } from '../../../e2e/contract/table.mjs';
 import { FakeBackend } from './fake';
-import type { Api } from './types';
+import type { Api } from './api';
 
 type Outcome = { ok: unknown } | { err: string };
 interface Case {

@@ -3,7 +3,7 @@
 // (landFake, parkFake): the fake has no runner.
 import type { TaskDetail } from './types';
 import type { QueueAddInput, QueueItem, RepoVerify } from './queue-api';
-import { ACTIVE_QUEUE_STATES, QUEUE_CHANGED } from './queue-api';
+import { ACTIVE_QUEUE_STATES, EVENT_NAMES, type QueueState as EntryState } from './types';
 import { notFound } from './fake-errors';
 
 /** What the fake queue needs from FakeBackend. */
@@ -29,7 +29,7 @@ function state(host: QueueHost): QueueState {
   return s;
 }
 
-const active = (e: QueueItem) => ACTIVE_QUEUE_STATES.includes(e.state);
+const active = (e: QueueItem) => (ACTIVE_QUEUE_STATES as readonly EntryState[]).includes(e.state);
 
 function find(host: QueueHost, taskId: string): QueueItem {
   const e = state(host).entries.find((x) => x.task_id === taskId && active(x));
@@ -38,7 +38,7 @@ function find(host: QueueHost, taskId: string): QueueItem {
 }
 
 function changed(host: QueueHost): void {
-  host.emit(QUEUE_CHANGED);
+  host.emit(EVENT_NAMES.queueChanged);
   host.emit('tasks:changed');
 }
 

@@ -1,5 +1,6 @@
 import type { Backend } from './backend';
-import type { Api, FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
+import type { Api } from './api';
+import type { FrontendError, UIRequest, TaskDetail, TaskView, Settings, Command, RunnerStatus, OutputSnapshot, FeedItem, ToolHealth, InjectDelivery, TypedEvent } from './types';
 import { blankDetail, defaultSettings, seedTasks, MODELS, usageFor } from './fake-data';
 import { budgetReport } from './fake-budget';
 import { FakeStream } from './fake-stream';
@@ -7,7 +8,7 @@ import { validateSettings } from './fake-validate';
 import { fakeDiff, fakePatch } from './fake-diff';
 import { reviewHandlers } from './fake-review';
 import { queueHandlers } from './fake-queue';
-import './queue-api';
+
 import { scheduleHandlers } from './fake-schedules';
 import { duplicateMessage, notFound, statusMessage, unknownBaseMessage } from './fake-errors';
 
@@ -187,7 +188,8 @@ export class FakeBackend implements Backend {
         step_started_at: t.updated_at,
         tool: 'claude-code',
         model: 'sonnet',
-        usage: { tokens_in: 48_200 + (this.streams.get(t.id)?.feed.length ?? 0) * 150, tokens_out: 6_100, cost_usd: 0.42 },
+        usage: { tokens_in: 48_200 + (this.streams.get(t.id)?.feed.length ?? 0) * 150, tokens_out: 6_100, cache_read: 0, cache_write: 0, cost_usd: 0.42 },
+        resources: { processes: 3, rss_bytes: 180 << 20, cpu_seconds: 12 },
       }));
     const paused = [...this.pausedTools].map(([tool, until]) => ({ tool, until, text: `${tool} paused until ${until.slice(11, 16)} (usage limit)` }));
     return { enabled: this.enabled, lock_held: true, running, ...(paused.length ? { paused } : {}) };

@@ -1,8 +1,7 @@
+// MergeQueueService and VerifyService (issue 19): the merge queue and each
+// repository's verify command (Go: app/mergequeue.go, app/verify.go).
 import type { AcceptStrategy } from './review-api';
-// Types of MergeQueueService and VerifyService (issue 19), added to the Api
-// interface by module augmentation so ./types stays untouched.
-
-export type QueueState = 'queued' | 'landing' | 'blocked' | 'returned' | 'landed' | 'undone';
+import type { QueueState } from './types';
 
 /** One merge queue entry as the window shows it. */
 export interface QueueItem {
@@ -51,23 +50,15 @@ export interface RepoVerify {
   suggestions: VerifySuggestion[];
 }
 
-/** The active states: the entries the tray's "Merge queue (N)" counts. */
-export const ACTIVE_QUEUE_STATES: QueueState[] = ['queued', 'landing', 'blocked', 'returned'];
-
-/** The event the Go side emits when the merge queue changed. */
-export const QUEUE_CHANGED = 'queue:changed';
-
-declare module './types' {
-  interface Api {
-    'MergeQueueService.List': (history: boolean) => Promise<QueueItem[]>;
-    'MergeQueueService.Add': (taskId: string, input: QueueAddInput) => Promise<QueueItem>;
-    'MergeQueueService.Remove': (taskId: string) => Promise<boolean>;
-    'MergeQueueService.Move': (taskId: string, to: number) => Promise<QueueItem[]>;
-    'MergeQueueService.SendBack': (taskId: string) => Promise<QueueItem>;
-    'MergeQueueService.Count': () => Promise<number>;
-    'VerifyService.Get': (repo: string) => Promise<RepoVerify>;
-    'VerifyService.Set': (repo: string, command: string) => Promise<RepoVerify>;
-    'VerifyService.Unset': (repo: string) => Promise<RepoVerify>;
-    'VerifyService.Repos': () => Promise<RepoVerify[]>;
-  }
+export interface QueueApi {
+  'MergeQueueService.List': (history: boolean) => Promise<QueueItem[]>;
+  'MergeQueueService.Add': (taskId: string, input: QueueAddInput) => Promise<QueueItem>;
+  'MergeQueueService.Remove': (taskId: string) => Promise<boolean>;
+  'MergeQueueService.Move': (taskId: string, to: number) => Promise<QueueItem[]>;
+  'MergeQueueService.SendBack': (taskId: string) => Promise<QueueItem>;
+  'MergeQueueService.Count': () => Promise<number>;
+  'VerifyService.Get': (repo: string) => Promise<RepoVerify>;
+  'VerifyService.Set': (repo: string, command: string) => Promise<RepoVerify>;
+  'VerifyService.Unset': (repo: string) => Promise<RepoVerify>;
+  'VerifyService.Repos': () => Promise<RepoVerify[]>;
 }

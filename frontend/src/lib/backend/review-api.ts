@@ -1,6 +1,6 @@
-import type { FilePatch } from './types';
-// Types of ReviewService's accept and decision methods (issue 9), added to
-// the Api interface by module augmentation so ./types stays untouched.
+// ReviewService: a task's diff, its accept (whole or hunks), undo, reject and
+// change requests (Go: app/review.go).
+import type { CommitInfo, DiffSummary, FilePatch } from './types';
 
 export type AcceptStrategy = 'merge' | 'squash' | 'rebase';
 
@@ -107,15 +107,18 @@ export interface PatchRequest {
   leftovers: boolean;
 }
 
-declare module './types' {
-  interface Api {
-    'ReviewService.PlanAccept': (taskId: string, input: AcceptInput) => Promise<AcceptPlan>;
-    'ReviewService.Accept': (taskId: string, input: AcceptInput) => Promise<AcceptRecord>;
-    'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
-    'ReviewService.Reject': (taskId: string) => Promise<void>;
-    'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<QueuedFix>;
-    'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
-    'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
-    'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;
-  }
+export interface ReviewApi {
+  'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
+  'ReviewService.FilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
+  'ReviewService.LeftoversSummary': (taskId: string) => Promise<DiffSummary>;
+  'ReviewService.LeftoversFilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
+  'ReviewService.Commits': (taskId: string, leftovers: boolean) => Promise<CommitInfo[]>;
+  'ReviewService.PlanAccept': (taskId: string, input: AcceptInput) => Promise<AcceptPlan>;
+  'ReviewService.Accept': (taskId: string, input: AcceptInput) => Promise<AcceptRecord>;
+  'ReviewService.UndoAccept': (taskId: string) => Promise<void>;
+  'ReviewService.Reject': (taskId: string) => Promise<void>;
+  'ReviewService.RequestChanges': (taskId: string, request: ChangeRequest) => Promise<QueuedFix>;
+  'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
+  'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
+  'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;
 }

@@ -1,6 +1,5 @@
-// Types of ScheduleService (issue 21: recurring tasks and tasks scheduled for
-// later), added to the Api interface by module augmentation so ./types stays
-// small. The Go side is app/schedules.go.
+// ScheduleService (issue 21): recurring tasks and tasks scheduled for later
+// (Go: app/schedules.go).
 import type { CreateTaskInput, Status, TaskView } from './types';
 
 /** The task a schedule queues at each fire. */
@@ -71,24 +70,14 @@ export interface ScheduleRun {
   note?: string;
 }
 
-declare module './types' {
-  interface TaskView {
-    /** The earliest time the queue may start it; absent: any time. */
-    not_before?: string;
-  }
-  interface CreateTaskInput {
-    /** Start at (RFC 3339); absent: now. A time in the past runs now. */
-    not_before?: string;
-  }
-  interface Api {
-    'ScheduleService.List': () => Promise<ScheduleView[]>;
-    'ScheduleService.Scheduled': () => Promise<TaskView[]>;
-    'ScheduleService.Preview': (cron: string, tz: string) => Promise<CronPreview>;
-    'ScheduleService.Create': (input: ScheduleInput) => Promise<ScheduleView>;
-    'ScheduleService.SetPaused': (id: string, paused: boolean) => Promise<ScheduleView>;
-    'ScheduleService.Delete': (id: string) => Promise<void>;
-    'ScheduleService.RunNow': (id: string) => Promise<TaskView>;
-    'ScheduleService.Update': (id: string, input: ScheduleInput) => Promise<ScheduleView>;
-    'ScheduleService.Log': (id: string) => Promise<ScheduleRun[]>;
-  }
+export interface ScheduleApi {
+  'ScheduleService.List': () => Promise<ScheduleView[]>;
+  'ScheduleService.Scheduled': () => Promise<TaskView[]>;
+  'ScheduleService.Preview': (cron: string, tz: string) => Promise<CronPreview>;
+  'ScheduleService.Create': (input: ScheduleInput) => Promise<ScheduleView>;
+  'ScheduleService.SetPaused': (id: string, paused: boolean) => Promise<ScheduleView>;
+  'ScheduleService.Delete': (id: string) => Promise<void>;
+  'ScheduleService.RunNow': (id: string) => Promise<TaskView>;
+  'ScheduleService.Update': (id: string, input: ScheduleInput) => Promise<ScheduleView>;
+  'ScheduleService.Log': (id: string) => Promise<ScheduleRun[]>;
 }

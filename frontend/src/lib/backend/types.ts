@@ -1,28 +1,32 @@
-// JSON shapes exchanged with the Go services (see CONTRACT.md).
-// Keys are snake_case; timestamps are RFC3339 strings.
-import type { EventKind, FeedKind, TypedEvent } from './events';
+// JSON shapes exchanged with the Go services (see CONTRACT.md), shared by the
+// API slices (*-api.ts; api.ts composes them into Api). Keys are snake_case;
+// timestamps are RFC3339 strings. What the events carry (their payloads and
+// the vocabulary in them: statuses, roles, event kinds) is generated from Go
+// into events.gen.ts; this module only re-exports it and imports nothing else.
+import type { Delivery, EventKind, FeedItem, ROLES, Status, Verdict, VerifyOutcome } from './events.gen';
 
-export type { EventKind, EventPayloads, FeedKind, TypedEvent } from './events';
+export { ACTIVE_QUEUE_STATES, EVENT_NAMES, ROLES, STATUSES } from './events.gen';
+export type {
+  EventKind,
+  EventName,
+  FeedItem,
+  OutputBatch,
+  PausedTool,
+  Payload,
+  QueueState,
+  RunnerStatus,
+  RunningInfo,
+  Status,
+  TaskEventPayloads,
+  TypedEvent,
+  UIRequest,
+  Verdict,
+  VerifyRun,
+  View as UIView,
+} from './events.gen';
 
-export const STATUSES = [
-  'draft',
-  'pending',
-  'ongoing',
-  'actions',
-  'done',
-  'failed',
-  'stopped',
-  'archived',
-  'accepted',
-  'rejected',
-] as const;
-
-export type Status = (typeof STATUSES)[number];
-
-export type Role = 'planner' | 'refinement' | 'developer' | 'observer' | 'reviewer';
-export const ROLES: Role[] = ['planner', 'refinement', 'developer', 'observer', 'reviewer'];
-
-export type Verdict = 'APPROVE' | 'CHANGES_REQUESTED' | 'REJECT' | 'INVALID';
+/** An agent role (the verify gate is a step, not an agent role). */
+export type Role = (typeof ROLES)[number];
 
 export interface TaskView {
   id: string;
@@ -44,6 +48,8 @@ export interface TaskView {
   error?: string;
   branch?: string;
   questions?: string[];
+  /** The earliest time the queue may start it; absent: any time. */
+  not_before?: string;
 }
 
 export interface ListFilter {
@@ -63,6 +69,8 @@ export interface CreateTaskInput {
   command?: string;
   /** Files the agents get the paths of, stored with the task at once. */
   attachments?: AttachmentInput[];
+  /** Start at (RFC 3339); absent: now. A time in the past runs now. */
+  not_before?: string;
 }
 
 export interface ToolChoice {
@@ -88,12 +96,12 @@ export interface Report {
   role: Role | 'verify';
   round: number;
   iteration: number;
-  verdict?: Verdict | 'passed' | 'failed' | 'timed_out' | 'output_limit' | 'stopped' | 'not_started' | 'skipped';
+  verdict?: Verdict | VerifyOutcome;
   body: string;
   created_at: string;
 }
 
-export type InjectDelivery = 'live' | 'next_step';
+export type InjectDelivery = Delivery;
 
 export interface Injection {
   id: string;
@@ -107,7 +115,7 @@ export interface Injection {
 
 /**
  * One entry of a task's history: a stored event, its kind and payload as
- * backend/task declares them (EventPayloads). A kind this version does not
+ * backend/task declares them (TaskEventPayloads). A kind this version does not
  * know arrives with its stored payload; describeEvent renders either.
  */
 export interface TaskEvent {
@@ -165,51 +173,8 @@ export interface AttachmentInput {
 }
 
 // ---- running task -------------------------------------------------------
-
-export interface RunningInfo {
-  task_id: string;
-  title: string;
-  /** The running step's role; "verify" while the verification gate runs. */
-  role: Role | 'verify';
-  round: number;
-  iteration: number;
-  iterations: number;
-  step_started_at: string;
-  started_at: string;
-  tool: string;
-  model: string;
-  usage: Usage;
-}
-
-export interface RunnerStatus {
-  enabled: boolean;
-  lock_held: boolean;
-  /** Why the lock is not held (e.g. which process owns the runner). */
-  lock_message?: string;
-  running: RunningInfo[];
-  /** Tools paused by a usage limit until their reset. */
-  paused?: PausedTool[];
-}
-
-/** A tool paused by a usage limit; text is "claude-code paused until 14:05 (usage limit)". */
-export interface PausedTool {
-  tool: string;
-  until: string;
-  text: string;
-  warning?: string;
-}
-
-/**
- * One entry of a running task's feed: a typed event (kind and data, as in
- * EventPayloads) and the role of the step it belongs to ('' for the run).
- */
-export type FeedItem<K extends FeedKind = FeedKind> = { seq: number; at: string; role: Role | 'verify' | '' } & TypedEvent<K>;
-
-export interface OutputBatch {
-  task_id: string;
-  feed: FeedItem[];
-  terminal: string;
-}
+// RunnerStatus (runner:status), OutputBatch (task:output:<id>) and FeedItem
+// are event payloads: generated, re-exported above.
 
 export interface OutputSnapshot {
   task_id: string;
@@ -423,89 +388,3 @@ export interface FrontendError {
   column: number;
   stack: string;
 }
-
-/** The views a UIRequest opens (app.View* in Go). */
-export type UIView = '' | 'new-task' | 'review' | 'task' | 'actions' | 'merge-queue';
-
-/**
- * A request from outside the window (the tray, a second launch, a
- * notification click) to show a view; `ui:open` carries it.
- */
-export interface UIRequest {
-  seq: number;
-  view: UIView;
-  task_id?: string;
-  /** Shown on the opened screen (e.g. why the asked-for task could not be opened). */
-  message?: string;
-}
-
-// ---- the bound methods --------------------------------------------------
-
-export interface Api {
-  'TaskService.List': (filter: ListFilter) => Promise<TaskView[]>;
-  'TaskService.Create': (input: CreateTaskInput) => Promise<TaskView>;
-  'TaskService.Get': (id: string) => Promise<TaskDetail>;
-  'TaskService.Update': (id: string, update: TaskUpdate) => Promise<TaskView>;
-  'TaskService.SetPriority': (id: string, priority: number) => Promise<TaskView>;
-  'TaskService.SetSkip': (id: string, skip: boolean) => Promise<TaskView>;
-  'TaskService.Reorder': (ids: string[]) => Promise<void>;
-  'TaskService.Retry': (id: string) => Promise<TaskView>;
-  'TaskService.RetryFrom': (id: string, from: string) => Promise<TaskView>;
-  'TaskService.Archive': (id: string) => Promise<TaskView>;
-  'TaskService.Unarchive': (id: string) => Promise<TaskView>;
-  'TaskService.Delete': (id: string, opts: DeleteOptions) => Promise<void>;
-  'TaskService.Export': (id: string) => Promise<string>;
-  'TaskService.Import': (markdown: string, again: boolean) => Promise<ImportResult>;
-  'TaskService.Answer': (id: string, answer: string) => Promise<TaskView>;
-  'TaskService.Branches': () => Promise<string[]>;
-  'TaskService.AddAttachment': (id: string, file: AttachmentInput) => Promise<Attachment[]>;
-  'TaskService.RemoveAttachment': (id: string, name: string) => Promise<Attachment[]>;
-
-  'RunService.Status': () => Promise<RunnerStatus>;
-  'RunService.SetEnabled': (enabled: boolean) => Promise<RunnerStatus>;
-  'RunService.ResumeTool': (tool: string) => Promise<RunnerStatus>;
-  'RunService.Stop': (taskId: string) => Promise<void>;
-  'RunService.Inject': (taskId: string, text: string) => Promise<InjectResult>;
-  'RunService.Output': (taskId: string) => Promise<OutputSnapshot>;
-  'RunService.Transcript': (taskId: string, offset: number, limit: number) => Promise<TranscriptPage>;
-
-  'CommandService.List': () => Promise<Command[]>;
-  'CommandService.Save': (input: CommandInput) => Promise<Command>;
-  'CommandService.Delete': (id: string) => Promise<void>;
-
-  'SettingsService.Get': () => Promise<SaveSettingsResult>;
-  'SettingsService.Save': (settings: Settings) => Promise<SaveSettingsResult>;
-  'SettingsService.PickDirectory': () => Promise<string>;
-  'SettingsService.Tools': () => Promise<string[]>;
-  'SettingsService.ToolHealth': () => Promise<ToolHealth[]>;
-  'SettingsService.TestTool': (tool: string) => Promise<ToolHealth>;
-  'SettingsService.Models': (tool: string) => Promise<string[]>;
-  'SettingsService.Usage': (range: UsageRange) => Promise<UsageSummary>;
-  'SettingsService.Budget': () => Promise<BudgetReport>;
-  'SettingsService.RetryBudgetStopped': () => Promise<BudgetRetryResult>;
-
-  'ReviewService.Summary': (taskId: string) => Promise<DiffSummary>;
-  'ReviewService.FilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
-  'ReviewService.LeftoversSummary': (taskId: string) => Promise<DiffSummary>;
-  'ReviewService.LeftoversFilePatch': (taskId: string, path: string, force: boolean) => Promise<FilePatch>;
-  'ReviewService.Commits': (taskId: string, leftovers: boolean) => Promise<CommitInfo[]>;
-
-  'DiagService.ReportError': (error: FrontendError) => Promise<void>;
-  'DiagService.Snapshot': (seq: number, text: string) => Promise<void>;
-
-  'NavService.Ready': () => Promise<UIRequest[]>;
-  'NavService.Shown': (seq: number, view: UIView) => Promise<void>;
-}
-
-export type Method = keyof Api;
-
-/** Event names emitted by the Go side (all payloads JSON). */
-export const EVENTS = {
-  tasksChanged: 'tasks:changed',
-  commandsChanged: 'commands:changed',
-  settingsChanged: 'settings:changed',
-  runnerStatus: 'runner:status',
-  taskOutput: (id: string) => `task:output:${id}`,
-  uiSnapshot: 'ui:snapshot',
-  uiOpen: 'ui:open',
-} as const;

@@ -1,5 +1,6 @@
 import type { Backend } from './backend';
-import type { Api } from './types';
+import type { Api } from './api';
+import type { EventName, Payload } from './events.gen';
 
 type Bound = Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
 
@@ -21,10 +22,10 @@ export class WailsBackend implements Backend {
     return fn(...args) as Promise<Awaited<ReturnType<Api[K]>>>;
   }
 
-  listen<T = unknown>(event: string, handler: (payload: T) => void): () => void {
+  listen<K extends EventName>(event: K, handler: (payload: Payload<K>) => void): () => void {
     const rt = this.win.runtime;
     if (!rt) return () => {};
-    const off = rt.EventsOn(event, (payload: unknown) => handler(payload as T));
+    const off = rt.EventsOn(event, (payload: unknown) => handler(payload as Payload<K>));
     return typeof off === 'function' ? off : () => {};
   }
 }

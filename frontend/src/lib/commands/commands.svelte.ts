@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type Command, type CommandInput } from '../backend/types';
+import { EVENT_NAMES, type Command, type CommandInput } from '../backend/types';
 
 /** Command templates: list, save, delete; reloads on `commands:changed`. */
 export class CommandStore {
@@ -11,7 +11,7 @@ export class CommandStore {
   constructor(private readonly backend: Backend) {}
 
   subscribe(): () => void {
-    return this.backend.listen(EVENTS.commandsChanged, () => void this.load());
+    return this.backend.listen(EVENT_NAMES.commandsChanged, () => void this.load());
   }
 
   async load(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, ROLES, type Report, type Role, type TaskDetail, type TaskUpdate, type ToolChoice } from '../backend/types';
+import { EVENT_NAMES, ROLES, type Report, type Role, type TaskDetail, type TaskUpdate, type ToolChoice } from '../backend/types';
 import { parseLabels } from '../tasks/group';
 import { normalizeDetail } from '../backend/normalize';
 
@@ -69,7 +69,7 @@ export class EditorStore {
   ) {}
 
   subscribe(): () => void {
-    return this.backend.listen(EVENTS.tasksChanged, () => void this.load(false));
+    return this.backend.listen(EVENT_NAMES.tasksChanged, () => void this.load(false));
   }
 
   /** Loads the task; keeps the user's unsaved edits unless `reset`. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { describeEvent, stepName } from './describe';
-import type { EventKind, EventPayloads, TypedEvent } from '../backend/events';
+import type { EventKind, TaskEventPayloads, TypedEvent } from '../backend/types';
 
 const usage = { tokens_in: 10, tokens_out: 2, cache_read: 0, cache_write: 0, cost_usd: 0 };
 const step = { execution: 4, step: 'reviewer-2', role: 'reviewer' as const, iteration: 1, round: 2, attempt: 1 };
 const accepted = { strategy: 'squash' as const, target: 'refs/heads/main', old_sha: 'a', new_sha: 'b', task_head: 'c', at: '2026-11-30T00:41:00Z' };
 
 /** One payload of every kind and the sentence it renders to. */
-const cases: { [K in EventKind]: [EventPayloads[K], string] } = {
+const cases: { [K in EventKind]: [TaskEventPayloads[K], string] } = {
   created: [{ status: 'pending', command: 'tests' }, 'Task created with the text of command template “tests”'],
   imported: [{ status: 'done', origin_id: '2025-10-03-retry' }, 'Imported as done from task 2025-10-03-retry'],
   edited: [{}, 'Task edited'],

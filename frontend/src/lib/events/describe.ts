@@ -1,7 +1,7 @@
 // One sentence per event, rendered from its kind and typed payload: the
 // words the feed and the history show. Nothing here reads structure out of
 // text; the text is made from the structure.
-import type { EventPayloads, TypedEvent, VerifyRun } from '../backend/events';
+import type { TaskEventPayloads, TypedEvent, VerifyRun } from '../backend/types';
 
 const cap = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -64,7 +64,7 @@ export function verifySummary(v: VerifyRun): string {
   return `\`${v.command}\` failed (exit ${v.exit_code}, ${dur})`;
 }
 
-function mergeQueueText(d: EventPayloads['merge_queue']): string {
+function mergeQueueText(d: TaskEventPayloads['merge_queue']): string {
   const on = `the merge queue of ${d.target}`;
   switch (d.action) {
     case 'added':

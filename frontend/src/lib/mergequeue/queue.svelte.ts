@@ -1,7 +1,9 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS } from '../backend/types';
-import { ACTIVE_QUEUE_STATES, QUEUE_CHANGED, type QueueItem } from '../backend/queue-api';
+import { ACTIVE_QUEUE_STATES, EVENT_NAMES, type QueueState } from '../backend/types';
+import type { QueueItem } from '../backend/queue-api';
+
+const ACTIVE: ReadonlySet<QueueState> = new Set(ACTIVE_QUEUE_STATES);
 
 /**
  * The merge queue as the Merge queue screen shows it: the active entries in
@@ -14,14 +16,14 @@ export class QueueStore {
   notice = $state('');
   busy = $state(false);
   loaded = $state(false);
-  active = $derived(this.items.filter((e) => ACTIVE_QUEUE_STATES.includes(e.state)));
-  history = $derived(this.items.filter((e) => !ACTIVE_QUEUE_STATES.includes(e.state)));
+  active = $derived(this.items.filter((e) => ACTIVE.has(e.state)));
+  history = $derived(this.items.filter((e) => !ACTIVE.has(e.state)));
   private seq = 0;
 
   constructor(private readonly backend: Backend) {}
 
   subscribe(): () => void {
-    const offs = [this.backend.listen(QUEUE_CHANGED, () => void this.load()), this.backend.listen(EVENTS.tasksChanged, () => void this.load())];
+    const offs = [this.backend.listen(EVENT_NAMES.queueChanged, () => void this.load()), this.backend.listen(EVENT_NAMES.tasksChanged, () => void this.load())];
     return () => offs.forEach((off) => off());
   }
 

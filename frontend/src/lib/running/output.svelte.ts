@@ -1,6 +1,6 @@
-import type { Backend } from '../backend/backend';
+import { taskOutputEvent, type Backend } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type FeedItem, type OutputBatch } from '../backend/types';
+import type { FeedItem, OutputBatch } from '../backend/types';
 
 /** A feed entry as shown: a tool call carries its folded result. */
 export type FeedEntry = FeedItem & { result?: FeedItem<'tool_result'> };
@@ -73,7 +73,7 @@ export class OutputStore {
 
   /** Subscribes first (so nothing is missed), then loads the snapshot. */
   async start(): Promise<void> {
-    this.off = this.backend.listen<OutputBatch>(EVENTS.taskOutput(this.taskId), (b) => this.push(b));
+    this.off = this.backend.listen(taskOutputEvent(this.taskId), (b) => this.push(b));
     const r = await run(this, () => this.backend.invoke('RunService.Output', this.taskId), { fail: 'Could not load the output' });
     if (!r.ok || this.stopped) return;
     const snap = r.value;

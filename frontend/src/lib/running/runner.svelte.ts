@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type InjectResult, type RunnerStatus, type RunningInfo } from '../backend/types';
+import { EVENT_NAMES, type InjectResult, type RunnerStatus, type RunningInfo } from '../backend/types';
 
 /** Runner state (paused or not, what runs) and the stop/inject controls. */
 export class RunnerStore {
@@ -11,7 +11,7 @@ export class RunnerStore {
   constructor(private readonly backend: Backend) {}
 
   subscribe(): () => void {
-    return this.backend.listen<RunnerStatus>(EVENTS.runnerStatus, (s) => {
+    return this.backend.listen(EVENT_NAMES.runnerStatus, (s) => {
       if (s && Array.isArray(s.running)) this.status = s;
       else void this.load();
     });

@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
-import { EVENTS, type TaskView } from '../backend/types';
+import { EVENT_NAMES, type TaskView } from '../backend/types';
 import type { CronPreview, ScheduleInput, ScheduleRun, ScheduleView } from '../backend/schedules-api';
 import { normalizeTask } from '../backend/normalize';
 import { run } from '../busy';
@@ -25,7 +25,7 @@ export class ScheduleStore {
 
   /** Reloads on tasks:changed; returns the unsubscribe function. */
   subscribe(): () => void {
-    return this.backend.listen(EVENTS.tasksChanged, () => void this.load());
+    return this.backend.listen(EVENT_NAMES.tasksChanged, () => void this.load());
   }
 
   async load(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type BudgetReport, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
+import { EVENT_NAMES, type BudgetReport, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
 
 /** The budget scopes the Settings screen edits. */
 export const BUDGET_SCOPES = ['task', 'daily', 'monthly'] as const;
@@ -58,7 +58,7 @@ export class SettingsStore {
   }
 
   subscribe(): () => void {
-    return this.backend.listen(EVENTS.settingsChanged, () => {
+    return this.backend.listen(EVENT_NAMES.settingsChanged, () => {
       if (!this.dirty) void this.load();
     });
   }

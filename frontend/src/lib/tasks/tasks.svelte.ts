@@ -1,7 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
-import { EVENTS, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
+import { EVENT_NAMES, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
 import { normalizeTask } from '../backend/normalize';
 import { allLabels, countByStatus, groupTasks, moveInQueue, queueOrder } from './group';
 
@@ -30,7 +30,7 @@ export class TaskStore {
   /** Subscribes to change hints (a burst of hints costs one reload); returns the unsubscribe function. */
   subscribe(): () => void {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = this.backend.listen(EVENTS.tasksChanged, () => {
+    const off = this.backend.listen(EVENT_NAMES.tasksChanged, () => {
       if (timer !== undefined) return;
       timer = setTimeout(() => {
         timer = undefined;
