@@ -84,13 +84,17 @@ test-frontend:
 
 # The generated contract: Wails' bindings (methods, arguments, results) and our
 # event names and payloads with the vocabulary they carry (each Go string enum
-# as the union of its constants, app.Lists), regenerated from the Go types; any
-# difference from what is committed fails (commit the regenerated files with
-# the Go change).
-CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts
+# as the union of its constants, app.Lists), regenerated from the Go types, and
+# the goldens of what Go says (usererr's sentences, the settings field errors,
+# the bound calls with bad input: written by the Go tests named *Golden* with
+# -update) that the front end's stubs answer with; any difference from what is
+# committed fails (commit the regenerated files with the Go change).
+GOLDENS := $(addprefix frontend/src/lib/backend/,usererr-golden.json settings-golden.json calls-golden.json)
+CONTRACT_FILES := frontend/wailsjs frontend/src/lib/backend/events.gen.ts $(GOLDENS)
 contract:
 	@out=$$(go tool wails generate module -tags desktop 2>&1) || { echo "$$out"; exit 1; }
 	go run ./app/internal/genevents -o frontend/src/lib/backend/events.gen.ts
+	go test -count=1 -run Golden ./backend/usererr ./app -args -update
 	@if [ -n "$$(git status --porcelain -- $(CONTRACT_FILES))" ]; then \
 		echo "the generated contract differs from what is committed:"; git status --short -- $(CONTRACT_FILES); \
 		git --no-pager diff --stat -- $(CONTRACT_FILES); exit 1; fi
@@ -149,4 +153,4 @@ test-desktop: package
 	scripts/test-install.sh $(PKG_DIR) $(BIN) $(OUT)/screens
 
 clean:
-	rm -rf build/bin frontend/dist frontend/dist-fake $(OUT)
+	rm -rf build/bin frontend/dist $(OUT)

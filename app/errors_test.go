@@ -149,10 +149,10 @@ func TestSettingsLoadErrorNamesEveryBadKey(t *testing.T) {
 	}
 }
 
-var updateGolden = flag.Bool("update", false, "rewrite the settings messages the front end's fake backend is checked against")
+var updateGolden = flag.Bool("update", false, "rewrite the goldens the front end's component tests answer with")
 
-// settingsGolden is where the fake backend's settings validation is checked
-// (frontend/src/lib/backend/fake-errors.test.ts).
+// settingsGolden is where the front end's stubs take the Settings screen's
+// field errors (and Go's default settings) from (frontend/src/lib/backend/goldens.ts).
 const settingsGolden = "../frontend/src/lib/backend/settings-golden.json"
 
 type settingsCase struct {
@@ -183,6 +183,10 @@ func TestSettingsGoldenIsCurrent(t *testing.T) {
 		},
 		func(v *SettingsView) {
 			v.WorkingDirectory, v.Roles.Observer = "~/src", &RoleChoice{ToolChoice: ToolChoice{Tool: "codex", Model: "gpt-5"}}
+		},
+		func(v *SettingsView) {
+			usd := -5.0
+			v.Budgets.Daily, v.Breakers.RepeatFailures = &LimitView{USD: &usd, Mode: "warn"}, 1
 		},
 	}
 	var want []settingsCase

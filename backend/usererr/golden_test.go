@@ -14,10 +14,11 @@ import (
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden messages the front end's fake backend is checked against")
+var update = flag.Bool("update", false, "rewrite the golden messages the front end's component tests answer with")
 
-// golden is where the fake backend's copy of these messages is checked
-// (frontend/src/lib/backend/fake-errors.test.ts).
+// golden is where the front end's stubs take these messages from
+// (frontend/src/lib/backend/goldens.ts); make contract rewrites it and fails
+// when it differs from what is committed.
 const golden = "../../frontend/src/lib/backend/usererr-golden.json"
 
 // Golden holds the messages of every task status error and a sample of the
@@ -147,8 +148,9 @@ func contains(list []task.Status, s task.Status) bool {
 	return false
 }
 
-// TestGoldenMessagesAreCurrent: the messages the fake backend copies are
-// the ones Describe gives (go test ./backend/usererr -update rewrites them).
+// TestGoldenMessagesAreCurrent: the messages the front end's stubs answer
+// with are the ones Describe gives (go test ./backend/usererr -update
+// rewrites them).
 func TestGoldenMessagesAreCurrent(t *testing.T) {
 	want := buildGolden()
 	if *update {

@@ -1,7 +1,7 @@
 import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
-import { createBackend } from '#backend-impl';
+import { createBackend } from './lib/backend/wails';
 import { installDiagnostics } from './lib/diag';
 
 const backend = createBackend();

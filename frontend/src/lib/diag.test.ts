@@ -1,28 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBackend } from './backend/fake';
+import { StubBackend } from './backend/stub';
 import { installDiagnostics, snapshotText } from './diag';
+import type { FrontendError } from './backend/types';
 
 describe('installDiagnostics', () => {
   it('reports window errors and unhandled rejections to the backend', async () => {
-    const b = new FakeBackend({ seed: false });
+    const b = new StubBackend({ 'DiagService.ReportError': () => undefined });
+    const reported = () => b.argsOf('DiagService.ReportError').map(([e]) => e as FrontendError);
     const off = installDiagnostics(b);
     window.dispatchEvent(new ErrorEvent('error', { message: 'x is not a function', filename: 'app.js', lineno: 7, colno: 3, error: new TypeError('x is not a function') }));
     const rej = new Event('unhandledrejection') as PromiseRejectionEvent;
     Object.defineProperty(rej, 'reason', { value: new Error('load failed') });
     window.dispatchEvent(rej);
     await Promise.resolve();
-    expect(b.frontendErrors.map((e) => [e.kind, e.message, e.line])).toEqual([
+    expect(reported().map((e) => [e.kind, e.message, e.line])).toEqual([
       ['error', 'x is not a function', 7],
       ['unhandledrejection', 'load failed', 0],
     ]);
     off();
     window.dispatchEvent(new ErrorEvent('error', { message: 'after uninstall' }));
-    expect(b.frontendErrors).toHaveLength(2);
+    expect(reported()).toHaveLength(2);
   });
 
   it('answers a ui:snapshot request with the page text', async () => {
     document.body.innerHTML = '<h1>Tasks</h1><div role="dialog" aria-label="Stop this task?"><p>The work is kept</p></div>';
-    const b = new FakeBackend({ seed: false });
+    const b = new StubBackend({ 'DiagService.Snapshot': () => undefined });
     const off = installDiagnostics(b);
     b.emit('ui:snapshot', 4);
     await Promise.resolve();

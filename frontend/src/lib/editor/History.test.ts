@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import History from './History.svelte';
-import { blankDetail } from '../backend/fake-data';
+import { taskDetail } from '../backend/stub-data';
 import type { TaskDetail } from '../backend/types';
 
 describe('History', () => {
   it('renders the stored events from their kinds and payloads', () => {
     const at = '2026-11-30T00:41:00Z';
-    const task: TaskDetail = blankDetail({ id: 't1', prompt: 'p', created_at: at });
+    const task: TaskDetail = taskDetail({ id: 't1', prompt: 'p', created_at: at });
     task.events.push(
       { at, kind: 'status_changed', data: { from: 'pending', to: 'ongoing', reason: 'claimed' } },
       { at, kind: 'verdict', data: { role: 'observer', iteration: 1, round: 1, verdict: 'APPROVE' } },

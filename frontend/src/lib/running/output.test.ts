@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBackend } from '../backend/fake';
+import { StubBackend } from '../backend/stub';
+import { feedItems } from '../backend/stub-data';
+import { notFoundError } from '../backend/goldens';
 import { OutputStore } from './output.svelte';
-import type { FeedItem } from '../backend/types';
+import type { FeedItem, OutputSnapshot } from '../backend/types';
 
 function manual() {
   const queue: (() => void)[] = [];
@@ -23,26 +25,33 @@ const item = (seq: number, text = `t${seq}`): FeedItem => ({ ...base(seq), kind:
 const call = (seq: number, call_id: string): FeedItem => ({ ...base(seq), kind: 'tool_call', data: { tool: 'Bash', call_id, input: 'ls' } });
 const result = (seq: number, call_id: string, output: string): FeedItem => ({ ...base(seq), kind: 'tool_result', data: { call_id, output } });
 
-const running = (b: FakeBackend) => [...b.tasks.values()].find((t) => t.status === 'ongoing')!.id;
+const ID = 't01';
+/** A backend whose running task ID has 8 feed items and some terminal text so far. */
+const running = () => {
+  const snapshot: OutputSnapshot = { task_id: ID, feed: feedItems(8), terminal: '\x1b[32mok\x1b[0m  pkg\r\n', transcript_bytes: 20 };
+  return new StubBackend({ 'RunService.Output': () => snapshot });
+};
+/** A backend with no output yet. */
+const quiet = () => new StubBackend({ 'RunService.Output': (id) => ({ task_id: id, feed: [], terminal: '', transcript_bytes: 0 }) });
 
 describe('OutputStore', () => {
   it('loads the snapshot, then applies streamed batches', async () => {
-    const b = new FakeBackend();
+    const b = running();
     const clock = manual();
-    const s = new OutputStore(b, running(b), clock);
+    const s = new OutputStore(b, ID, clock);
     await s.start();
     const n = s.feed.length;
     expect(n).toBeGreaterThan(0);
-    b.tick(4);
+    b.emit(`task:output:${ID}`, { task_id: ID, feed: feedItems(4, 8), terminal: 'more\r\n' });
     expect(s.feed.length).toBe(n); // not yet flushed
     clock.advance(17);
     expect(s.feed.length).toBeGreaterThan(n);
     s.stop();
-    expect(b.listenerCount(`task:output:${running(b)}`)).toBe(0);
+    expect(b.listenerCount(`task:output:${ID}`)).toBe(0);
   });
 
   it('coalesces many batches into one flush per frame and at most 60 per second', async () => {
-    const b = new FakeBackend({ seed: false });
+    const b = quiet();
     const clock = manual();
     const s = new OutputStore(b, 'x', clock);
     await s.start();
@@ -59,7 +68,7 @@ describe('OutputStore', () => {
   });
 
   it('folds a tool result into its call and keeps the feed bounded', async () => {
-    const b = new FakeBackend({ seed: false });
+    const b = quiet();
     const clock = manual();
     const s = new OutputStore(b, 'x', { ...clock, maxFeed: 3 });
     await s.start();
@@ -76,9 +85,9 @@ describe('OutputStore', () => {
   });
 
   it('drops duplicates already in the snapshot and writes terminal text to sinks', async () => {
-    const b = new FakeBackend();
+    const b = running();
     const clock = manual();
-    const id = running(b);
+    const id = ID;
     const s = new OutputStore(b, id, clock);
     const got: string[] = [];
     s.onTerminal((t) => got.push(t));
@@ -93,17 +102,17 @@ describe('OutputStore', () => {
   });
 
   it('reports a failed snapshot as a message', async () => {
-    const b = new FakeBackend();
-    b.failNext('RunService.Output', 'Task "zz" does not exist.');
-    const s = new OutputStore(b, 'zz', manual());
+    const b = new StubBackend();
+    b.failNext('RunService.Output', notFoundError('task', 'nope'));
+    const s = new OutputStore(b, 'nope', manual());
     await s.start();
-    expect(s.error).toBe('Could not load the output: Task "zz" does not exist.');
+    expect(s.error).toBe('Could not load the output: Task "nope" does not exist.');
   });
 });
 
 describe('OutputStore terminal tail', () => {
   it('keeps only the last TERMINAL_TAIL_MAX characters', async () => {
-    const b = new FakeBackend({ seed: false });
+    const b = quiet();
     const clock = manual();
     const s = new OutputStore(b, 'x', clock);
     await s.start();
@@ -130,7 +139,7 @@ describe('OutputStore.clip', () => {
   });
 
   it('writes at most one clipped flush to the terminal however much arrived', async () => {
-    const b = new FakeBackend({ seed: false });
+    const b = quiet();
     const clock = manual();
     const s = new OutputStore(b, 'x', clock);
     const got: string[] = [];

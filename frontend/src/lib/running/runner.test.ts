@@ -1,42 +1,63 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBackend } from '../backend/fake';
+import { StubBackend } from '../backend/stub';
+import { demo, runnerStatus } from '../backend/stub-data';
+import { callError, statusError } from '../backend/goldens';
 import { RunnerStore, compact, elapsed } from './runner.svelte';
+
+const running = demo('Add dark mode to the settings page');
 
 describe('RunnerStore', () => {
   it('stops the running task and follows runner:status', async () => {
-    const b = new FakeBackend();
+    let status = runnerStatus([running]);
+    const b = new StubBackend({
+      'RunService.Status': () => status,
+      'RunService.Stop': (id) => {
+        // Stopped, the task no longer runs; stopping it again is refused as Go refuses it.
+        if (!status.running.some((r) => r.task_id === id)) throw new Error(statusError('stop', 'stopped'));
+        status = runnerStatus([]);
+      },
+      'RunService.SetEnabled': (on) => (status = runnerStatus([], { enabled: on })),
+    });
     const s = new RunnerStore(b);
     const off = s.subscribe();
     await s.load();
     const r = s.status.running[0];
     expect(r.role).toBe('developer');
     await s.stop(r.task_id);
+    expect(b.argsOf('RunService.Stop')).toEqual([[r.task_id]]);
+    await s.load();
     expect(s.status.running).toHaveLength(0);
-    expect(b.tasks.get(r.task_id)!.status).toBe('stopped');
     await expect(s.stop(r.task_id)).rejects.toThrow('This task was stopped: only ongoing tasks can be stopped.');
     await s.setEnabled(false);
     expect(s.status.enabled).toBe(false);
+    b.emit('runner:status', runnerStatus([running], { enabled: true }));
+    expect(s.status.enabled).toBe(true);
+    expect(s.status.running.map((x) => x.task_id)).toEqual([running.id]);
     off();
+    expect(b.listenerCount('runner:status')).toBe(0);
   });
 
   it('injects and reports where the prompt went', async () => {
-    const b = new FakeBackend({ injectDelivery: 'live' });
+    const b = new StubBackend({ 'RunService.Status': () => runnerStatus([running]), 'RunService.Inject': () => ({ injection_id: 'inj1', delivery: 'live' }) });
     const s = new RunnerStore(b);
     await s.load();
     const id = s.status.running[0].task_id;
     expect(await s.inject(id, 'use sqlite')).toMatchObject({ delivery: 'live' });
     await expect(s.inject(id, '   ')).rejects.toThrow('Write something to send');
-    expect(b.tasks.get(id)!.injections.map((i) => i.text)).toEqual(['use sqlite']);
+    expect(b.argsOf('RunService.Inject')).toEqual([[id, 'use sqlite']]);
   });
 
   it('shows a tool paused by a usage limit and resumes it early', async () => {
-    const b = new FakeBackend();
-    b.pausedTools.set('claude-code', '2030-01-01T14:05:00Z');
+    const paused = [{ tool: 'claude-code', until: '2030-01-01T14:05:00Z', text: 'claude-code paused until 14:05 (usage limit)' }];
+    const b = new StubBackend({ 'RunService.Status': () => runnerStatus([], { paused }), 'RunService.ResumeTool': () => runnerStatus([]) });
     const s = new RunnerStore(b);
     await s.load();
-    expect(s.status.paused).toEqual([{ tool: 'claude-code', until: '2030-01-01T14:05:00Z', text: 'claude-code paused until 14:05 (usage limit)' }]);
+    expect(s.status.paused).toEqual(paused);
     await s.resumeTool('claude-code');
     expect(s.status.paused ?? []).toHaveLength(0);
+    b.on('RunService.ResumeTool', () => {
+      throw new Error(callError('resume: a tool that is not paused'));
+    });
     await s.resumeTool('claude-code');
     expect(s.error).toContain('The tool claude-code is not paused');
   });

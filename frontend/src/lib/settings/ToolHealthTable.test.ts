@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import ToolHealthTable from './ToolHealthTable.svelte';
 import { SettingsStore } from './settings.svelte';
-import { FakeBackend } from '../backend/fake';
+import { StubBackend } from '../backend/stub';
 
 describe('ToolHealthTable', () => {
   it('says when a passing check ran (it may be shown again later), not for a failing one', () => {
-    const s = new SettingsStore(new FakeBackend());
+    const s = new SettingsStore(new StubBackend());
     const at = new Date(Date.now() - 3 * 60_000).toISOString();
     s.health = [
       { tool: 'mock', installed: true, version: '1', authenticated: true, checked_at: at },

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, fireEvent, waitFor, within } from '@testing-library/svelte';
-import { FakeBackend } from '../backend/fake';
+import { StubBackend } from '../backend/stub';
+import { taskView } from '../backend/stub-data';
+import { notFoundError } from '../backend/goldens';
+import type { CreateTaskInput, TaskView } from '../backend/types';
 import { TaskStore } from './tasks.svelte';
 import NewTaskForm from './NewTaskForm.svelte';
-import type { CreateTaskInput } from '../backend/types';
 
 function setup() {
-  const b = new FakeBackend({ seed: false });
-  b.commands = [{ id: 'tests', name: 'tests', body: 'Add a table test.', updated_at: '2026-01-01T00:00:00Z' }];
+  const commands = [{ id: 'tests', name: 'tests', body: 'Add a table test.', updated_at: '2026-01-01T00:00:00Z' }];
+  let listed: TaskView[] = [];
+  const b = new StubBackend({
+    'TaskService.List': () => listed,
+    'TaskService.Create': (input) => (listed = [taskView({ id: 'n1', prompt: input.prompt, title: input.title })])[0],
+  });
   const store = new TaskStore(b);
-  render(NewTaskForm, { store, branches: ['main'], commands: b.commands });
+  render(NewTaskForm, { store, branches: ['main'], commands });
   return { b, store };
 }
 
@@ -34,13 +40,10 @@ describe('NewTaskForm: template and attachments', () => {
 
     await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
     await waitFor(() => expect(store.tasks).toHaveLength(1));
-    const sent = b.calls.find((c) => c.method === 'TaskService.Create')!.args[0] as CreateTaskInput;
+    const sent = b.argsOf('TaskService.Create')[0][0] as CreateTaskInput;
     expect(sent.command).toBe('tests');
     expect(sent.attachments).toEqual([{ name: 'spec.txt', data_base64: btoa('hello world!') }]);
-    const t = b.tasks.get(store.tasks[0].id)!;
-    expect(t.command_text).toBe('Add a table test.');
-    expect(t.attachments.map((a) => [a.name, a.size])).toEqual([['spec.txt', 12]]);
-    expect(t.attachments[0].path).toMatch(new RegExp(`/attachments/${t.id}/spec\\.txt$`));
+    expect(b.count('TaskService.Create')).toBe(1);
     expect(screen.queryByRole('list', { name: 'Files to attach' })).toBeNull();
   });
 
@@ -50,11 +53,13 @@ describe('NewTaskForm: template and attachments', () => {
     await fireEvent.change(screen.getByRole('combobox', { name: 'Command template' }), { target: { value: 'tests' } });
     await pick(screen.getByLabelText('Attach files'), [new File(['x'], 'a.txt')]);
     await screen.findByRole('list', { name: 'Files to attach' });
-    b.commands = [];
+    b.on('TaskService.Create', () => {
+      throw new Error(notFoundError('command', 'tests'));
+    });
     await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Command "tests" does not exist.');
     expect(store.tasks).toHaveLength(0);
-    expect(b.tasks.size).toBe(0);
+    expect(b.count('TaskService.List')).toBe(0);
     expect(screen.getByRole('list', { name: 'Files to attach' }).textContent).toMatch(/a\.txt/);
   });
 });
