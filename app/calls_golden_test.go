@@ -309,23 +309,32 @@ func TestCallsGoldenIsCurrent(t *testing.T) {
 		e.Outcome = out
 		want = append(want, e)
 	}
-	if *updateGolden {
-		b, _ := json.MarshalIndent(want, "", "  ")
-		if err := os.WriteFile(callsGolden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(callsGolden)
+	checkGolden(t, callsGolden, want)
+}
+
+// checkGolden writes want to the golden file at path with -update, then
+// fails unless the file holds want (both as read back from JSON).
+func checkGolden[T any](t *testing.T, path string, want T) {
+	t.Helper()
+	b, err := json.MarshalIndent(want, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []goldenEntry
-	if err := json.Unmarshal(b, &got); err != nil {
+	if *updateGolden {
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON, _ := json.Marshal(want)
-	json.Unmarshal(wantJSON, &want) // as read back: numbers are float64
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s is out of date: run go test ./app -run Golden -update", callsGolden)
+	var got, w T
+	if err := json.Unmarshal(file, &got); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &w)
+	if !reflect.DeepEqual(got, w) {
+		t.Fatalf("%s is out of date: run go test ./app -run Golden -update", path)
 	}
 }

@@ -204,21 +204,5 @@ func TestSettingsGoldenIsCurrent(t *testing.T) {
 		c.Errors = res.Errors
 		want = append(want, c)
 	}
-	if *updateGolden {
-		b, _ := json.MarshalIndent(want, "", "  ")
-		if err := os.WriteFile(settingsGolden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(settingsGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []settingsCase
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s is out of date: run go test ./app -run SettingsGolden -update", settingsGolden)
-	}
+	checkGolden(t, settingsGolden, want)
 }
