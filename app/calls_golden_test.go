@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
-	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/secrets"
@@ -124,17 +122,7 @@ type goldenWorld struct {
 
 func newGoldenWorld(t *testing.T) *goldenWorld {
 	t.Helper()
-	root := t.TempDir()
-	repo := filepath.Join(root, "repo")
-	os.MkdirAll(repo, 0o755)
-	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "README"), []byte("hi\n"), 0o644)
-	git(t, repo, "add", "README")
-	git(t, repo, "commit", "-q", "-m", "init")
-	paths := dataroot.Paths{Root: filepath.Join(root, "data")}
-	if err := dataroot.Ensure(paths.Root); err != nil {
-		t.Fatal(err)
-	}
+	repo, paths := newRepoAndRoot(t)
 	if err := os.WriteFile(paths.Settings(), []byte(`{"workingDirectory": "`+repo+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

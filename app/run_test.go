@@ -31,7 +31,9 @@ type hostFixture struct {
 	run   *RunService
 }
 
-func startHost(t *testing.T) *hostFixture {
+// newRepoAndRoot makes a git repository with one commit on main and an
+// empty data root beside it, in a temp dir.
+func newRepoAndRoot(t *testing.T) (string, dataroot.Paths) {
 	t.Helper()
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
@@ -44,6 +46,12 @@ func startHost(t *testing.T) *hostFixture {
 	if err := dataroot.Ensure(paths.Root); err != nil {
 		t.Fatal(err)
 	}
+	return repo, paths
+}
+
+func startHost(t *testing.T) *hostFixture {
+	t.Helper()
+	repo, paths := newRepoAndRoot(t)
 	settingsJSON := `{"workingDirectory": "` + repo + `", "retries": {"backoffMs": [10]},
 		"roles": {"planner": {"tool": "mock"}, "refinement": {"tool": "mock"}, "developer": {"tool": "mock"}, "reviewer": {"tool": "mock"}},
 		"stop": {"graceMs": 1000}}`
