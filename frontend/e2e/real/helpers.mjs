@@ -1,6 +1,27 @@
-// Helpers of the browser flows: the screens' landmarks by role and label, and
-// polling until the UI or the real state shows what a flow waits for. A leaf
-// module: the flow files import it, it imports none of them.
+// Helpers of the browser flows: the screens' landmarks by role and label,
+// polling until the UI or the real state shows what a flow waits for, and what
+// Go says (the goldens its tests write). A leaf module: the flow files import
+// it, it imports none of them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const goldens = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/lib/backend');
+const readGolden = (name) => JSON.parse(fs.readFileSync(path.join(goldens, name), 'utf8'));
+
+/** The sentence a golden call was refused with (calls-golden.json, app/calls_golden_test.go); <repo> stands for the working directory. */
+export function goldenRefusal(name, repo = '<repo>') {
+  const err = readGolden('calls-golden.json').find((c) => c.name === name)?.outcome.err;
+  if (!err) throw new Error(`no golden refusal "${name}"`);
+  return err.replaceAll('<repo>', repo);
+}
+
+/** The message Go gives a settings field for the settings golden case that matches (settings-golden.json). */
+export function goldenFieldError(matches, field) {
+  const msg = readGolden('settings-golden.json').find((c) => matches(c.settings))?.errors.find((e) => e.path === field)?.message;
+  if (!msg) throw new Error(`no golden error for ${field}`);
+  return msg;
+}
 export const nav = (page, name) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
 export const taskList = (page) => page.getByRole('region', { name: 'Tasks' });
 /** The row of the task titled `title` (optionally in status `status`). */

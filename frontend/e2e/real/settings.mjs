@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert } from '../harness.mjs';
-import { nav, openTask, until } from './helpers.mjs';
+import { goldenFieldError, goldenRefusal, nav, openTask, until } from './helpers.mjs';
 
 export const settingsFlows = {
   budgets: {
@@ -49,7 +49,7 @@ export const settingsFlows = {
       await s.getByRole('spinbutton', { name: 'Concurrency' }).fill('99');
       await s.getByRole('textbox', { name: 'Backoff delays' }).fill('1000, 2000');
       await s.getByRole('button', { name: 'Save settings' }).click();
-      await s.locator('[data-path="concurrency"]').filter({ hasText: 'Must be between 1 and 32 (got 99).' }).waitFor();
+      await s.locator('[data-path="concurrency"]').filter({ hasText: goldenFieldError((s) => s.concurrency === 99, 'concurrency') }).waitFor();
       await s.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
       assert(get('runner.concurrency') === '1', `invalid value not stored (${get('runner.concurrency')})`);
       assert(await s.getByRole('button', { name: 'Save settings' }).isEnabled(), 'still dirty after a refused save');
@@ -87,7 +87,7 @@ export const settingsFlows = {
       await usage.getByRole('textbox', { name: 'From' }).fill('2026-12-31');
       await usage.getByRole('textbox', { name: 'To' }).fill('2026-01-01');
       await usage.getByRole('button', { name: 'Show' }).click();
-      await usage.getByRole('alert').filter({ hasText: 'from before to' }).waitFor();
+      await usage.getByRole('alert').filter({ hasText: goldenRefusal('usage: range reversed') }).waitFor();
     },
   },
   'tool checks': {

@@ -1,7 +1,7 @@
 // Task flows against the real backend: add (and refuse) a task, reorder the
 // queue, edit and delete, export and import, answer the planner, commands.
 import { assert } from '../harness.mjs';
-import { nav, openTask, pendingTitles, row, taskList, until } from './helpers.mjs';
+import { goldenRefusal, nav, openTask, pendingTitles, row, taskList, until } from './helpers.mjs';
 
 export const taskFlows = {
   create: {
@@ -28,7 +28,7 @@ export const taskFlows = {
       await page.getByRole('textbox', { name: /Prompt/ }).fill('x');
       await page.getByRole('combobox', { name: 'Base ref' }).fill('no-such-branch');
       await page.getByRole('button', { name: 'Add task' }).click();
-      await page.getByRole('alert').filter({ hasText: `The base ref "no-such-branch" is not a branch or commit in ${world.repo}.` }).waitFor();
+      await page.getByRole('alert').filter({ hasText: goldenRefusal('create: unknown base ref', world.repo) }).waitFor();
       assert(world.list().length === 0, 'a refused task is not stored');
       // A real branch is accepted.
       world.git('branch', 'develop');

@@ -1,7 +1,7 @@
 // Requests from outside the window (second launches) and the harness itself.
 import net from 'node:net';
 import { assert } from '../harness.mjs';
-import { nav, until } from './helpers.mjs';
+import { goldenRefusal, nav, until } from './helpers.mjs';
 
 /** The port-in-use flow's listener on the port the app is offered first. */
 const taken = { port: 0, server: null };
@@ -33,7 +33,7 @@ export const windowFlows = {
       await shot('desktop-review');
       // `--review` with an unknown id: the Review screen says so.
       world.cli('--review', '0000000000000000');
-      await page.getByRole('alert').filter({ hasText: 'Task "0000000000000000" does not exist.' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: goldenRefusal('get: unknown task') }).waitFor();
       await shot('desktop-review-unknown');
       // Only one app: the second launches left no process of their own.
       assert(world.list().length === 1, 'no task was added by the launches');

@@ -42,7 +42,7 @@ describe('CommandStore', () => {
     const s = new CommandStore(b);
     await expect(s.save({ id: '', name: ' ', body: 'x' })).rejects.toThrow('Give the command a name.');
     await expect(s.save({ id: '', name: 'x', body: '' })).rejects.toThrow('Write the instruction text.');
-    await expect(s.save({ id: '', name: 'add-tests', body: 'x' })).rejects.toThrow('A command named "add-tests" already exists.');
+    await expect(s.save({ id: '', name: 'add-tests', body: 'x' })).rejects.toThrow(duplicate);
     expect(b.argsOf('CommandService.Save')).toEqual([[{ id: '', name: 'add-tests', body: 'x' }]]);
     expect(b.count('CommandService.List')).toBe(0);
   });

@@ -68,8 +68,9 @@ describe('EditorStore', () => {
 
   it('is read-only while ongoing and the backend refusal is shown', async () => {
     const { b, held } = holding(detailOf(demo('Add dark mode to the settings page')));
+    const refused = transitionError('ongoing', 'archived');
     b.on('TaskService.Archive', () => {
-      throw new Error(transitionError('ongoing', 'archived'));
+      throw new Error(refused);
     });
     const s = new EditorStore(b, held.task.id);
     await s.load();
@@ -77,7 +78,7 @@ describe('EditorStore', () => {
     expect(await s.save()).toBe(false);
     expect(b.count('TaskService.Update')).toBe(0);
     expect(await s.archive()).toBe(false);
-    expect(s.error).toBe('This task is ongoing: stop it before you archive it.');
+    expect(s.error).toBe(refused);
   });
 
   it('retries, archives, unarchives, exports and deletes', async () => {
@@ -122,7 +123,7 @@ describe('EditorStore', () => {
     expect(s.task!.status).toBe('pending');
     expect(s.notice).toBe('Queued again from the developer, with the last final plan.');
     expect(await s.retryFromDeveloper()).toBe(false);
-    expect(s.error).toMatch(/^This task is pending: only failed or /);
+    expect(s.error).toBe(statusError('retry', 'pending'));
   });
 
   it('adds and removes attachments', async () => {
@@ -148,6 +149,6 @@ describe('EditorStore', () => {
     const s = new EditorStore(b, 'nope');
     await s.load();
     expect(s.task).toBeNull();
-    expect(s.error).toBe('Task "nope" does not exist.');
+    expect(s.error).toBe(notFoundError('task', 'nope'));
   });
 });

@@ -112,6 +112,6 @@ describe('AddToQueue', () => {
     });
     render(AddToQueue, { backend: b, taskId: demo('Document the CLI').id });
     await fireEvent.click(await screen.findByRole('button', { name: 'Add to merge queue' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('This task is pending: only done tasks allow that.');
+    expect((await screen.findByRole('alert')).textContent).toBe(refused);
   });
 });

@@ -124,15 +124,16 @@ describe('AcceptStore dry run', () => {
 
   it('refuses a failed task', async () => {
     const failed = demo('Parse codex usage lines');
+    const refused = transitionError('failed', 'accepted');
     const b = new StubBackend({
       'ReviewService.PlanAccept': () => {
-        throw new Error(transitionError('failed', 'accepted'));
+        throw new Error(refused);
       },
     });
     const s = new AcceptStore(b, failed.id);
     await s.refresh();
     expect(s.plan).toBeNull();
-    expect(s.error).toBe('This task has failed and cannot become accepted.');
+    expect(s.error).toBe(refused);
   });
 });
 
@@ -168,7 +169,9 @@ describe('AcceptStore accept and undo', () => {
       return record(input, '0123456789abcdef0123456789abcdef01234567');
     });
     expect(await s.accept()).toBe(false);
-    expect(s.error).toBe(`Nothing changed: branch main moved meanwhile (expected ${seen.slice(0, 12)}, now ${moved.slice(0, 12)}); try again.`);
+    expect(seen).toBe(main.expected);
+    expect(s.error).toBe(main.message);
+    expect(s.error).toContain(`expected ${seen.slice(0, 12)}, now ${moved.slice(0, 12)}`);
     expect(s.result).toBeNull();
     expect(s.plan!.target_sha).toBe(moved);
     expect(await s.accept()).toBe(true);
@@ -184,9 +187,10 @@ describe('AcceptStore accept and undo', () => {
     await s.refresh();
     await s.accept();
     const accepted = s.result!.new_sha;
-    const moved = main.actual;
     expect(await s.undo()).toBe(false);
-    expect(s.error).toBe(`Nothing changed: branch main moved meanwhile (expected ${accepted.slice(0, 12)}, now ${moved.slice(0, 12)}); try again.`);
+    expect(accepted).toBe(main.expected);
+    expect(s.error).toBe(main.message);
+    expect(s.error).toContain(accepted.slice(0, 12));
     expect(s.undone).toBe(false);
   });
 

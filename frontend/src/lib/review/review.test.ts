@@ -245,7 +245,7 @@ describe('ReviewStore decisions', () => {
     expect(b.count('ReviewService.RejectDeletingBranches')).toBe(0);
     const f = new ReviewStore(b, failed.id);
     expect(await f.reject()).toBe(false);
-    expect(f.error).toBe('This task has failed and cannot become rejected.');
+    expect(f.error).toBe(transitionError('failed', 'rejected'));
   });
 });
 

@@ -106,7 +106,7 @@ describe('OutputStore', () => {
     b.failNext('RunService.Output', notFoundError('task', 'nope'));
     const s = new OutputStore(b, 'nope', manual());
     await s.start();
-    expect(s.error).toBe('Could not load the output: Task "nope" does not exist.');
+    expect(s.error).toBe(`Could not load the output: ${notFoundError('task', 'nope')}`);
   });
 });
 

@@ -27,7 +27,7 @@ describe('RunnerStore', () => {
     expect(b.argsOf('RunService.Stop')).toEqual([[r.task_id]]);
     await s.load();
     expect(s.status.running).toHaveLength(0);
-    await expect(s.stop(r.task_id)).rejects.toThrow('This task was stopped: only ongoing tasks can be stopped.');
+    await expect(s.stop(r.task_id)).rejects.toThrow(statusError('stop', 'stopped'));
     await s.setEnabled(false);
     expect(s.status.enabled).toBe(false);
     b.emit('runner:status', runnerStatus([running], { enabled: true }));
@@ -55,11 +55,12 @@ describe('RunnerStore', () => {
     expect(s.status.paused).toEqual(paused);
     await s.resumeTool('claude-code');
     expect(s.status.paused ?? []).toHaveLength(0);
+    const notPaused = callError('resume: a tool that is not paused');
     b.on('RunService.ResumeTool', () => {
-      throw new Error(callError('resume: a tool that is not paused'));
+      throw new Error(notPaused);
     });
     await s.resumeTool('claude-code');
-    expect(s.error).toContain('The tool claude-code is not paused');
+    expect(s.error).toBe(notPaused);
   });
 
   it('formats time and counts', () => {

@@ -37,8 +37,10 @@ describe('budgets on the Settings screen', () => {
     s.draft!.budgets.daily!.usd = -5;
     s.draft!.breakers.repeat_failures = 1;
     expect(await s.save()).toBe(false);
-    expect(s.errorFor('budgets.daily.usd')).toBe('Must be an amount of US dollars above 0 and at most 1000000 (got -5).');
-    expect(s.errorFor('breakers.repeat_failures')).toBe('Must be between 2 and 1000, 0 turns it off (got 1).');
+    const want = settingsErrors((g) => g.budgets.daily?.usd === -5);
+    expect(want.map((e) => e.path)).toEqual(['budgets.daily.usd', 'breakers.repeat_failures']);
+    expect(s.errorFor('budgets.daily.usd')).toBe(want[0].message);
+    expect(s.errorFor('breakers.repeat_failures')).toBe(want[1].message);
     expect(held.settings.budgets.daily).toBeNull();
     s.draft!.budgets.daily = { usd: 1, tokens: null, mode: 'cap' };
     s.draft!.breakers.repeat_failures = 3;

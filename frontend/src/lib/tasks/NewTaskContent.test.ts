@@ -53,11 +53,12 @@ describe('NewTaskForm: template and attachments', () => {
     await fireEvent.change(screen.getByRole('combobox', { name: 'Command template' }), { target: { value: 'tests' } });
     await pick(screen.getByLabelText('Attach files'), [new File(['x'], 'a.txt')]);
     await screen.findByRole('list', { name: 'Files to attach' });
+    const gone = notFoundError('command', 'tests');
     b.on('TaskService.Create', () => {
-      throw new Error(notFoundError('command', 'tests'));
+      throw new Error(gone);
     });
     await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Command "tests" does not exist.');
+    expect((await screen.findByRole('alert')).textContent).toBe(gone);
     expect(store.tasks).toHaveLength(0);
     expect(b.count('TaskService.List')).toBe(0);
     expect(screen.getByRole('list', { name: 'Files to attach' }).textContent).toMatch(/a\.txt/);

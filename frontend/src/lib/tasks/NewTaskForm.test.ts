@@ -70,7 +70,7 @@ describe('NewTaskForm', () => {
     await fireEvent.input(prompt, { target: { value: 'x' } });
     await fireEvent.input(screen.getByRole('combobox', { name: 'Base ref' }), { target: { value: 'nope' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Add task' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(`The base ref "nope" is not a branch or commit in ${refused.dir}.`));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(refused.message));
     expect(prompt.value).toBe('x');
   });
 

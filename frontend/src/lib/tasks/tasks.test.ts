@@ -54,7 +54,7 @@ describe('TaskStore', () => {
       },
     });
     const s = new TaskStore(b);
-    await expect(s.create({ title: '', prompt: '  ', priority: 0, base: '', labels: [], runs: 1 })).rejects.toThrow('Prompt is empty.');
+    await expect(s.create({ title: '', prompt: '  ', priority: 0, base: '', labels: [], runs: 1 })).rejects.toThrow(refused);
     await s.load();
     expect(s.tasks).toHaveLength(0);
   });
@@ -151,7 +151,7 @@ describe('TaskStore', () => {
     const s = new TaskStore(b);
     await s.load();
     expect(await s.setSkip('nope', true)).toBe(false);
-    expect(s.error).toBe('Task "nope" does not exist.');
+    expect(s.error).toBe(gone);
     expect(b.count('TaskService.List')).toBe(2);
   });
 });
