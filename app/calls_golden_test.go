@@ -96,6 +96,9 @@ func goldenCases() []goldenEntry {
 		{Name: "schedule preview: hour out of range", Calls: []goldenCall{call("ScheduleService.Preview", "0 25 * * *", "UTC")}},
 		{Name: "schedule preview: unknown zone", Calls: []goldenCall{call("ScheduleService.Preview", "0 2 * * *", "Mars/Olympus")}},
 		{Name: "schedule preview: empty", Calls: []goldenCall{call("ScheduleService.Preview", "", "")}},
+		{Name: "schedule preview: an interval of zero", Calls: []goldenCall{call("ScheduleService.Preview", "@every 0s", "")}},
+		{Name: "schedule preview: a negative interval", Calls: []goldenCall{call("ScheduleService.Preview", "@every -5m", "UTC")}},
+		{Name: "schedule create: an interval under a minute", Calls: []goldenCall{call("ScheduleService.Create", map[string]any{"name": "", "cron": "@every 30s", "tz": "UTC", "task": newTask(nil)})}},
 		{Name: "schedule: run now is refused while paused", Calls: []goldenCall{call("ScheduleService.Create", nightly), call("ScheduleService.SetPaused", "$0", true), call("ScheduleService.RunNow", "$0")}},
 		{Name: "schedule: a bad edit", Calls: []goldenCall{call("ScheduleService.Create", nightly),
 			call("ScheduleService.Update", "$0", map[string]any{"name": "X", "cron": "0 25 * * *", "tz": "UTC", "task": newTask(nil)})}},
@@ -141,16 +144,13 @@ func newGoldenWorld(t *testing.T) *goldenWorld {
 	g := gitx.New()
 	workDir := func() string { return repo }
 	tools := func() []agent.Tool { return h.Tools.Tools() }
+	in := host.Intake(st, h.Settings)
 	svcs := map[string]any{
-		"TaskService": NewTaskService(st, rec, ctx, TaskDeps{WorkDir: workDir, Wake: h.Runner.Wake,
-			ResolveBase: func(ctx context.Context, repo, ref string) error {
-				_, err := g.ResolveCommit(ctx, repo, ref)
-				return err
-			}}),
+		"TaskService":       NewTaskService(st, rec, ctx, TaskDeps{WorkDir: workDir, Wake: h.Runner.Wake, Intake: in}),
 		"RunService":        NewRunService(st, LocalRunner(h.Runner), h.Settings, live, rec, ctx),
 		"CommandService":    NewCommandService(st, rec, ctx),
 		"SettingsService":   NewSettingsService(h.Settings, st, tools, rec, ctx, nil, nil),
-		"ScheduleService":   NewScheduleService(st, rec, ctx, ScheduleDeps{WorkDir: workDir, Wake: h.Runner.Wake}),
+		"ScheduleService":   NewScheduleService(st, rec, ctx, ScheduleDeps{Intake: in, Wake: h.Runner.Wake}),
 		"MergeQueueService": NewMergeQueueService(h.Queue, st, rec, ctx, h.Runner.Wake),
 		"VerifyService":     NewVerifyService(g, st, rec, ctx, workDir),
 	}
