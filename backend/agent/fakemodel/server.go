@@ -1,7 +1,8 @@
 // Package fakemodel is a fake model server for tests of the real agent CLIs.
 // It listens on loopback on a random port, speaks the streaming Anthropic
-// Messages API (messages.go) and the OpenAI Responses API (responses.go), and
-// answers with replies scripted per test while recording every request.
+// Messages API (messages.go), the OpenAI Responses API (responses.go) and
+// the Gemini API (gemini.go), and answers with replies scripted per test
+// while recording every request.
 package fakemodel
 
 import (
@@ -11,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +24,27 @@ type apiHandler func(s *Server, w http.ResponseWriter, r *http.Request, req Requ
 // apiRoutes maps a URL path to the handler of its API. Each API file adds its
 // routes in an init function; the table is never changed after init.
 var apiRoutes = map[string]apiHandler{}
+
+// apiPrefixes maps a URL path prefix to the handler of an API whose paths
+// carry a parameter (Gemini's /v1beta/models/MODEL:METHOD); an exact route
+// of apiRoutes wins. Filled by init functions like apiRoutes.
+var apiPrefixes = map[string]apiHandler{}
+
+// route returns the handler of path: its exact route, else the handler of
+// the longest prefix it starts with.
+func route(path string) (apiHandler, bool) {
+	if h, ok := apiRoutes[path]; ok {
+		return h, true
+	}
+	var best apiHandler
+	n := 0
+	for p, h := range apiPrefixes {
+		if len(p) > n && strings.HasPrefix(path, p) {
+			best, n = h, len(p)
+		}
+	}
+	return best, best != nil
+}
 
 // Request is one request the server received.
 type Request struct {
@@ -161,7 +184,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
-	if h, ok := apiRoutes[r.URL.Path]; ok && r.Method == http.MethodPost {
+	if h, ok := route(r.URL.Path); ok && r.Method == http.MethodPost {
 		h(s, w, r, req)
 		return
 	}

@@ -40,3 +40,17 @@ func (s *sseWriter) event(name string, v any) error {
 	s.f.Flush()
 	return nil
 }
+
+// data writes one unnamed event, "data: " and v as JSON (the Gemini API's
+// stream has no event names). It returns errClosed when the client went away.
+func (s *sseWriter) data(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode data: %w", err)
+	}
+	if _, err := fmt.Fprintf(s.w, "data: %s\r\n\r\n", b); err != nil {
+		return errClosed
+	}
+	s.f.Flush()
+	return nil
+}
