@@ -104,6 +104,11 @@ vet: frontend
 	for tags in $(VET_TAGS); do go vet -tags $$tags ./... || exit 1; done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
+# CLI_ENV,BIN is the environment that points the real-CLI tests at the
+# CLIs scripts/install-clis.sh installed in BIN.
+CLI_ENV = BOOF_CLAUDE_BIN=$(1)/claude BOOF_CODEX_BIN=$(1)/codex BOOF_GEMINI_BIN=$(1)/gemini \
+	BOOF_OPENCODE_BIN=$(1)/opencode BOOF_QWEN_BIN=$(1)/qwen
+
 # GOFLAGS (environment or go env) must not change what the tests run.
 go-flags:
 	@case " $$(go env GOFLAGS) " in *" -run"*|*" -skip"*|*" -short"*|*" -count"*|*" -tags"*|*" -bench"*|*" -timeout"*|*" -failfast"*|*" -list"*) \
@@ -111,19 +116,19 @@ go-flags:
 
 test-go: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
-	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_TEST) ./...
+	$(call CLI_ENV,$$bin) go test $(GOFLAGS_TEST) ./...
 
 # Every benchmark once, so the sanity checks inside them run (make test).
 bench-smoke: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
-	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex go test $(GOFLAGS_BENCH) ./...
+	$(call CLI_ENV,$$bin) go test $(GOFLAGS_BENCH) ./...
 
 # The measurement: every benchmark side by side with its baseline, one
 # table (id, figure, goal, holds) printed and saved as out/bench.md
 # (scripts/bench.sh, rows in scripts/benchtable/rows.go).
 bench: go-flags build
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
-	BOOF_CLAUDE_BIN=$$bin/claude BOOF_CODEX_BIN=$$bin/codex scripts/bench.sh $(BIN)
+	$(call CLI_ENV,$$bin) scripts/bench.sh $(BIN)
 
 # The browser flows against the real backend: a dev-tagged build serves
 # frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs).
