@@ -8,13 +8,15 @@ import (
 
 // Adapter registers one coding-agent CLI with the app: the facts it
 // declares about itself and how to build its Tool. Each adapter package
-// exports one (claude.Adapter, codex.Adapter, mock.Adapter); backend/host
-// lists them, and no other package names a CLI.
+// exports one (claude.Adapter, codex.Adapter, gemini.Adapter,
+// mock.Adapter); backend/host lists them, and no other package names a CLI.
 type Adapter struct {
 	// Name is the tool's settings name (what roles are assigned).
 	Name string
 	// Bin is the executable looked up in PATH when settings give no path;
-	// "" for a tool that is part of the app and so always installed.
+	// "" for a tool that is part of the app and so always installed. The
+	// tools with a Bin are the agent CLIs: the default of settings
+	// limits.switchOrder lists them, in preference order.
 	Bin string
 	// Capabilities is what the tool New builds can do (its Capabilities).
 	Capabilities Capabilities
@@ -25,9 +27,6 @@ type Adapter struct {
 	// Prices are the list prices of the tool's models, for the cost of a
 	// step the tool does not price itself.
 	Prices Prices
-	// SwitchTo is the tool a step goes on with when this tool reaches its
-	// usage limit and the task switches tools ("" = none).
-	SwitchTo string
 	// ContextWindow is the context window of the tool's models in tokens
 	// (0 = unknown: no rotation on the context estimate).
 	ContextWindow int64

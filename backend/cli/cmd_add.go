@@ -79,7 +79,7 @@ func runAdd(ctx context.Context, c *call) error {
 	every := fs.String("every", "", "recurring: a cron expression (\"0 2 * * 1-5\"); queues a fresh task at each fire")
 	tz := fs.String("tz", "", "time zone of --at and --every (IANA name; --every defaults to UTC)")
 	name := fs.String("name", "", "name of the schedule (--every)")
-	onLimit := fs.String("on-limit", "", "on a usage limit: wait for the reset, or switch to the other installed tool with a handoff (default: settings limits.onLimit)")
+	onLimit := fs.String("on-limit", "", "on a usage limit: wait for the reset, or switch to the next installed tool of settings limits.switchOrder with a handoff (default: settings limits.onLimit)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err

@@ -219,7 +219,11 @@ func runLimits(ctx context.Context, c *call) error {
 	// is reported by the commands that use it; here it means the default).
 	set, _ := host.SettingsFile(paths).Load()
 	if set.EffectiveOnLimit(task.OnLimitDefault) == task.OnLimitSwitch {
-		fmt.Fprintln(c.io.Stdout, "on a usage limit, tasks switch to the other installed tool with a handoff (settings limits.onLimit)")
+		order := "none: they wait"
+		if len(set.Limits.SwitchOrder) > 0 {
+			order = strings.Join(set.Limits.SwitchOrder, ", ")
+		}
+		fmt.Fprintf(c.io.Stdout, "on a usage limit, tasks switch to the next installed tool with a handoff (settings limits.onLimit; order, settings limits.switchOrder: %s)\n", safeLine(order))
 	} else {
 		fmt.Fprintln(c.io.Stdout, "on a usage limit, tasks wait for the reset (settings limits.onLimit)")
 	}

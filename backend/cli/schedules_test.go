@@ -124,7 +124,8 @@ func TestLimitsListsAndResumes(t *testing.T) {
 	if r := runCLI(t, dir, "", "settings", "set", "limits.onLimit", "switch"); r.code != 0 {
 		t.Fatalf("settings set: %+v", r)
 	}
-	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "tasks switch to the other installed tool with a handoff") {
+	if r := runCLI(t, dir, "", "limits"); r.code != 0 || !strings.Contains(r.stdout, "tasks switch to the next installed tool with a handoff") ||
+		!strings.Contains(r.stdout, "order, settings limits.switchOrder: claude-code, codex") {
 		t.Fatalf("limits after switch: %+v", r)
 	}
 	if r := runCLI(t, dir, "", "limits", "resume", "claude-code"); r.code != 1 || !strings.Contains(r.stderr, "The tool claude-code is not paused") {

@@ -81,6 +81,9 @@ func TestCatalogPrefersInstalledCLIs(t *testing.T) {
 	if want := []string{"claude-code", "codex"}; !reflect.DeepEqual(cat.Configurable, want) {
 		t.Fatalf("configurable %v, want %v", cat.Configurable, want)
 	}
+	if want := []string{"claude-code", "codex"}; !reflect.DeepEqual(cat.SwitchOrder, want) {
+		t.Fatalf("switch order %v, want %v", cat.SwitchOrder, want)
+	}
 	for _, c := range []struct {
 		bins []string
 		want string

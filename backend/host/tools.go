@@ -3,12 +3,14 @@ package host
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/claude"
 	"github.com/boof-runner/boof-runner/backend/agent/codex"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/settings"
 )
@@ -50,14 +52,19 @@ func MidRunInput(tool string) bool {
 	return ok && a.Capabilities.MidRunInput
 }
 
-// Catalog returns the tools settings may assign, in preference order, and
-// which of them are installed.
+// Catalog returns the tools settings may assign, in preference order,
+// which of them are installed, and the default of limits.switchOrder: the
+// agent CLIs (the adapters with an executable of their own), in
+// preference order.
 func Catalog() settings.Catalog {
 	c := settings.Catalog{Installed: Installed}
 	for _, a := range adapters {
 		c.Names = append(c.Names, a.Name)
 		if a.Configurable {
 			c.Configurable = append(c.Configurable, a.Name)
+		}
+		if a.Bin != "" {
+			c.SwitchOrder = append(c.SwitchOrder, a.Name)
 		}
 	}
 	return c
@@ -93,25 +100,40 @@ func Tools(set settings.Settings, procs *proc.Runner, exe string, paths dataroot
 	})
 }
 
-// SwitchTarget returns the pipeline's Switch: the tool an adapter declares
-// as its SwitchTo, and whether that tool is installed (its settings path,
-// else its executable in PATH, is found), with settings read at the call.
-func SwitchTarget(current func() settings.Settings) func(tool string) (string, bool) {
-	return func(tool string) (string, bool) {
-		a, ok := adapter(tool)
-		if !ok || a.SwitchTo == "" {
-			return "", false
+// SwitchTarget returns the pipeline's Switch, with settings read at the
+// call: the tools of limits.switchOrder other than tool, in its order,
+// each with whether it is installed (its settings path, else its
+// executable in PATH, is found); none when tool is not in the list.
+func SwitchTarget(current func() settings.Settings) func(tool string) []pipeline.SwitchCandidate {
+	return func(tool string) []pipeline.SwitchCandidate {
+		set := current()
+		order := set.Limits.SwitchOrder
+		if !slices.Contains(order, tool) {
+			return nil
 		}
-		to, ok := adapter(a.SwitchTo)
-		if !ok {
-			return a.SwitchTo, false
+		var out []pipeline.SwitchCandidate
+		for _, name := range order {
+			if name == tool {
+				continue
+			}
+			out = append(out, pipeline.SwitchCandidate{Tool: name, Installed: installedWith(set, name)})
 		}
-		if p := current().Tools[to.Name].Path; p != "" && to.Configurable {
-			_, err := exec.LookPath(p)
-			return to.Name, err == nil
-		}
-		return to.Name, to.Installed()
+		return out
 	}
+}
+
+// installedWith reports whether tool is installed under set: its settings
+// path when it has one, else its executable in PATH.
+func installedWith(set settings.Settings, tool string) bool {
+	a, ok := adapter(tool)
+	if !ok {
+		return false
+	}
+	if p := set.Tools[a.Name].Path; p != "" && a.Configurable {
+		_, err := exec.LookPath(p)
+		return err == nil
+	}
+	return a.Installed()
 }
 
 // ContextWindow returns the context window an adapter declares for tool,

@@ -25,21 +25,24 @@ func switchEnv(t *testing.T, installed bool, mut func(*settings.Settings)) (*env
 	t.Helper()
 	e := newEnv(t, mut)
 	state := t.TempDir()
-	mk := func(name string) *recTool {
-		return &recTool{Tool: mock.New(mock.Options{Name: name, Command: []string{os.Args[0]},
-			Env: []string{agentEnv + "=1", "GORACE=atexit_sleep_ms=0"}, Runner: testRunner, StateDir: state})}
-	}
-	e.rec = mk(mock.Name)
-	alt := mk("mock-b")
+	e.rec = sharedMock(mock.Name, state)
+	alt := sharedMock("mock-b", state)
 	e.opts.Tools = agent.NewRegistry(e.rec, alt)
-	e.opts.Switch = func(tool string) (string, bool) {
+	e.opts.Switch = func(tool string) []SwitchCandidate {
 		if tool == mock.Name {
-			return "mock-b", installed
+			return []SwitchCandidate{{Tool: "mock-b", Installed: installed}}
 		}
-		return "", false
+		return nil
 	}
 	e.p = New(e.opts)
 	return e, alt
+}
+
+// sharedMock is a mock tool named name whose run counters are in state,
+// shared by every mock made with the same state.
+func sharedMock(name, state string) *recTool {
+	return &recTool{Tool: mock.New(mock.Options{Name: name, Command: []string{os.Args[0]},
+		Env: []string{agentEnv + "=1", "GORACE=atexit_sleep_ms=0"}, Runner: testRunner, StateDir: state})}
 }
 
 // eventsOf returns the payloads of kind the run emitted.

@@ -130,11 +130,13 @@ type Options struct {
 	// and every git command of a run carries proc.StepEnv with it, so crash
 	// recovery finds them. Empty means untagged (tests).
 	Scope string
-	// Switch returns the tool a step goes on with when tool reaches its
+	// Switch returns the tools a step may go on with when tool reaches its
 	// usage limit and the task switches tools (settings limits.onLimit or
-	// the task's on-limit "switch"), and whether that tool is installed;
-	// to is "" when tool has none. nil: no tool switches.
-	Switch func(tool string) (to string, installed bool)
+	// the task's on-limit "switch"), in preference order (settings
+	// limits.switchOrder), each with whether it is installed; none when
+	// tool has no other. The step takes the first installed one that is
+	// not paused. nil: no tool switches.
+	Switch func(tool string) []SwitchCandidate
 	// ContextWindow returns a tool's context window in tokens (0 =
 	// unknown), for rotating a session whose context estimate passes
 	// settings.sessions.rotateContextPercent; nil: no such rotation.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -10,35 +11,52 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// switches reports whether the task leaves a limited tool for the other
+// switches reports whether the task leaves a limited tool for another
 // one (its own on-limit, else settings limits.onLimit).
 func (r *run) switches() bool {
 	return r.set.EffectiveOnLimit(r.t.OnLimit) == task.OnLimitSwitch
 }
 
+// SwitchCandidate is a tool a step may go on with after its tool's usage
+// limit (Options.Switch).
+type SwitchCandidate struct {
+	// Tool is the tool's settings name.
+	Tool string
+	// Installed is whether its CLI is found.
+	Installed bool
+}
+
 // switchTarget returns the tool a step of from goes on with after from's
-// usage limit, or nil and why the task waits instead: from has no other
-// tool, it is not installed, or it is paused too.
+// usage limit: the first of Options.Switch's candidates that is installed,
+// registered and not paused. Without one it returns nil and why the task
+// waits instead: from has no other tool, or why each candidate is out.
 func (r *run) switchTarget(ctx context.Context, from string) (agent.Tool, string) {
-	to, installed := "", false
+	var cands []SwitchCandidate
 	if r.p.o.Switch != nil {
-		to, installed = r.p.o.Switch(from)
+		cands = r.p.o.Switch(from)
 	}
-	if to == "" {
+	if len(cands) == 0 {
 		return nil, fmt.Sprintf("%s has no other tool to switch to", from)
 	}
-	if !installed {
-		return nil, fmt.Sprintf("%s is not installed", to)
+	why := make([]string, 0, len(cands))
+	for _, c := range cands {
+		if !c.Installed {
+			why = append(why, fmt.Sprintf("%s is not installed", c.Tool))
+			continue
+		}
+		tool, err := r.p.o.Tools.Get(c.Tool)
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s is not available: %v", c.Tool, err))
+			continue
+		}
+		if until, paused := r.pausedUntil(ctx, c.Tool); paused {
+			why = append(why, fmt.Sprintf("%s is paused too (%s)", c.Tool,
+				task.ToolPause{Tool: c.Tool, Until: until}.Describe(r.p.o.Now(), time.Local)))
+			continue
+		}
+		return tool, ""
 	}
-	tool, err := r.p.o.Tools.Get(to)
-	if err != nil {
-		return nil, fmt.Sprintf("%s is not available: %v", to, err)
-	}
-	if until, paused := r.pausedUntil(ctx, to); paused {
-		return nil, fmt.Sprintf("%s is paused too (%s)", to,
-			task.ToolPause{Tool: to, Until: until}.Describe(r.p.o.Now(), time.Local))
-	}
-	return tool, ""
+	return nil, strings.Join(why, "; ")
 }
 
 // pause records a usage limit's pause of its tool (clamped reset time,

@@ -114,11 +114,11 @@ type Options struct {
 	// waits on it (the running steps' stop and inject watch) looks at the
 	// store at once too.
 	Signal *wake.Signal
-	// Switch returns the tool a paused tool's steps switch to and whether
-	// it is installed (pipeline.Options.Switch): the tasks that switch
-	// tools on a usage limit are claimed while their tool is paused when
-	// that tool is installed and not paused. nil: they wait.
-	Switch func(tool string) (to string, installed bool)
+	// Switch returns the tools a paused tool's steps may switch to, each
+	// with whether it is installed (pipeline.Options.Switch): the tasks
+	// that switch tools on a usage limit are claimed while their tool is
+	// paused when one of those is installed and not paused. nil: they wait.
+	Switch func(tool string) []pipeline.SwitchCandidate
 }
 
 // Runner is the queue loop. Its methods are safe for concurrent use.
@@ -403,7 +403,7 @@ type PauseReader interface {
 // none), the tool settings give each role and whether tasks switch by
 // default. The runner claims with it; the CLI tells with it
 // (store.WaitingFor) which pending tasks wait for a paused tool.
-func PickFor(ctx context.Context, st PauseReader, set settings.Settings, now time.Time, sw func(tool string) (string, bool)) (store.Pick, error) {
+func PickFor(ctx context.Context, st PauseReader, set settings.Settings, now time.Time, sw func(tool string) []pipeline.SwitchCandidate) (store.Pick, error) {
 	p := store.Pick{Now: now, RoleTools: map[task.Role]string{}}
 	pauses, err := st.ToolPauses(ctx, now)
 	if err != nil {
@@ -414,8 +414,11 @@ func PickFor(ctx context.Context, st PauseReader, set settings.Settings, now tim
 	}
 	if sw != nil {
 		for _, tool := range p.Paused {
-			if to, ok := sw(tool); to != "" && ok && !slices.Contains(p.Paused, to) {
-				p.Switchable = append(p.Switchable, tool)
+			for _, c := range sw(tool) {
+				if c.Installed && !slices.Contains(p.Paused, c.Tool) {
+					p.Switchable = append(p.Switchable, tool)
+					break
+				}
 			}
 		}
 	}

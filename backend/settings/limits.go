@@ -1,14 +1,26 @@
 package settings
 
-import "github.com/boof-runner/boof-runner/backend/task"
+import (
+	"slices"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/task"
+)
 
 // Limits holds settings.limits: what a task does when a step's tool
 // reaches its usage limit (a task's own on-limit wins).
 type Limits struct {
 	// OnLimit is "wait" (the task waits at the front of the queue for the
-	// reset) or "switch" (the step goes on with the other installed tool,
+	// reset) or "switch" (the step goes on with another installed tool,
 	// carrying a handoff).
 	OnLimit task.OnLimit `json:"onLimit"`
+	// SwitchOrder lists the tools a step may switch between when one
+	// reaches its usage limit, in preference order: a step of a tool in
+	// the list goes on with the first other tool of the list that is
+	// installed and not paused; a tool not in the list never switches.
+	// The default is every agent CLI in the order of the catalog; an
+	// empty list switches nothing (the task waits).
+	SwitchOrder []string `json:"switchOrder"`
 }
 
 // Sessions holds settings.sessions: when a step's native session is
@@ -58,6 +70,18 @@ func (s Settings) EffectiveOnLimit(o task.OnLimit) task.OnLimit {
 func (s Settings) limitProblems(bad func(key, format string, args ...any)) {
 	if o := s.Limits.OnLimit; o != task.OnLimitWait && o != task.OnLimitSwitch && o != task.OnLimitDefault {
 		bad("limits.onLimit", "must be wait or switch (got %q)", string(o))
+	}
+	seen := map[string]bool{}
+	for i, name := range s.Limits.SwitchOrder {
+		if !slices.Contains(s.catalog.Names, name) {
+			bad("limits.switchOrder", "must list tools among %s (got %q at position %d)", strings.Join(s.catalog.Names, ", "), name, i+1)
+			break
+		}
+		if seen[name] {
+			bad("limits.switchOrder", "must name each tool once (got %q twice)", name)
+			break
+		}
+		seen[name] = true
 	}
 	between := func(key string, n, lo, hi int) {
 		if n < lo || n > hi {

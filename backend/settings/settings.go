@@ -21,6 +21,9 @@ type Catalog struct {
 	Configurable []string
 	// Installed reports whether a tool's CLI is installed; nil means none is.
 	Installed func(name string) bool
+	// SwitchOrder is the default of limits.switchOrder: the tools a step
+	// may switch between on a usage limit, in preference order.
+	SwitchOrder []string
 }
 
 // Default returns the first of Names that is installed, else the last of
@@ -199,7 +202,7 @@ func Defaults(cat Catalog) Settings {
 		UI:          UI{Notifications: true, CloseToTray: true},
 		Verify:      defaultVerify(),
 		Breakers:    DefaultBreakers(),
-		Limits:      Limits{OnLimit: DefaultOnLimit},
+		Limits:      Limits{OnLimit: DefaultOnLimit, SwitchOrder: append([]string{}, cat.SwitchOrder...)},
 		Sessions:    DefaultSessions(),
 		DefaultTool: def.Tool,
 		catalog:     cat,

@@ -24,6 +24,7 @@ func testCatalog(installed ...string) Catalog {
 		Names:        []string{toolClaude, toolCodex, toolMock},
 		Configurable: []string{toolClaude, toolCodex},
 		Installed:    func(tool string) bool { return slices.Contains(installed, tool) },
+		SwitchOrder:  []string{toolClaude, toolCodex},
 	}
 }
 

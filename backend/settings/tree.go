@@ -77,7 +77,7 @@ var schema = map[string]any{
 	"tools":    map[string]any{"*": toolKeys},
 	"budgets": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys,
 		"tools": map[string]any{"*": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys}}},
-	"limits":   map[string]any{"onLimit": nil},
+	"limits":   map[string]any{"onLimit": nil, "switchOrder": nil},
 	"sessions": map[string]any{"rotateAfterTurns": nil, "rotateContextPercent": nil, "maxRotations": nil},
 	"breakers": map[string]any{"toolCalls": nil, "repeatFailures": nil, "noProgress": nil, "tokensPerMinute": nil, "velocityWindowMs": nil},
 }

@@ -66,7 +66,6 @@ type Options struct {
 var Adapter = agent.Adapter{
 	Name:          Name,
 	ContextWindow: 200000,
-	SwitchTo:      "codex",
 	Bin:           Bin,
 	Capabilities:  agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
 	PassEnv:       DefaultPassEnv,

@@ -61,7 +61,6 @@ type Options struct {
 var Adapter = agent.Adapter{
 	Name:          Name,
 	ContextWindow: 272000,
-	SwitchTo:      "claude-code",
 	Bin:           Bin,
 	Capabilities:  capabilities,
 	PassEnv:       passEnv,
