@@ -75,13 +75,13 @@ func TestAdaptersDeclareTheirTools(t *testing.T) {
 // mock, part of the app, is the fallback.
 func TestCatalogPrefersInstalledCLIs(t *testing.T) {
 	cat := host.Catalog()
-	if want := []string{"claude-code", "codex", "mock"}; !reflect.DeepEqual(cat.Names, want) {
+	if want := []string{"claude-code", "codex", "gemini", "mock"}; !reflect.DeepEqual(cat.Names, want) {
 		t.Fatalf("names %v, want %v", cat.Names, want)
 	}
-	if want := []string{"claude-code", "codex"}; !reflect.DeepEqual(cat.Configurable, want) {
+	if want := []string{"claude-code", "codex", "gemini"}; !reflect.DeepEqual(cat.Configurable, want) {
 		t.Fatalf("configurable %v, want %v", cat.Configurable, want)
 	}
-	if want := []string{"claude-code", "codex"}; !reflect.DeepEqual(cat.SwitchOrder, want) {
+	if want := []string{"claude-code", "codex", "gemini"}; !reflect.DeepEqual(cat.SwitchOrder, want) {
 		t.Fatalf("switch order %v, want %v", cat.SwitchOrder, want)
 	}
 	for _, c := range []struct {
@@ -90,6 +90,8 @@ func TestCatalogPrefersInstalledCLIs(t *testing.T) {
 	}{
 		{[]string{"claude", "codex"}, "claude-code"},
 		{[]string{"codex"}, "codex"},
+		{[]string{"gemini", "codex"}, "codex"},
+		{[]string{"gemini"}, "gemini"},
 		{nil, "mock"},
 	} {
 		fakeBins(t, c.bins...)
@@ -110,7 +112,8 @@ func TestToolsFromSettings(t *testing.T) {
 	fakeBins(t)
 	paths := newPaths(t)
 	f := host.SettingsFile(paths)
-	for k, v := range map[string]string{"tools.codex.path": "/nowhere/codex", "tools.claude-code.path": "/nowhere/claude"} {
+	for k, v := range map[string]string{"tools.codex.path": "/nowhere/codex", "tools.claude-code.path": "/nowhere/claude",
+		"tools.gemini.path": "/nowhere/gemini"} {
 		if _, err := f.Set(k, v); err != nil {
 			t.Fatal(err)
 		}
@@ -122,13 +125,13 @@ func TestToolsFromSettings(t *testing.T) {
 	procs := proc.NewRunner(proc.RunnerOptions{})
 	defer procs.Shutdown(time.Second)
 	reg := host.Tools(set, procs, os.Args[0], paths)
-	if got := reg.Names(); !reflect.DeepEqual(got, []string{"claude-code", "codex", "mock"}) {
+	if got := reg.Names(); !reflect.DeepEqual(got, []string{"claude-code", "codex", "gemini", "mock"}) {
 		t.Fatalf("tools %v", got)
 	}
 	hs := agent.CheckHealth(context.Background(), reg.Tools(), nil, 20*time.Second)
 	for _, h := range hs {
 		switch h.Tool {
-		case "claude-code", "codex":
+		case "claude-code", "codex", "gemini":
 			if h.Installed || !strings.Contains(h.Error, "/nowhere/") {
 				t.Errorf("%s ignored its settings path: %+v", h.Tool, h)
 			}
@@ -148,6 +151,8 @@ func TestToolsFromSettings(t *testing.T) {
 		{"claude-code", "opus", 15 + 7.5, true},
 		{"codex", "gpt-5-mini-2025", 0.25 + 0.2, true},
 		{"codex", "gpt-5", 1.25 + 1, true},
+		{"gemini", "gemini-2.5-pro", 1.25 + 1, true},
+		{"gemini", "gemini-2.5-flash-lite-preview", 0.1 + 0.04, true},
 		{"mock", "mock", 0, true},
 		{"codex", "claude-sonnet-4", 0, false},
 		{"claude-code", "", 0, false},
@@ -172,7 +177,7 @@ func TestOpenTakesTheRunnerLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Settings.Path() != paths.Settings() || len(h.Tools.Names()) != 3 {
+	if h.Settings.Path() != paths.Settings() || len(h.Tools.Names()) != len(host.Adapters()) {
 		t.Fatalf("host settings %s tools %v", h.Settings.Path(), h.Tools.Names())
 	}
 	var locked *runner.LockedError

@@ -32,28 +32,30 @@ func TestSwitchTargetFollowsTheSettingsOrder(t *testing.T) {
 		return pipeline.SwitchCandidate{Tool: tool, Installed: installed}
 	}
 	for tool, want := range map[string][]pipeline.SwitchCandidate{
-		"claude-code": {c("codex", true)},
-		"codex":       {c("claude-code", false)},
+		"claude-code": {c("codex", true), c("gemini", false)},
+		"codex":       {c("claude-code", false), c("gemini", false)},
+		"gemini":      {c("claude-code", false), c("codex", true)},
 		"mock":        nil,
 	} {
 		if got := sw(tool); !reflect.DeepEqual(got, want) {
 			t.Errorf("default order, %s: %+v, want %+v", tool, got, want)
 		}
 	}
-	cl := filepath.Join(t.TempDir(), "claude")
-	if err := os.WriteFile(cl, []byte("#!/bin/sh\n"), 0o755); err != nil {
+	gem := filepath.Join(t.TempDir(), "gemini")
+	if err := os.WriteFile(gem, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Set("tools.claude-code.path", cl); err != nil {
+	if _, err := f.Set("tools.gemini.path", gem); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Set("limits.switchOrder", `["codex","mock","claude-code"]`); err != nil {
+	if _, err := f.Set("limits.switchOrder", `["gemini","mock","claude-code"]`); err != nil {
 		t.Fatal(err)
 	}
 	for tool, want := range map[string][]pipeline.SwitchCandidate{
-		"codex":       {c("mock", true), c("claude-code", true)},
-		"mock":        {c("codex", true), c("claude-code", true)},
-		"claude-code": {c("codex", true), c("mock", true)},
+		"gemini":      {c("mock", true), c("claude-code", false)},
+		"mock":        {c("gemini", true), c("claude-code", false)},
+		"claude-code": {c("gemini", true), c("mock", true)},
+		"codex":       nil,
 	} {
 		if got := sw(tool); !reflect.DeepEqual(got, want) {
 			t.Errorf("settings order, %s: %+v, want %+v", tool, got, want)

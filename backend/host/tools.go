@@ -8,6 +8,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/claude"
 	"github.com/boof-runner/boof-runner/backend/agent/codex"
+	"github.com/boof-runner/boof-runner/backend/agent/gemini"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -22,6 +23,7 @@ import (
 var adapters = []agent.Adapter{
 	claude.Adapter,
 	codex.Adapter,
+	gemini.Adapter,
 	mock.Adapter,
 }
 
