@@ -188,6 +188,13 @@ func TestSettingsGoldenIsCurrent(t *testing.T) {
 			usd := -5.0
 			v.Budgets.Daily, v.Breakers.RepeatFailures = &LimitView{USD: &usd, Mode: "warn"}, 1
 		},
+		func(v *SettingsView) { v.Limits = LimitsView{OnLimit: "later", SwitchOrder: []string{"codex", "vim"}} },
+		func(v *SettingsView) {
+			v.Limits = LimitsView{OnLimit: "switch", SwitchOrder: []string{"gemini", "mock", "gemini"}}
+		},
+		func(v *SettingsView) {
+			v.Limits = LimitsView{OnLimit: "switch", SwitchOrder: []string{"gemini", "claude-code"}}
+		},
 	}
 	var want []settingsCase
 	for _, edit := range edits {

@@ -11,6 +11,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
@@ -37,6 +38,15 @@ type SettingsView struct {
 	Stop             StopView     `json:"stop"`
 	Budgets          BudgetsView  `json:"budgets"`
 	Breakers         BreakersView `json:"breakers"`
+	Limits           LimitsView   `json:"limits"`
+}
+
+// LimitsView is what a task does when a step's tool reaches its usage
+// limit: OnLimit "wait" (for the reset) or "switch" (to the first other
+// tool of SwitchOrder that is installed and not paused).
+type LimitsView struct {
+	OnLimit     string   `json:"on_limit"`
+	SwitchOrder []string `json:"switch_order"`
 }
 
 // LimitView is one budget: a limit in US dollars and/or tokens, and its
@@ -226,6 +236,8 @@ func toView(s settings.Settings) SettingsView {
 	b := s.Breakers
 	v.Breakers = BreakersView{ToolCalls: b.ToolCalls, RepeatFailures: b.RepeatFailures, NoProgress: b.NoProgress,
 		TokensPerMinute: b.TokensPerMinute, VelocityWindowMs: b.VelocityWindowMs}
+	v.Limits = LimitsView{OnLimit: string(s.EffectiveOnLimit(task.OnLimitDefault)),
+		SwitchOrder: append([]string{}, s.Limits.SwitchOrder...)}
 	return v
 }
 
@@ -267,6 +279,13 @@ func fromView(base settings.Settings, v SettingsView) settings.Settings {
 	b := v.Breakers
 	s.Breakers = settings.Breakers{ToolCalls: b.ToolCalls, RepeatFailures: b.RepeatFailures, NoProgress: b.NoProgress,
 		TokensPerMinute: b.TokensPerMinute, VelocityWindowMs: b.VelocityWindowMs}
+	// A view without limits (a front end older than them) keeps the stored ones.
+	if v.Limits.OnLimit != "" {
+		s.Limits.OnLimit = task.OnLimit(v.Limits.OnLimit)
+	}
+	if v.Limits.SwitchOrder != nil {
+		s.Limits.SwitchOrder = append([]string{}, v.Limits.SwitchOrder...)
+	}
 	return s
 }
 

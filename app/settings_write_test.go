@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -81,5 +82,37 @@ func TestSettingsSaveRefusesAFileTooLarge(t *testing.T) {
 	}
 	if s, err := f.Load(); err != nil || s.WorkingDirectory != "/srv/repo" || len(s.Roles.Reviewer.Model) != 900<<10 {
 		t.Fatalf("after the save that fits: %v %q", err, s.WorkingDirectory)
+	}
+}
+
+// The Settings screen's usage-limit fields are limits.onLimit and
+// limits.switchOrder: the default order is shown, an edited order is
+// stored as the screen sent it, and a view without limits (a front end
+// older than them) changes neither.
+func TestSettingsLimitsFields(t *testing.T) {
+	f := settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog())
+	svc := NewSettingsService(f, nil, nil, &RecordingEmitter{}, context.Background, nil, nil)
+	cur, err := svc.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := cur.Settings
+	if v.Limits.OnLimit != "wait" || strings.Join(v.Limits.SwitchOrder, ",") != "claude-code,codex,gemini" {
+		t.Fatalf("defaults %+v", v.Limits)
+	}
+	v.Limits = LimitsView{OnLimit: "switch", SwitchOrder: []string{"gemini", "mock"}}
+	if res, err := svc.Save(v); err != nil || !res.Saved || strings.Join(res.Settings.Limits.SwitchOrder, ",") != "gemini,mock" {
+		t.Fatalf("save %+v %v", res, err)
+	}
+	s, _ := f.Load()
+	if s.Limits.OnLimit != task.OnLimitSwitch || strings.Join(s.Limits.SwitchOrder, ",") != "gemini,mock" {
+		t.Fatalf("stored %+v", s.Limits)
+	}
+	v.Limits, v.Concurrency = LimitsView{}, 2
+	if res, err := svc.Save(v); err != nil || !res.Saved {
+		t.Fatalf("save without limits %+v %v", res, err)
+	}
+	if s, _ = f.Load(); s.Limits.OnLimit != task.OnLimitSwitch || strings.Join(s.Limits.SwitchOrder, ",") != "gemini,mock" || s.Runner.Concurrency != 2 {
+		t.Fatalf("a view without limits changed them: %+v", s.Limits)
 	}
 }

@@ -484,6 +484,20 @@ export namespace app {
 		}
 	}
 	
+	export class LimitsView {
+	    on_limit: string;
+	    switch_order: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LimitsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.on_limit = source["on_limit"];
+	        this.switch_order = source["switch_order"];
+	    }
+	}
 	export class ListFilter {
 	    status: string;
 	    search: string;
@@ -1006,6 +1020,7 @@ export namespace app {
 	    stop: StopView;
 	    budgets: BudgetsView;
 	    breakers: BreakersView;
+	    limits: LimitsView;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -1027,6 +1042,7 @@ export namespace app {
 	        this.stop = this.convertValues(source["stop"], StopView);
 	        this.budgets = this.convertValues(source["budgets"], BudgetsView);
 	        this.breakers = this.convertValues(source["breakers"], BreakersView);
+	        this.limits = this.convertValues(source["limits"], LimitsView);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

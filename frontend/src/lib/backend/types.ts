@@ -238,6 +238,18 @@ export interface Settings {
   budgets: { task: BudgetLimit | null; daily: BudgetLimit | null; monthly: BudgetLimit | null };
   /** Per-step circuit breakers; 0 turns one off. */
   breakers: Breakers;
+  /** What a task does at a tool's usage limit (older backends may leave it out). */
+  limits?: Limits;
+}
+
+/**
+ * On a usage limit a task waits for the reset, or switches: the step goes on
+ * with the first other tool of switch_order that is installed and not paused
+ * (a tool not in the list never switches; [] switches nothing).
+ */
+export interface Limits {
+  on_limit: 'wait' | 'switch';
+  switch_order: string[];
 }
 
 /** One budget: a limit in US dollars and/or tokens (null: none of that kind). */

@@ -134,6 +134,26 @@ export class SettingsStore {
     this.draft.roles.observer = tool ? { tool, model: this.models[tool]?.[0] ?? '', write: this.draft.roles.observer?.write ?? false } : null;
   }
 
+  /** Moves the tool at index i of the switch order by delta places (-1: up). */
+  moveSwitch(i: number, delta: number): void {
+    const order = this.draft?.limits?.switch_order;
+    const j = i + delta;
+    if (!order || i < 0 || i >= order.length || j < 0 || j >= order.length) return;
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+
+  /** Takes tool out of the switch order: it never switches, nor is switched to. */
+  dropSwitch(tool: string): void {
+    const lim = this.draft?.limits;
+    if (lim) lim.switch_order = lim.switch_order.filter((t) => t !== tool);
+  }
+
+  /** Puts tool last in the switch order. */
+  addSwitch(tool: string): void {
+    const lim = this.draft?.limits;
+    if (lim && tool && !lim.switch_order.includes(tool)) lim.switch_order.push(tool);
+  }
+
   /** Saves; on refusal the field errors show in place and nothing is stored. */
   async save(): Promise<boolean> {
     if (!this.draft) return false;
