@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,7 +120,6 @@ func TestAdapterFailures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.recorded, func(t *testing.T) {
 			tool, _ := fakeCLI(t, c.recorded, c.exit, nil)
-			start := time.Now()
 			res, _ := runFake(t, tool, agent.Request{Prompt: "go"})
 			if !res.Failed() || !strings.Contains(res.ErrorText, c.text) || (res.Limit != nil) != c.limit || res.Transient != c.transient {
 				t.Fatalf("result %+v", res)
@@ -130,17 +130,19 @@ func TestAdapterFailures(t *testing.T) {
 			if !c.limit {
 				return
 			}
+			// The reset counts from when gemini gave up: its result line's time.
+			at := resultTime(t, c.recorded)
 			switch c.recorded {
 			case "usage_limit":
-				if d := res.Limit.ResetsAt.Sub(start.Add(3599 * time.Second)); d < -time.Second || d > time.Minute {
-					t.Errorf("reset %s, want about an hour from %s", res.Limit.ResetsAt, start)
+				if want := at.Add(3599 * time.Second).Truncate(time.Second); !res.Limit.ResetsAt.Equal(want) {
+					t.Errorf("reset %s, want %s", res.Limit.ResetsAt, want)
 				}
 			case "daily_quota":
 				la, err := time.LoadLocation("America/Los_Angeles")
 				if err != nil {
 					t.Skip("no time zone data")
 				}
-				if want := NextQuotaDay(start, la); !res.Limit.ResetsAt.Equal(want) || res.Limit.Kind != "daily_quota" {
+				if want := NextQuotaDay(at, la); !res.Limit.ResetsAt.Equal(want) || res.Limit.Kind != "daily_quota" {
 					t.Errorf("reset %s (%s), want %s", res.Limit.ResetsAt, res.Limit.Kind, want)
 				}
 			}
@@ -175,4 +177,24 @@ func TestAdapterNoResult(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resultTime is the timestamp of a recorded case's result line.
+func resultTime(t *testing.T, recorded string) time.Time {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testdata(t), recorded, "stream.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var v struct {
+			Type      string    `json:"type"`
+			Timestamp time.Time `json:"timestamp"`
+		}
+		if json.Unmarshal([]byte(l), &v) == nil && v.Type == "result" {
+			return v.Timestamp
+		}
+	}
+	t.Fatalf("%s has no result line", recorded)
+	return time.Time{}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
@@ -27,6 +28,9 @@ type Outcome struct {
 	// LastError is the message of the last "error" line (a warning or an
 	// error gemini went on after), "" when none.
 	LastError string
+	// ResultAt is the result line's timestamp, zero when it has none:
+	// when gemini gave up, which a retry delay it names counts from.
+	ResultAt time.Time
 	// SessionID is the session id of the init line.
 	SessionID string
 	// Model is the model of the init line.
@@ -78,9 +82,10 @@ func NewParser(emit func(agent.Event)) *Parser {
 
 // line is the union of the stream-json line shapes we read.
 type line struct {
-	Type      string `json:"type"`
-	SessionID string `json:"session_id"`
-	Model     string `json:"model"`
+	Type      string    `json:"type"`
+	Timestamp time.Time `json:"timestamp"`
+	SessionID string    `json:"session_id"`
+	Model     string    `json:"model"`
 	// message
 	Role    string `json:"role"`
 	Content string `json:"content"`
@@ -177,6 +182,7 @@ func (p *Parser) result(l line) {
 	o := &p.out
 	o.GotResult = true
 	o.Status = l.Status
+	o.ResultAt = l.Timestamp
 	o.ErrorType, o.ErrorText = "", ""
 	if l.Error != nil {
 		o.ErrorType, o.ErrorText = l.Error.Type, clip(strings.TrimSpace(l.Error.Message))

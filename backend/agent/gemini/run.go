@@ -163,7 +163,11 @@ func finish(o Outcome, pr proc.Result, emit func(agent.Event), resumed string) a
 		res.SessionID = resumed
 	}
 	if res.Failed() && pr.Reason == proc.ReasonNone {
-		if l, ok := detectLimit(toolErr, o.ErrorType, pr.ExitCode, time.Now()); ok {
+		at := o.ResultAt
+		if at.IsZero() || at.After(time.Now()) {
+			at = time.Now()
+		}
+		if l, ok := detectLimit(toolErr, o.ErrorType, pr.ExitCode, at); ok {
 			res.Limit, res.Transient = &l, false
 		} else {
 			res.Limit = nil // the shared patterns' guess; gemini's own reading above wins
