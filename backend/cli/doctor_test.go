@@ -38,7 +38,7 @@ func TestDoctorReportsEachTool(t *testing.T) {
 		got[h.Tool] = map[bool]string{true: "ok", false: "missing: " + h.Error}[h.Installed && h.Authenticated]
 	}
 	if got["mock"] != "ok" || !strings.Contains(got["claude-code"], "not") || !strings.Contains(got["codex"], "not") ||
-		!strings.Contains(got["gemini"], "gemini: gemini not found") {
+		!strings.Contains(got["gemini"], "gemini executable gemini not found in PATH") {
 		t.Fatalf("health %v", got)
 	}
 	text := runCLI(t, dir, "", "doctor")
@@ -72,7 +72,7 @@ func TestDoctorExplainsABadGemini(t *testing.T) {
 	for _, c := range []struct {
 		name, script, want string
 	}{
-		{"missing", "", "gemini: /nowhere/gemini not found"},
+		{"missing", "", "gemini executable /nowhere/gemini not found"},
 		{"too old", "echo 0.40.0", "gemini 0.40.0 is older than 0.61.0, the oldest version this app drives"},
 		{"garbage", `printf '\377\033[2Jnonsense\n'`, "gemini --version printed no version"},
 		{"exits at once", "echo 'env: node: No such file or directory' >&2; exit 127", "gemini --version: exit status 127: env: node: No such file or directory"},

@@ -65,6 +65,14 @@ func limitRun(t *testing.T, r *root, clk *clock) {
 // past the reset and checks the task goes on to done.
 func limitScenario(t *testing.T, tool string, tools map[string]any, limit fakemodel.Reply, srv *fakemodel.Server,
 	wantUntil func(start time.Time) time.Time, slack time.Duration, wantWarning string) {
+	limitScenarioRole(t, map[string]any{"tool": tool}, tools, limit, srv, wantUntil, slack, wantWarning)
+}
+
+// limitScenarioRole is limitScenario with every role set to role (a tool
+// and, say, a model).
+func limitScenarioRole(t *testing.T, role map[string]any, tools map[string]any, limit fakemodel.Reply, srv *fakemodel.Server,
+	wantUntil func(start time.Time) time.Time, slack time.Duration, wantWarning string) {
+	tool := role["tool"].(string)
 	var limited atomic.Bool
 	limited.Store(true)
 	var model pipelineModel
@@ -81,7 +89,6 @@ func limitScenario(t *testing.T, tool string, tools map[string]any, limit fakemo
 			return planReply(c)
 		}
 	})
-	role := map[string]any{"tool": tool}
 	r := newRoot(t, map[string]any{
 		"roles":   map[string]any{"planner": role, "refinement": role, "developer": role, "reviewer": role},
 		"tools":   tools,

@@ -95,7 +95,7 @@ stream_max_retries = 0
 // modelCall is one model request as the scenario script sees it.
 type modelCall struct {
 	role       task.Role // "" when no pipeline system prompt was found
-	api        string    // "claude" or "codex"
+	api        string    // "claude", "codex" or "gemini"
 	toolResult bool      // the request continues a turn after a tool call
 	turn       int       // 1-based count of this role's turn-opening requests
 }
@@ -127,7 +127,7 @@ func (m *pipelineModel) serve(t *testing.T, srv *fakemodel.Server, script func(c
 		m.calls = append(m.calls, c)
 		m.mu.Unlock()
 		if c.role == "" {
-			return fakemodel.Reply{Text: "ok"}
+			return sideReply(r)
 		}
 		return script(c)
 	})
@@ -148,6 +148,14 @@ var roleOrder = []task.Role{task.RolePlannerAnswer, task.RolePlanner, task.RoleR
 func classify(r fakemodel.Request) modelCall {
 	var system string
 	c := modelCall{}
+	if _, _, ok := fakemodel.GeminiMethod(r.Path); ok {
+		c.api = "gemini"
+		g, err := fakemodel.ParseGemini(r)
+		if err != nil {
+			return c
+		}
+		system, c.toolResult = g.SystemText(), g.HasToolResult()
+	}
 	switch r.Path {
 	case "/v1/messages":
 		c.api = "claude"
@@ -201,8 +209,12 @@ func developerReply(c modelCall) fakemodel.Reply {
 	if c.toolResult {
 		return fakemodel.Reply{Text: "Added greeting.txt and committed it.", InputTokens: 200, OutputTokens: 30}
 	}
-	if c.api == "codex" {
+	switch c.api {
+	case "codex":
 		return fakemodel.Reply{Text: "Writing the greeting.", ToolCalls: []fakemodel.ToolCall{fakemodel.ExecCommand(commitCmd)}}
+	case "gemini":
+		return fakemodel.Reply{Text: "Writing the greeting.", ToolCalls: []fakemodel.ToolCall{{Name: "run_shell_command",
+			Input: map[string]any{"command": commitCmd, "description": "write and commit greeting.txt"}}}}
 	}
 	return fakemodel.Reply{Text: "Writing the greeting.", ToolCalls: []fakemodel.ToolCall{{Name: "Bash",
 		Input: map[string]any{"command": commitCmd, "description": "write and commit greeting.txt"}}}}

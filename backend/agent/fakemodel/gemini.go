@@ -75,8 +75,15 @@ func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, req Request
 		if msg == "" {
 			msg = http.StatusText(rep.Status)
 		}
+		fields := rep.ErrorFields
+		if !rep.ResetAt.IsZero() {
+			fields = map[string]any{"details": retryInfo(rep.ResetAt)}
+			for k, v := range rep.ErrorFields {
+				fields[k] = v
+			}
+		}
 		setHeaders(w, rep.Header)
-		writeGeminiError(w, rep.Status, status, msg, rep.ErrorFields)
+		writeGeminiError(w, rep.Status, status, msg, fields)
 		return
 	}
 	if rep.Model != "" {

@@ -143,12 +143,15 @@ func (s *Server) GeminiGenerateRequests() []Request {
 // after Ns."), prints a result with status "error" and exits 173 (429
 // mod 256); a shorter delay it retries itself, up to 10 attempts.
 func GeminiUsageLimit(reset time.Time) Reply {
-	secs := max(int64(time.Until(reset).Seconds()), 1)
 	return Reply{Status: http.StatusTooManyRequests, ErrorType: "RESOURCE_EXHAUSTED",
-		ErrorMessage: "Resource has been exhausted (e.g. check quota).",
-		ErrorFields: map[string]any{"details": []any{
-			map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": strconv.FormatInt(secs, 10) + "s"},
-		}}}
+		ErrorMessage: "Resource has been exhausted (e.g. check quota).", ResetAt: reset}
+}
+
+// retryInfo is the details of an error that asks to retry at reset: a
+// RetryInfo whose delay is the seconds left until then.
+func retryInfo(reset time.Time) []any {
+	secs := max(int64(time.Until(reset).Seconds()), 1)
+	return []any{map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": strconv.FormatInt(secs, 10) + "s"}}
 }
 
 // GeminiDailyQuota is the Gemini API's answer once a per-day quota is

@@ -125,8 +125,8 @@ func TestGeminiGenerateAndCountTokens(t *testing.T) {
 }
 
 // The usage-limit replies are 429 RESOURCE_EXHAUSTED errors with the
-// details gemini reads: a RetryInfo delay until the reset, or a PerDay
-// QuotaFailure.
+// details gemini reads: a RetryInfo delay until the reset (an hour: 3599
+// or 3600 s, reckoned when sent), or a PerDay QuotaFailure.
 func TestGeminiUsageLimitReplies(t *testing.T) {
 	s := Start(t)
 	s.Enqueue(GeminiUsageLimit(time.Now().Add(time.Hour)), GeminiDailyQuota(), Reply{Status: 503})
@@ -142,7 +142,7 @@ func TestGeminiUsageLimitReplies(t *testing.T) {
 			t.Errorf("details %s, want %q", b, wantDetail)
 		}
 	}
-	check(429, "RESOURCE_EXHAUSTED", `"retryDelay":"35`)
+	check(429, "RESOURCE_EXHAUSTED", `"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"3`)
 	check(429, "RESOURCE_EXHAUSTED", `PerDay`)
 	check(503, "UNAVAILABLE", `null`)
 }

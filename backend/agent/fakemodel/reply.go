@@ -31,6 +31,10 @@ type Reply struct {
 	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int64
 	// Model overrides the model name echoed back ("" = the requested one).
 	Model string
+	// ResetAt, on a Gemini API usage limit (GeminiUsageLimit), is the
+	// reset its RetryInfo delay counts down to, reckoned when the reply is
+	// sent, as the API does.
+	ResetAt time.Time
 }
 
 // ToolCall is a tool use the model asks for.

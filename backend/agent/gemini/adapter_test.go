@@ -20,6 +20,7 @@ func TestAdapterArgsEnvAndResult(t *testing.T) {
 	tool, rec := fakeCLI(t, "tool_use", "0", map[string]string{"GEMINI_API_KEY": "key-from-app", "UNLISTED": "x"})
 	transcript := filepath.Join(t.TempDir(), "t.log")
 	dir := t.TempDir()
+	recordSession(t, tool, dir, "2fcfaeb8-c6ec-4758-9790-4908e92eb7e9", true)
 	res, evs := runFake(t, tool, agent.Request{Prompt: "- Do it.", SystemPrompt: "- You develop.", Model: "gemini-2.5-flash",
 		ResumeSession: "2fcfaeb8-c6ec-4758-9790-4908e92eb7e9", Env: []string{"REQ_VAR=1"}, TranscriptPath: transcript,
 		ReadDirs: []string{"/data/attachments/t1"}, Dir: dir})
@@ -197,4 +198,50 @@ func resultTime(t *testing.T, recorded string) time.Time {
 	}
 	t.Fatalf("%s has no result line", recorded)
 	return time.Time{}
+}
+
+// recordSession writes gemini's record of session id in the config
+// directory of dir, as gemini 0.61 writes it: answered says whether the
+// model answered in it (a refused turn is rolled back, leaving only the
+// session context).
+func recordSession(t *testing.T, tool *Tool, dir, id string, answered bool) {
+	t.Helper()
+	chats := filepath.Join(tool.opts.StateDir, "homes", homeKey(dir), ".gemini", "tmp", filepath.Base(dir), "chats")
+	if err := os.MkdirAll(chats, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lines := `{"sessionId":"` + id + `","projectHash":"x","startTime":"2026-12-05T13:55:43.721Z","kind":"main"}` + "\n" +
+		`{"$set":{"messages":[{"id":"a","type":"user","content":[{"text":"<session_context>x</session_context>"}]}]}}` + "\n"
+	if answered {
+		lines += `{"id":"b","type":"user","content":[{"text":"go"}]}` + "\n" + `{"id":"c","type":"gemini","content":"done"}` + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(chats, "session-2026-12-05T13-55-"+id[:8]+".jsonl"), []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A session without an answer of the model (its run was refused before
+// one; gemini rolled the turn back) is not resumed: gemini would fail on
+// --resume; the step starts a new session with its whole prompt and says
+// so. A session with an answer is resumed.
+func TestResumeOnlyARecordedSession(t *testing.T) {
+	tool, rec := fakeCLI(t, "success", "0", nil)
+	dir := t.TempDir()
+	const id = "6b03609d-793c-41da-961a-874cc1bf25f5"
+	recordSession(t, tool, dir, id, false)
+	res, evs := runFake(t, tool, agent.Request{Prompt: "go", Dir: dir, ResumeSession: id})
+	if res.Failed() || res.SessionID != "2fcfaeb8-c6ec-4758-9790-4908e92eb7e9" {
+		t.Fatalf("result %+v", res)
+	}
+	if args := strings.Join(readArgs(t, rec), " "); strings.Contains(args, "--resume") {
+		t.Fatalf("resumed an unrecorded session: %s", args)
+	}
+	if evs[0].Kind != agent.EventRaw || !strings.Contains(evs[0].Text, "gemini has no answer recorded in session "+id) {
+		t.Errorf("first event %+v", evs[0])
+	}
+	recordSession(t, tool, dir, id, true)
+	runFake(t, tool, agent.Request{Prompt: "go", Dir: dir, ResumeSession: id})
+	if args := strings.Join(readArgs(t, rec), " "); !strings.Contains(args, "--resume="+id) {
+		t.Fatalf("did not resume a recorded session: %s", args)
+	}
 }

@@ -36,7 +36,7 @@ func TestHealth(t *testing.T) {
 		err                  string
 	}{
 		{name: "good", recorded: "success", exit: "0", installed: true, authed: true, reachable: true},
-		{name: "missing", recorded: "success", exit: "0", path: "/nowhere/gemini", err: "gemini: /nowhere/gemini not found"},
+		{name: "missing", recorded: "success", exit: "0", path: "/nowhere/gemini", err: "gemini executable /nowhere/gemini not found (install @google/gemini-cli, or set tools.gemini.path)"},
 		{name: "too old", recorded: "success", exit: "0", env: []string{"FAKE_GEMINI_VERSION=0.40.2"}, installed: true,
 			err: "gemini 0.40.2 is older than 0.61.0, the oldest version this app drives"},
 		{name: "garbage", recorded: "success", exit: "0", path: "printf '\\377\\033[31mno version here\\n'", err: "gemini --version printed no version"},

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -176,6 +177,26 @@ func writeFile(path string, b []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// hasSession reports whether the directory holds a session id gemini can
+// resume: its record (.gemini/tmp/<project>/chats/session-<time>-<first 8
+// of the id>.jsonl) with at least one answer of the model in it. A run
+// refused before any answer, by a usage limit say, leaves a record whose
+// only turn gemini rolled back, and --resume of it fails ("Invalid session
+// identifier", "No previous sessions found").
+func (h *home) hasSession(id string) bool {
+	if len(id) < 8 {
+		return false
+	}
+	files, _ := filepath.Glob(filepath.Join(h.dir, ".gemini", "tmp", "*", "chats", "session-*-"+id[:8]+".json*"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err == nil && bytes.Contains(b, []byte(`"sessionId":"`+id+`"`)) && bytes.Contains(b, []byte(`"type":"gemini"`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // close releases the directory; a temporary one is removed.

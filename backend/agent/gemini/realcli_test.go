@@ -36,7 +36,11 @@ func realBin(t testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	// Even --version writes to the gemini config directory: a temporary one,
+	// never the user's ~/.gemini.
+	cmd.Env = append(os.Environ(), "GEMINI_CLI_HOME="+t.TempDir(), "GEMINI_CLI_NO_RELAUNCH=true")
+	out, err := cmd.CombinedOutput()
 	if err != nil || !versionRe().Match(out) {
 		t.Fatalf("BOOF_GEMINI_BIN=%s is not a working gemini: %v %q", bin, err, out)
 	}
@@ -214,13 +218,7 @@ func TestRealUsageLimit(t *testing.T) {
 	srv := fakemodel.Start(t)
 	tool, _ := realTool(t, srv)
 	reset := time.Now().Add(time.Hour)
-	var n int
-	srv.SetResponder(func(fakemodel.Request) fakemodel.Reply { // the delay counted from the reply, as the API does
-		if n++; n == 1 {
-			return fakemodel.GeminiUsageLimit(reset)
-		}
-		return fakemodel.GeminiDailyQuota()
-	})
+	srv.Enqueue(fakemodel.GeminiUsageLimit(reset), fakemodel.GeminiDailyQuota())
 	res, rec := step(t, tool, agent.Request{Prompt: "go", Dir: gitRepo(t), IdleTimeout: 2 * time.Minute})
 	if res.Limit == nil || res.Transient || res.ExitCode != exitQuota {
 		t.Fatalf("result %+v\noutput %q", res, rec.output)

@@ -69,7 +69,7 @@ func (t *Tool) start(ctx context.Context, req agent.Request, o startOpts) (*agen
 	}
 	bin, err := t.resolveBin(env)
 	if err != nil {
-		return nil, fmt.Errorf("start gemini: %w", err)
+		return nil, err // it names gemini and the executable
 	}
 	params := stepParams{prompt: req.Prompt, model: req.Model, resume: req.ResumeSession, readDirs: req.ReadDirs}
 	if _, err := buildArgs(params); err != nil { // check the request before taking the directory
@@ -86,11 +86,17 @@ func (t *Tool) start(ctx context.Context, req agent.Request, o startOpts) (*agen
 			return nil, fmt.Errorf("start gemini: read-only policy: %w", err)
 		}
 	}
-	inv, _ := buildArgs(params)
 	emit := req.OnEvent
 	if emit == nil {
 		emit = func(agent.Event) {}
 	}
+	if params.resume != "" && !h.hasSession(params.resume) {
+		// Nothing to resume (see hasSession): the step starts a new
+		// session, its prompt being the whole step's anyway.
+		emit(agent.Event{Kind: agent.EventRaw, Text: "gemini has no answer recorded in session " + params.resume + " (its run was refused before one): starting a new session"})
+		params.resume = ""
+	}
+	inv, _ := buildArgs(params)
 	p := NewParser(emit)
 	spec := proc.Spec{Path: bin, Args: inv.args, Dir: dir, Env: append(env, h.env()...),
 		TranscriptPath: req.TranscriptPath, IdleTimeout: req.IdleTimeout, MaxRuntime: req.MaxRuntime, Grace: req.Grace}
@@ -103,7 +109,7 @@ func (t *Tool) start(ctx context.Context, req agent.Request, o startOpts) (*agen
 		OnOutput: req.OnOutput,
 		OnLine:   p.Line,
 		Finish: func(pr proc.Result) agent.Result {
-			return finish(p.Outcome(), pr, emit, req.ResumeSession)
+			return finish(p.Outcome(), pr, emit, params.resume)
 		},
 		Cleanup: h.close,
 	})
@@ -155,6 +161,9 @@ func finish(o Outcome, pr proc.Result, emit func(agent.Event), resumed string) a
 			toolErr += ": " + o.LastError
 		} else if said := said(o.Raw); len(said) > 0 {
 			toolErr += ": " + strings.Join(said[max(0, len(said)-3):], " | ")
+			if strings.Contains(toolErr, "Unknown argument") {
+				toolErr += " (an older gemini? this app drives gemini " + MinVersion + " or later)"
+			}
 		}
 	}
 	res := agent.ProcResult(pr, toolErr)

@@ -158,7 +158,13 @@ func (t *Tool) resolveBin(env []string) (string, error) {
 // notInstalledError names the missing executable; it matches agent.ErrNotInstalled.
 type notInstalledError struct{ bin string }
 
-func (e *notInstalledError) Error() string { return "gemini: " + e.bin + " not found" }
+func (e *notInstalledError) Error() string {
+	where := e.bin + " not found"
+	if !strings.Contains(e.bin, "/") {
+		where = e.bin + " not found in PATH"
+	}
+	return "gemini executable " + where + " (install @google/gemini-cli, or set tools.gemini.path)"
+}
 
 func (e *notInstalledError) Is(target error) bool { return target == agent.ErrNotInstalled }
 
