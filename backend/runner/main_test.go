@@ -220,3 +220,28 @@ func groupAlive(pgid int) []int {
 	}
 	return out
 }
+
+// procsUnder lists live (non-zombie) processes whose cwd is dir or below,
+// including directories removed since.
+func procsUnder(dir string) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		// A process left in a removed worktree has a cwd "<dir> (deleted)".
+		cwd = strings.TrimSuffix(cwd, " (deleted)")
+		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i:]), ") Z") {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		out = append(out, e.Name()+":"+strings.ReplaceAll(string(cmd), "\x00", " "))
+	}
+	return out
+}

@@ -165,7 +165,7 @@ func TestAdapterNoResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	garbage := filepath.Join(td, "garbage.jsonl")
-	if err := os.WriteFile(garbage, []byte("\x00\xff not json {\n{\"type\":\"nonsense\"}\n"), 0o644); err != nil {
+	if err := os.WriteFile(garbage, []byte("\x00\xff not \x1b[31mjson\x1b[0m {\x07\n{\"type\":\"nonsense\"}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for name, stream := range map[string]string{"cut": cut, "garbage": garbage} {
@@ -175,6 +175,9 @@ func TestAdapterNoResult(t *testing.T) {
 			res, _ := runFake(t, tool, agent.Request{Prompt: "go"})
 			if !res.Failed() || !strings.HasPrefix(res.ErrorText, "gemini ended without a result") || res.Limit != nil || res.Report != "" {
 				t.Fatalf("result %+v", res)
+			}
+			if strings.ContainsFunc(res.ErrorText, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Errorf("control characters in %q", res.ErrorText)
 			}
 		})
 	}

@@ -3,7 +3,9 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -252,12 +254,36 @@ func (p *Parser) Outcome() Outcome {
 }
 
 func (p *Parser) rawLine(raw []byte) {
-	s := clip(strings.ToValidUTF8(string(raw), "\uFFFD"))
+	s := clip(plain(strings.ToValidUTF8(string(raw), "\uFFFD")))
+	if s == "" {
+		return
+	}
 	p.out.Raw = append(p.out.Raw, s)
 	if len(p.out.Raw) > maxRaw {
 		p.out.Raw = p.out.Raw[len(p.out.Raw)-maxRaw:]
 	}
 	p.emit(agent.Event{Kind: agent.EventRaw, Text: s})
+}
+
+// escapeRe matches terminal escape sequences: CSI (colours, clearing)
+// and OSC (titles, links).
+var escapeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.?`)
+})
+
+// plain is s without terminal escape sequences and control characters
+// (tabs become spaces): what gemini printed, fit for a one-line message.
+func plain(s string) string {
+	s = escapeRe().ReplaceAllString(s, "")
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f:
+			return -1
+		}
+		return r
+	}, s))
 }
 
 func compact(raw json.RawMessage) string {
