@@ -3,13 +3,40 @@ import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import LimitsPanel from './LimitsPanel.svelte';
 import { SettingsStore } from './settings.svelte';
-import { FakeBackend } from '../backend/fake';
+import { StubBackend } from '../backend/stub';
+import { toolHealth } from '../backend/stub-data';
+import { defaultSettings, settingsErrors } from '../backend/goldens';
+import type { Settings } from '../backend/types';
 
 const order = () => within(screen.getByRole('list', { name: 'Switch order' })).getAllByRole('listitem').map((li) => li.querySelector('.tool')?.textContent ?? li.textContent);
 
+/** The health of the tools Go registers: the stub's three and gemini, not installed. */
+const health = () => {
+  const h = toolHealth();
+  h.splice(2, 0, { tool: 'gemini', installed: false, version: '', authenticated: false, checked_at: h[0].checked_at, error: 'not installed' });
+  return h;
+};
+
+/** A backend holding Go's default settings; Save answers with the field errors Go gives a duplicate in the order (the settings golden). */
+function limitsBackend() {
+  let stored = defaultSettings();
+  const b = new StubBackend({
+    'SettingsService.Get': () => ({ saved: true, errors: [], settings: stored }),
+    'SettingsService.Save': (s: Settings) => {
+      const dup = new Set(s.limits?.switch_order).size !== (s.limits?.switch_order.length ?? 0);
+      const errors = dup ? settingsErrors((g) => g.limits?.switch_order.join() === 'gemini,mock,gemini') : [];
+      if (errors.length) return { saved: false, errors, settings: stored };
+      stored = s;
+      return { saved: true, errors: [], settings: stored };
+    },
+    'SettingsService.ToolHealth': () => health(),
+  });
+  return { b, stored: () => stored };
+}
+
 describe('LimitsPanel', () => {
   it('edits limits.onLimit and the switch order: move, take out, add, save', async () => {
-    const b = new FakeBackend();
+    const { b, stored } = limitsBackend();
     const s = new SettingsStore(b, () => new Date('2026-11-30T12:00:00Z'));
     await s.load();
     await s.loadHealth();
@@ -29,24 +56,24 @@ describe('LimitsPanel', () => {
     expect(order()).toEqual(['claude-code', 'gemini', 'mock']);
     expect(s.dirty).toBe(true);
     expect(await s.save()).toBe(true);
-    expect(b.settings.limits).toEqual({ on_limit: 'switch', switch_order: ['claude-code', 'gemini', 'mock'] });
+    expect(stored().limits).toEqual({ on_limit: 'switch', switch_order: ['claude-code', 'gemini', 'mock'] });
 
     for (const t of ['claude-code', 'gemini', 'mock']) await fireEvent.click(screen.getByRole('button', { name: `Take ${t} out of the switch order` }));
     flushSync();
     expect(screen.getByText('no tool: every task waits for the reset')).toBeTruthy();
   });
 
-  it('shows the field error of a refused order and stores nothing', async () => {
-    const b = new FakeBackend();
+  it("shows Go's field error of a refused order and stores nothing", async () => {
+    const { b, stored } = limitsBackend();
     const s = new SettingsStore(b, () => new Date('2026-11-30T12:00:00Z'));
     await s.load();
     render(LimitsPanel, { store: s });
-    s.draft!.limits!.switch_order = ['codex', 'codex'];
+    s.draft!.limits!.switch_order = ['gemini', 'mock', 'gemini'];
     expect(await s.save()).toBe(false);
     flushSync();
     const alert = screen.getByRole('alert');
     expect(alert.dataset.path).toBe('limits.switch_order');
-    expect(alert.textContent).toBe('Must name each tool once (got "codex" twice).');
-    expect(b.settings.limits!.switch_order).toEqual(['claude-code', 'codex', 'gemini']);
+    expect(alert.textContent).toBe('Must name each tool once (got "gemini" twice).');
+    expect(stored().limits!.switch_order).toEqual(['claude-code', 'codex', 'gemini']);
   });
 });
