@@ -1,0 +1,168 @@
+// Package opencode is the agent.Tool adapter for opencode (`opencode`, npm
+// opencode-ai, a native binary): it runs `opencode run --format json
+// --auto` through the PTY runner with the prompt on stdin, parses its JSON
+// events into agent events, and hands opencode its provider and per-step
+// settings through OPENCODE_CONFIG_CONTENT and a config home of its own,
+// so the user's ~/.config/opencode is never written.
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/proc"
+)
+
+// Name is the tool's settings name.
+const Name = "opencode"
+
+// Bin is the executable looked up in PATH when Options.Path is empty.
+const Bin = "opencode"
+
+// TestedVersion is the opencode version this adapter's flags and parser
+// were checked with.
+const TestedVersion = "1.18.33"
+
+// passEnv lists the variables of the app's environment handed to opencode
+// (the runner passes nothing else but PATH, HOME, TERM and LANG): the
+// OpenAI-compatible endpoint, the provider keys opencode reads itself, the
+// XDG directories that hold the user's opencode config, login and
+// sessions, proxies and certificates.
+var passEnv = []string{
+	"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL",
+	"ANTHROPIC_API_KEY", "OPENROUTER_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY",
+	"GROQ_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY", "MISTRAL_API_KEY", "OPENCODE_API_KEY",
+	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
+	"SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "USER", "SHELL",
+}
+
+// Options configure the opencode tool.
+type Options struct {
+	// Path is the opencode executable: a path, or a name looked up in the
+	// PATH of the effective environment. Empty means Bin.
+	Path string
+	// Runner starts every opencode process. Required for Start and Health.
+	Runner *proc.Runner
+	// Env is extra environment (KEY=VALUE) for every opencode process,
+	// from settings tools.opencode.env; Request.Env is added after it.
+	Env []string
+	// Models are model ids configured in settings, listed by Models and
+	// declared to the endpoint's provider.
+	Models []string
+	// LookupEnv reads the app's environment; nil means os.LookupEnv. Only
+	// the variables of passEnv are handed to opencode.
+	LookupEnv func(string) (string, bool)
+	// StateDir holds opencode's config home and the session locks. Empty
+	// means $XDG_STATE_HOME/boof-runner/opencode, else
+	// $HOME/.local/state/boof-runner/opencode, read from the environment
+	// opencode runs with (settings first).
+	StateDir string
+	// TempDir holds each step's role prompt file and the health check's
+	// scratch directory; "" means os.TempDir().
+	TempDir string
+}
+
+// capabilities: typed events, native resume and usage; `opencode run`
+// reads its prompt and then no more input.
+var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: false, NativeResume: true, Usage: true}
+
+// Adapter registers opencode with the app. Its context window is left
+// unknown (no rotation on the context estimate): it depends on the model
+// of the provider chosen, and opencode compacts a long session itself.
+var Adapter = agent.Adapter{
+	Name:         Name,
+	SwitchTo:     "claude-code",
+	Bin:          Bin,
+	Capabilities: capabilities,
+	PassEnv:      passEnv,
+	Prices:       Prices,
+	Configurable: true,
+	New: func(c agent.Config) agent.Tool {
+		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
+	},
+}
+
+// Tool is the opencode adapter. It is safe for concurrent use.
+type Tool struct {
+	opts Options
+}
+
+var _ agent.Tool = (*Tool)(nil)
+
+// ErrNoRunner is returned (wrapped) by Start, and reported by Health, when
+// Options.Runner is nil.
+var ErrNoRunner = errors.New("opencode: options have no process runner")
+
+// New returns the opencode tool.
+func New(opts Options) *Tool {
+	if opts.Path == "" {
+		opts.Path = Bin
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	if opts.TempDir == "" {
+		opts.TempDir = os.TempDir()
+	}
+	return &Tool{opts: opts}
+}
+
+// Name returns "opencode".
+func (t *Tool) Name() string { return Name }
+
+// Capabilities: typed events, native resume and usage; no mid-run input.
+func (t *Tool) Capabilities() agent.Capabilities { return capabilities }
+
+// env returns the environment of an opencode process: the pass-through
+// variables of the app, then Options.Env, then extra (later entries win).
+func (t *Tool) env(extra []string) []string {
+	var env []string
+	for _, k := range passEnv {
+		if v, ok := t.opts.LookupEnv(k); ok && v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	env = append(env, t.opts.Env...)
+	return append(env, extra...)
+}
+
+// lookup returns the last value of key in env, else the app's.
+func (t *Tool) lookup(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	v, _ := t.opts.LookupEnv(key)
+	return v
+}
+
+// resolveBin finds the opencode executable as the runner will: Path itself
+// when it holds a slash, else the first executable of that name in the
+// PATH of env. It returns an error matching agent.ErrNotInstalled when
+// there is none.
+func (t *Tool) resolveBin(env []string) (string, error) {
+	bin := t.opts.Path
+	if strings.Contains(bin, "/") {
+		if isExecutable(bin) {
+			return bin, nil
+		}
+		return "", fmt.Errorf("opencode: %s: %w", bin, agent.ErrNotInstalled)
+	}
+	for _, d := range filepath.SplitList(t.lookup(env, "PATH")) {
+		if p := filepath.Join(d, bin); d != "" && isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("opencode: %q not found in PATH: %w", bin, agent.ErrNotInstalled)
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
