@@ -128,10 +128,10 @@ func TestWallCheckCatchesUI(t *testing.T) {
 const agentDir = module + "/backend/agent"
 
 // cliAdapters are the adapter packages of real CLIs.
-var cliAdapters = []string{agentDir + "/claude", agentDir + "/codex"}
+var cliAdapters = []string{agentDir + "/claude", agentDir + "/codex", agentDir + "/opencode", agentDir + "/qwen"}
 
 // cliName matches a string that names an agent CLI.
-var cliName = regexp.MustCompile(`(?i)\b(claude|codex)\b`)
+var cliName = regexp.MustCompile(`(?i)\b(claude|codex|opencode|qwen)\b`)
 
 // mayImportAdapter reports whether pkg may import adapter.
 func mayImportAdapter(pkg, adapter string) bool {

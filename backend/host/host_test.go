@@ -75,13 +75,13 @@ func TestAdaptersDeclareTheirTools(t *testing.T) {
 // mock, part of the app, is the fallback.
 func TestCatalogPrefersInstalledCLIs(t *testing.T) {
 	cat := host.Catalog()
-	if want := []string{"claude-code", "codex", "gemini", "mock"}; !reflect.DeepEqual(cat.Names, want) {
+	if want := []string{"claude-code", "codex", "gemini", "opencode", "qwen-code", "mock"}; !reflect.DeepEqual(cat.Names, want) {
 		t.Fatalf("names %v, want %v", cat.Names, want)
 	}
-	if want := []string{"claude-code", "codex", "gemini"}; !reflect.DeepEqual(cat.Configurable, want) {
+	if want := []string{"claude-code", "codex", "gemini", "opencode", "qwen-code"}; !reflect.DeepEqual(cat.Configurable, want) {
 		t.Fatalf("configurable %v, want %v", cat.Configurable, want)
 	}
-	if want := []string{"claude-code", "codex", "gemini"}; !reflect.DeepEqual(cat.SwitchOrder, want) {
+	if want := []string{"claude-code", "codex", "gemini", "opencode", "qwen-code"}; !reflect.DeepEqual(cat.SwitchOrder, want) {
 		t.Fatalf("switch order %v, want %v", cat.SwitchOrder, want)
 	}
 	for _, c := range []struct {
@@ -92,6 +92,8 @@ func TestCatalogPrefersInstalledCLIs(t *testing.T) {
 		{[]string{"codex"}, "codex"},
 		{[]string{"gemini", "codex"}, "codex"},
 		{[]string{"gemini"}, "gemini"},
+		{[]string{"qwen", "opencode"}, "opencode"},
+		{[]string{"qwen"}, "qwen-code"},
 		{nil, "mock"},
 	} {
 		fakeBins(t, c.bins...)
@@ -125,12 +127,16 @@ func TestToolsFromSettings(t *testing.T) {
 	procs := proc.NewRunner(proc.RunnerOptions{})
 	defer procs.Shutdown(time.Second)
 	reg := host.Tools(set, procs, os.Args[0], paths)
-	if got := reg.Names(); !reflect.DeepEqual(got, []string{"claude-code", "codex", "gemini", "mock"}) {
+	if got := reg.Names(); !reflect.DeepEqual(got, []string{"claude-code", "codex", "gemini", "mock", "opencode", "qwen-code"}) {
 		t.Fatalf("tools %v", got)
 	}
 	hs := agent.CheckHealth(context.Background(), reg.Tools(), nil, 20*time.Second)
 	for _, h := range hs {
 		switch h.Tool {
+		case "opencode", "qwen-code":
+			if h.Installed || !strings.Contains(h.Error, "not found in PATH") {
+				t.Errorf("%s found without being installed: %+v", h.Tool, h)
+			}
 		case "claude-code", "codex", "gemini":
 			if h.Installed || !strings.Contains(h.Error, "/nowhere/") {
 				t.Errorf("%s ignored its settings path: %+v", h.Tool, h)
@@ -154,6 +160,8 @@ func TestToolsFromSettings(t *testing.T) {
 		{"gemini", "gemini-2.5-pro", 1.25 + 1, true},
 		{"gemini", "gemini-2.5-flash-lite-preview", 0.1 + 0.04, true},
 		{"mock", "mock", 0, true},
+		{"qwen-code", "qwen3-coder-plus", 1 + 0.5, true},
+		{"opencode", "anthropic/claude-sonnet-4-5", 0, false},
 		{"codex", "claude-sonnet-4", 0, false},
 		{"claude-code", "", 0, false},
 	} {

@@ -10,6 +10,8 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent/codex"
 	"github.com/boof-runner/boof-runner/backend/agent/gemini"
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
+	"github.com/boof-runner/boof-runner/backend/agent/opencode"
+	"github.com/boof-runner/boof-runner/backend/agent/qwen"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/proc"
@@ -24,6 +26,8 @@ var adapters = []agent.Adapter{
 	claude.Adapter,
 	codex.Adapter,
 	gemini.Adapter,
+	opencode.Adapter,
+	qwen.Adapter,
 	mock.Adapter,
 }
 

@@ -76,7 +76,6 @@ var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunIn
 // of the provider chosen, and opencode compacts a long session itself.
 var Adapter = agent.Adapter{
 	Name:         Name,
-	SwitchTo:     "claude-code",
 	Bin:          Bin,
 	Capabilities: capabilities,
 	PassEnv:      passEnv,

@@ -70,7 +70,6 @@ var capabilities = agent.Capabilities{Streaming: agent.StreamingEvents, MidRunIn
 // the endpoint serves, and qwen compresses a long session itself.
 var Adapter = agent.Adapter{
 	Name:         Name,
-	SwitchTo:     "claude-code",
 	Bin:          Bin,
 	Capabilities: capabilities,
 	PassEnv:      passEnv,
