@@ -48,7 +48,7 @@ func limitRun(t *testing.T, r *root, clk *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), realCLIBound)
 	runErr := h.Run(ctx, runner.UntilIdle)
 	cancel()
 	if err := h.Close(); err != nil {
@@ -92,7 +92,7 @@ func limitScenarioRole(t *testing.T, role map[string]any, tools map[string]any, 
 	r := newRoot(t, map[string]any{
 		"roles":   map[string]any{"planner": role, "refinement": role, "developer": role, "reviewer": role},
 		"tools":   tools,
-		"retries": map[string]any{"idleTimeoutMs": 120000, "backoffMs": []int{10}},
+		"retries": map[string]any{"idleTimeoutMs": realCLIIdleMs, "backoffMs": []int{10}},
 		"stop":    map[string]any{"graceMs": 2000},
 	})
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)

@@ -33,6 +33,17 @@ import (
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
+// realCLIBound bounds one run of the host in the real-CLI scenarios: a
+// guard against a hang, not a measure. It is generous because the CLIs
+// start slowly on a loaded machine (opencode took up to three minutes a
+// step with two cores shared by forty runnable processes).
+const realCLIBound = 15 * time.Minute
+
+// realCLIIdleMs is the scenarios' idle timeout: a step that prints
+// nothing for that long is stalled. opencode printed its first line only
+// after two minutes and more on the loaded machine.
+const realCLIIdleMs = 5 * 60 * 1000
+
 // realBin returns $env after checking that `bin --version` prints want: it
 // skips the test when env is unset and fails it when the binary is unusable.
 func realBin(t *testing.T, env, want string) string {
@@ -95,7 +106,7 @@ stream_max_retries = 0
 // modelCall is one model request as the scenario script sees it.
 type modelCall struct {
 	role       task.Role // "" when no pipeline system prompt was found
-	api        string    // "claude", "codex" or "gemini"
+	api        string    // "claude", "codex", "gemini", "opencode" or "qwen"
 	toolResult bool      // the request continues a turn after a tool call
 	turn       int       // 1-based count of this role's turn-opening requests
 }
@@ -171,6 +182,13 @@ func classify(r fakemodel.Request) modelCall {
 			return c
 		}
 		system, c.toolResult = rr.Instructions+"\n"+rr.MessagesText("developer"), rr.HasToolResult()
+	case fakemodel.ChatPath:
+		cr, err := fakemodel.ParseChat(r.Body)
+		if err != nil {
+			return c
+		}
+		c.api = chatAPI(cr)
+		system, c.toolResult = cr.RoleText("system"), cr.HasToolResult()
 	}
 	for _, role := range roleOrder {
 		first, _, _ := strings.Cut(pipeline.SystemPrompt(role), "\n")
@@ -245,7 +263,7 @@ func runPipelineWith(t *testing.T, roles, tools, extra map[string]any) pipelineR
 	set := map[string]any{
 		"roles":   roles,
 		"tools":   tools,
-		"retries": map[string]any{"idleTimeoutMs": 120000, "backoffMs": []int{10}},
+		"retries": map[string]any{"idleTimeoutMs": realCLIIdleMs, "backoffMs": []int{10}},
 		"stop":    map[string]any{"graceMs": 2000},
 	}
 	for k, v := range extra {
@@ -259,7 +277,7 @@ func runPipelineWith(t *testing.T, roles, tools, extra map[string]any) pipelineR
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), realCLIBound)
 	runErr := h.Run(ctx, runner.UntilIdle)
 	cancel()
 	if err := h.Close(); err != nil {
