@@ -97,7 +97,7 @@ func TestSettingsLimitsFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := cur.Settings
-	if v.Limits.OnLimit != "wait" || strings.Join(v.Limits.SwitchOrder, ",") != "claude-code,codex,gemini" {
+	if v.Limits.OnLimit != "wait" || strings.Join(v.Limits.SwitchOrder, ",") != "claude-code,codex,gemini,opencode,qwen-code" {
 		t.Fatalf("defaults %+v", v.Limits)
 	}
 	v.Limits = LimitsView{OnLimit: "switch", SwitchOrder: []string{"gemini", "mock"}}

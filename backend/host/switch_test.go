@@ -32,9 +32,10 @@ func TestSwitchTargetFollowsTheSettingsOrder(t *testing.T) {
 		return pipeline.SwitchCandidate{Tool: tool, Installed: installed}
 	}
 	for tool, want := range map[string][]pipeline.SwitchCandidate{
-		"claude-code": {c("codex", true), c("gemini", false)},
-		"codex":       {c("claude-code", false), c("gemini", false)},
-		"gemini":      {c("claude-code", false), c("codex", true)},
+		"claude-code": {c("codex", true), c("gemini", false), c("opencode", false), c("qwen-code", false)},
+		"codex":       {c("claude-code", false), c("gemini", false), c("opencode", false), c("qwen-code", false)},
+		"gemini":      {c("claude-code", false), c("codex", true), c("opencode", false), c("qwen-code", false)},
+		"qwen-code":   {c("claude-code", false), c("codex", true), c("gemini", false), c("opencode", false)},
 		"mock":        nil,
 	} {
 		if got := sw(tool); !reflect.DeepEqual(got, want) {

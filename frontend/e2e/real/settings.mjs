@@ -62,7 +62,7 @@ export const settingsFlows = {
       assert(get('runner.concurrency') === '2', `concurrency saved (${get('runner.concurrency')})`);
       assert(JSON.parse(get('retries.backoffMs')).join() === '1000,2000', `backoff saved (${get('retries.backoffMs')})`);
       assert(get('roles.developer').includes('mock'), 'the roles kept their tool');
-      // Usage limits: switch, gemini before codex, codex out, mock in.
+      // Usage limits: switch, gemini before codex, codex out, mock in at the end.
       await s.getByRole('combobox', { name: 'On a usage limit' }).selectOption('switch');
       await s.getByRole('button', { name: 'Move gemini up' }).click();
       await s.getByRole('button', { name: 'Take codex out of the switch order' }).click();
@@ -70,7 +70,7 @@ export const settingsFlows = {
       await s.getByRole('button', { name: 'Save settings' }).click();
       await s.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
       assert(get('limits.onLimit') === '"switch"', `on-limit saved (${get('limits.onLimit')})`);
-      assert(JSON.parse(get('limits.switchOrder')).join() === 'claude-code,gemini,mock', `switch order saved (${get('limits.switchOrder')})`);
+      assert(JSON.parse(get('limits.switchOrder')).join() === 'claude-code,gemini,opencode,qwen-code,mock', `switch order saved (${get('limits.switchOrder')})`);
       await s.getByRole('button', { name: 'Test mock' }).click();
       await s.locator('tr[data-tool="mock"] .good').waitFor({ timeout: 30_000 });
       await shot('settings');

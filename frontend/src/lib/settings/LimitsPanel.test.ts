@@ -41,24 +41,24 @@ describe('LimitsPanel', () => {
     await s.load();
     await s.loadHealth();
     render(LimitsPanel, { store: s });
-    expect(order()).toEqual(['claude-code', 'codex', 'gemini']);
+    expect(order()).toEqual(['claude-code', 'codex', 'gemini', 'opencode', 'qwen-code']);
     expect((screen.getByRole('button', { name: 'Move claude-code up' }) as HTMLButtonElement).disabled).toBe(true);
 
     await fireEvent.click(screen.getByRole('button', { name: 'Move gemini up' }));
     await fireEvent.click(screen.getByRole('button', { name: 'Take codex out of the switch order' }));
     flushSync();
-    expect(order()).toEqual(['claude-code', 'gemini']);
+    expect(order()).toEqual(['claude-code', 'gemini', 'opencode', 'qwen-code']);
     const add = screen.getByRole('combobox', { name: 'Add to the switch order' }) as HTMLSelectElement;
     expect([...add.options].map((o) => o.value)).toEqual(['', 'codex', 'mock']);
     await fireEvent.change(add, { target: { value: 'mock' } });
     await fireEvent.change(screen.getByRole('combobox', { name: 'On a usage limit' }), { target: { value: 'switch' } });
     flushSync();
-    expect(order()).toEqual(['claude-code', 'gemini', 'mock']);
+    expect(order()).toEqual(['claude-code', 'gemini', 'opencode', 'qwen-code', 'mock']);
     expect(s.dirty).toBe(true);
     expect(await s.save()).toBe(true);
-    expect(stored().limits).toEqual({ on_limit: 'switch', switch_order: ['claude-code', 'gemini', 'mock'] });
+    expect(stored().limits).toEqual({ on_limit: 'switch', switch_order: ['claude-code', 'gemini', 'opencode', 'qwen-code', 'mock'] });
 
-    for (const t of ['claude-code', 'gemini', 'mock']) await fireEvent.click(screen.getByRole('button', { name: `Take ${t} out of the switch order` }));
+    for (const t of ['claude-code', 'gemini', 'opencode', 'qwen-code', 'mock']) await fireEvent.click(screen.getByRole('button', { name: `Take ${t} out of the switch order` }));
     flushSync();
     expect(screen.getByText('no tool: every task waits for the reset')).toBeTruthy();
   });
@@ -74,6 +74,6 @@ describe('LimitsPanel', () => {
     const alert = screen.getByRole('alert');
     expect(alert.dataset.path).toBe('limits.switch_order');
     expect(alert.textContent).toBe('Must name each tool once (got "gemini" twice).');
-    expect(stored().limits!.switch_order).toEqual(['claude-code', 'codex', 'gemini']);
+    expect(stored().limits!.switch_order).toEqual(['claude-code', 'codex', 'gemini', 'opencode', 'qwen-code']);
   });
 });
