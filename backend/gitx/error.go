@@ -37,6 +37,20 @@ var (
 	// ErrBareRepo: the directory is a bare repository (no working tree)
 	// and the command needs one.
 	ErrBareRepo = errors.New("bare repository")
+	// ErrAuthRequired: the remote wants credentials git could not supply
+	// without asking (no credential helper or agent had them, or they were
+	// refused): git never prompts here (GIT_TERMINAL_PROMPT=0, no askpass,
+	// no terminal for network commands).
+	ErrAuthRequired = errors.New("remote needs credentials")
+	// ErrRemoteForbidden: the remote refused access (HTTP 403): the
+	// credentials are not allowed to push there.
+	ErrRemoteForbidden = errors.New("remote refused access")
+	// ErrRemoteNotFound: the remote's URL names no repository (or none the
+	// credentials may see).
+	ErrRemoteNotFound = errors.New("remote repository not found")
+	// ErrNetwork: the remote could not be reached (name resolution, a
+	// refused or timed-out connection, a stalled transfer).
+	ErrNetwork = errors.New("remote unreachable")
 )
 
 // Error is a git command that exited non-zero.
@@ -98,6 +112,14 @@ func (e *Error) Is(target error) bool {
 		return strings.Contains(s, "/worktrees/") &&
 			(strings.Contains(s, "failed to read") || strings.Contains(s, "could not open") && strings.Contains(s, "for writing") ||
 				strings.Contains(s, "not a git repository: "))
+	case ErrAuthRequired:
+		return containsAny(s, authMarks)
+	case ErrRemoteForbidden:
+		return strings.Contains(s, "returned error: 403")
+	case ErrRemoteNotFound:
+		return containsAny(s, notFoundMarks) && !containsAny(s, authMarks)
+	case ErrNetwork:
+		return containsAny(s, networkMarks)
 	case ErrRefMoved:
 		return strings.Contains(s, "cannot lock ref") &&
 			(strings.Contains(s, "but expected") ||
@@ -111,6 +133,27 @@ var unknownRefMarks = []string{
 	"unknown revision", "bad revision", "Needed a single revision",
 	"not a valid object name", "invalid reference", "not a valid ref",
 	"bad object", "not a commit", "not a valid branch name",
+}
+
+// What git (and ssh, curl) print for each failure to reach a remote.
+var (
+	authMarks = []string{"terminal prompts disabled", "could not read Username", "could not read Password",
+		"Authentication failed", "Permission denied (publickey", "Host key verification failed",
+		"read_passphrase", "returned error: 401", "Invalid username or password"}
+	notFoundMarks = []string{"does not appear to be a git repository", "Repository not found",
+		"' not found", "returned error: 404", "No such remote"}
+	networkMarks = []string{"Could not resolve host", "Failed to connect to", "Connection refused",
+		"Connection timed out", "Operation timed out", "Network is unreachable", "Couldn't connect to server",
+		"Could not resolve hostname", "operation too slow", "Connection reset", "Empty reply from server"}
+)
+
+func containsAny(s string, marks []string) bool {
+	for _, m := range marks {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func isLockBusy(err error) bool {

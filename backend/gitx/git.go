@@ -118,6 +118,11 @@ type Cmd struct {
 	// Stdout, when set, receives stdout as it is produced instead of the
 	// returned slice. Such a command is never retried.
 	Stdout io.Writer
+	// Network marks a command that talks to a remote (push, ls-remote): it
+	// runs in a session of its own, without a controlling terminal, so no
+	// credential helper or ssh can ask for anything there, and ssh runs in
+	// batch mode unless the user configured an ssh command (netEnv).
+	Network bool
 }
 
 // Run runs `git -C dir args...` and returns its stdout.
@@ -169,6 +174,12 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	// Its own process group, so that stopping it stops the hooks and
 	// filters it runs too; SIGTERM first (git removes its lock files).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if c.Network {
+		// A new session is a new process group too (its id is the pid),
+		// and has no controlling terminal: nothing can open /dev/tty.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Env = append(cmd.Env, netEnv(cmd.Env)...)
+	}
 	cmd.Cancel = func() error { return signalGroup(cmd, unix.SIGTERM) }
 	cmd.WaitDelay = g.waitDelay
 	if c.Input != nil {
