@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config git libgtk-3-dev libwebkit2gtk-4.0-dev
       xvfb xauth xdotool imagemagick chromium dbus dbus-x11 python3 procps
-      desktop-file-utils appstream lintian libgtk-3-bin wmctrl matchbox-window-manager)
+      desktop-file-utils appstream lintian libgtk-3-bin wmctrl matchbox-window-manager
+      gnome-keyring)
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -51,12 +51,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		reset, limited := rateLimited(resp, t.now())
+		now := t.now()
+		wait, limited := rateLimited(resp, now)
 		if !limited {
 			return t.check(req, resp)
 		}
 		drain(resp)
-		wait := reset.Sub(t.now())
+		reset := now.Add(wait)
 		canResend := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 		if attempt > 0 || wait > t.maxWait() || !canResend {
 			return nil, &RateLimitError{Host: t.Host, Reset: reset}
@@ -159,32 +160,33 @@ func (t *Transport) sleep(ctx context.Context, d time.Duration) error {
 
 // rateLimited reads the rate-limit answers: 429, or 403 with the limit
 // spent (GitHub's X-RateLimit-Remaining: 0) or a Retry-After (GitHub's
-// secondary limits). It returns when the forge takes requests again.
-func rateLimited(resp *http.Response, now time.Time) (time.Time, bool) {
+// secondary limits). It returns how long until the forge takes requests
+// again.
+func rateLimited(resp *http.Response, now time.Time) (time.Duration, bool) {
 	h := resp.Header
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 	case resp.StatusCode == http.StatusForbidden && (h.Get("X-RateLimit-Remaining") == "0" || h.Get("Retry-After") != ""):
 	default:
-		return time.Time{}, false
+		return 0, false
 	}
 	if ra := h.Get("Retry-After"); ra != "" {
 		if s, err := strconv.Atoi(strings.TrimSpace(ra)); err == nil {
-			return now.Add(time.Duration(s) * time.Second), true
+			return time.Duration(s) * time.Second, true
 		}
 		if at, err := http.ParseTime(ra); err == nil {
-			return at, true
+			return at.Sub(now), true
 		}
 	}
 	for _, k := range []string{"X-RateLimit-Reset", "RateLimit-Reset"} {
 		if v, err := strconv.ParseInt(strings.TrimSpace(h.Get(k)), 10, 64); err == nil && v > 0 {
 			if v < 1e9 { // some send seconds from now
-				return now.Add(time.Duration(v) * time.Second), true
+				return time.Duration(v) * time.Second, true
 			}
-			return time.Unix(v, 0), true
+			return time.Unix(v, 0).Sub(now), true
 		}
 	}
-	return now.Add(time.Minute), true
+	return time.Minute, true
 }
 
 func isJSON(ct string) bool {
