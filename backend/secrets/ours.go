@@ -20,7 +20,15 @@ var ownRegexRules = []tomlRule{
 	{ID: "openai-like-key", Keywords: []string{"sk-"}, Regex: `\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`},
 	{ID: "github-like-token", Keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, Regex: `\bgh[pousr]_[A-Za-z0-9]{20,}`},
 	{ID: "github-like-pat", Keywords: []string{"github_pat_"}, Regex: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
-	{ID: "gitlab-like-token", Keywords: []string{"glpat-", "gldt-", "glrt-", "glptt-"}, Regex: `\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}`},
+	// GitLab's token prefixes (personal, deploy, runner, trigger, CI job,
+	// incoming mail, agent, OAuth app, service account, feed, feature
+	// flag, workspace...), as the GitLab client and glab print them.
+	{ID: "gitlab-like-token", Keywords: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "glagent-", "gloas-", "glsoat-", "glffct-", "glft-", "glwt-"},
+		Regex: `\bgl(?:pat|dt|rt|ptt|cbt|imt|agent|oas|soat|ffct|ft|wt)-[A-Za-z0-9_.-]{20,}`},
+	// GitLab's token header (PRIVATE-TOKEN, JOB-TOKEN, DEPLOY-TOKEN) in a
+	// dumped request, whatever the token's form.
+	{ID: "gitlab-token-header", Keywords: []string{"private-token", "job-token", "deploy-token"},
+		Regex: `(?i)\b(?:private|job|deploy)-token\\?["']?[ \t]*[:=][ \t]*\\?["']?([^\s"'\\,;]{8,})`},
 	{ID: "aws-like-key-id", Keywords: []string{"akia", "asia"}, Regex: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
 	{ID: "slack-like-token", Keywords: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "xoxe-", "xapp-"}, Regex: `\bx(?:ox[abprse]|app)-[A-Za-z0-9-]{10,}`},
 	{ID: "stripe-like-key", Keywords: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, Regex: `\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`},
