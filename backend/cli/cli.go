@@ -74,7 +74,7 @@ type call struct {
 // commands is the table of subcommands; names are reserved even before they
 // are built.
 var commands = map[string]command{
-	"add":             {"add a task to the queue: add [--command NAME] [--attach FILE]... [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] PROMPT", runAdd},
+	"add":             {"add a task to the queue: add [--command NAME] [--attach FILE]... [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] PROMPT | add --from-issue URL", runAdd},
 	"list":            {"list tasks", runList},
 	"show":            {"show one task", runShow},
 	"runner":          {"run the queue headless: runner [--once | --until-idle]", runRunner},
@@ -83,14 +83,14 @@ var commands = map[string]command{
 	"settings":        {"read or change settings: settings get [KEY] | settings set KEY VALUE | settings reset (moves the file aside)", runSettings},
 	"diff":            {"show a task's diff: diff ID [--stat] [--file PATH] [--leftovers]", runDiff},
 	"accept":          {"accept a task's work: accept ID [--strategy merge|squash|rebase] [--target BRANCH] [--include-leftovers] [--only FILE[:N]]... [--dry-run]", runAccept},
-	"undo-accept":     {"undo a task's accept: undo-accept ID", runUndoAccept},
-	"reject":          {"reject a task's work: reject ID [--delete-branches [--yes]]", runReject},
+	"undo-accept":     {"undo a task's accept: undo-accept ID [--close-pr|--keep-pr]", runUndoAccept},
+	"reject":          {"reject a task's work: reject ID [--delete-branches [--yes]] [--close-pr|--keep-pr]", runReject},
 	"answer":          {"answer a parked task's questions: answer ID TEXT (- reads stdin)", runAnswer},
 	"retry":           {"re-queue a failed or stopped task: retry ID [--from planner|developer] (a stopped task resumes where it stopped)", runRetry},
 	"request-changes": {"send a finished task back to its developer: request-changes ID [-m TEXT] [--comment FILE:N=TEXT]... [--drop FILE:N]...", runRequestChanges},
 	"archive":         {"archive a task: archive ID", runArchive},
 	"unarchive":       {"unarchive a task (back to its previous status): unarchive ID", runUnarchive},
-	"delete":          {"delete a task (never an ongoing one; git branches are kept): delete ID", runDelete},
+	"delete":          {"delete a task (never an ongoing one; git branches are kept): delete ID [--close-pr|--keep-pr]", runDelete},
 	"export":          {"export a task as markdown: export ID [-o FILE [--force]]", runExport},
 	"import":          {"import task files (this app's exports and the earlier version's): import [--again] [--json] FILE|-|DIR...", runImport},
 	"doctor":          {"check the agent tools: doctor [--json]", runDoctor},
@@ -102,6 +102,8 @@ var commands = map[string]command{
 	"budget":          {"print spend against each budget: budget [--json] | budget retry (re-queue the tasks a cap no longer holds)", runBudget},
 	"schedules":       {"recurring tasks: schedules [list] | schedules pause|resume|delete|log ID [--json]", runSchedules},
 	"limits":          {"tools paused by a usage limit: limits [--json] | limits resume TOOL", runLimits},
+	"push":            {"push a task's branch to its remote: push ID [--remote NAME] [--branch NAME] (never over someone else's commits)", runPush},
+	"pr":              {"a task's pull request (merge request): " + prUsage, runPR},
 }
 
 // wakes are the commands whose change the data root's runner must act on

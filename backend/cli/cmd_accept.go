@@ -194,8 +194,12 @@ func reviewerSummary(ctx context.Context, s *store.Store, id string) string {
 
 func runUndoAccept(ctx context.Context, c *call) error {
 	fs := c.newFlags()
+	ch := addPRChoice(fs)
 	pos, err := parse(fs, c.args)
 	if err != nil {
+		return err
+	}
+	if err := ch.check(); err != nil {
 		return err
 	}
 	rc, err := c.openReview(ctx, pos, true)
@@ -206,6 +210,9 @@ func runUndoAccept(ctx context.Context, c *call) error {
 	rec := review.StoreRecorder{Store: rc.store}
 	a, err := rec.LastAccept(ctx, rc.task.ID)
 	if err != nil {
+		return err
+	}
+	if err := c.decidePR(ctx, ch, rc.task, "undone"); err != nil {
 		return err
 	}
 	err = rc.svc.Undo(ctx, review.UndoRequest{Repo: rc.task.Repo, TaskID: rc.task.ID, Status: rc.task.Status, Record: a}, rec)

@@ -80,9 +80,16 @@ func runAdd(ctx context.Context, c *call) error {
 	tz := fs.String("tz", "", "time zone of --at and --every (IANA name; --every defaults to UTC)")
 	name := fs.String("name", "", "name of the schedule (--every)")
 	onLimit := fs.String("on-limit", "", "on a usage limit: wait for the reset, or switch to the next installed tool of settings limits.switchOrder with a handoff (default: settings limits.onLimit)")
+	fromIssue := fs.String("from-issue", "", "make the task from a GitHub or GitLab issue's URL (its title, body and labels; the pull request closes it)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
+	}
+	if *fromIssue != "" {
+		if len(pos) != 0 {
+			return usagef("--from-issue takes no PROMPT: the issue is the prompt")
+		}
+		pos = []string{issuePrompt} // checked with the rest, replaced by the issue's text
 	}
 	if len(pos) != 1 {
 		return usagef("expected one PROMPT argument (use - to read it from stdin), got %d", len(pos))
@@ -133,6 +140,12 @@ func runAdd(ctx context.Context, c *call) error {
 	}
 	if _, err := n.Normalize(); err != nil {
 		return err // validate before touching the data root
+	}
+	if *fromIssue != "" {
+		if *every != "" || len(attach) > 0 {
+			return usagef("--from-issue does not go with --every or --attach")
+		}
+		return addFromIssue(ctx, c, n, *fromIssue)
 	}
 	if *every != "" {
 		if len(attach) > 0 {

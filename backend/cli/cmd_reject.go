@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/review"
+	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 )
 
@@ -14,6 +15,7 @@ func runReject(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	del := fs.Bool("delete-branches", false, "also delete the task's branches (asks for confirmation)")
 	yes := fs.Bool("yes", false, "with --delete-branches: confirm without asking")
+	ch := addPRChoice(fs)
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
@@ -21,12 +23,21 @@ func runReject(ctx context.Context, c *call) error {
 	if *yes && !*del {
 		return usagef("--yes confirms --delete-branches: give both, or neither")
 	}
+	if err := ch.check(); err != nil {
+		return err
+	}
 	rc, err := c.openReview(ctx, pos, true)
 	if err != nil {
 		return err
 	}
 	defer rc.store.Close()
 	t := rc.task
+	if err := task.CheckTransition(t.Status, task.StatusRejected); err != nil {
+		return err
+	}
+	if err := c.decidePR(ctx, ch, t, "rejected"); err != nil {
+		return err
+	}
 	r := review.RejectRequest{Repo: t.Repo, TaskID: t.ID, Status: t.Status, DeleteBranches: *del}
 	if *del {
 		if r.Confirm, err = rc.svc.TaskBranches(ctx, t.Repo, t.ID); err != nil {

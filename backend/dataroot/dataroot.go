@@ -135,6 +135,10 @@ func (p Paths) Journal() string { return filepath.Join(p.Root, "journal") }
 // landing is verified before its target moves.
 func (p Paths) MergeQueueWork() string { return filepath.Join(p.Root, "merge-queue") }
 
+// ForgeTokens is the file of forge tokens (mode 0600) used where no
+// Secret Service keeps them (package forge's Tokens).
+func (p Paths) ForgeTokens() string { return filepath.Join(p.Root, "forge-tokens.json") }
+
 // DiskReserve is the runner's reserve of disk space (runner.Reserve).
 func (p Paths) DiskReserve() string { return filepath.Join(p.Root, "disk-reserve") }
 

@@ -76,7 +76,7 @@ func (k Keyring) open(ctx context.Context) (*session, error) {
 	}
 	var out dbus.Variant
 	var path dbus.ObjectPath
-	err = conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".OpenSession", 0, "plain", dbus.MakeVariant("")).Store(&out, &path)
+	err = conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".OpenSession", dbus.FlagNoAutoStart, "plain", dbus.MakeVariant("")).Store(&out, &path)
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
@@ -85,14 +85,14 @@ func (k Keyring) open(ctx context.Context) (*session, error) {
 }
 
 func (s *session) close() {
-	_ = s.conn.Object(ssName, s.path).Call("org.freedesktop.Secret.Session.Close", 0).Err
+	_ = s.conn.Object(ssName, s.path).Call("org.freedesktop.Secret.Session.Close", dbus.FlagNoAutoStart).Err
 	s.conn.Close()
 }
 
 // collection returns the default collection, unlocked without a prompt.
 func (s *session) collection(ctx context.Context) (dbus.ObjectPath, error) {
 	var coll dbus.ObjectPath
-	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".ReadAlias", 0, "default").Store(&coll); err != nil {
+	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".ReadAlias", dbus.FlagNoAutoStart, "default").Store(&coll); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
 	if coll == "/" {
@@ -100,7 +100,7 @@ func (s *session) collection(ctx context.Context) (dbus.ObjectPath, error) {
 	}
 	var unlocked []dbus.ObjectPath
 	var prompt dbus.ObjectPath
-	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".Unlock", 0, []dbus.ObjectPath{coll}).Store(&unlocked, &prompt); err != nil {
+	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".Unlock", dbus.FlagNoAutoStart, []dbus.ObjectPath{coll}).Store(&unlocked, &prompt); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
 	if len(unlocked) == 0 {
@@ -133,7 +133,7 @@ func (k Keyring) Set(ctx context.Context, host, token string) error {
 	}
 	secret := ssSecret{Session: s.path, Value: []byte(token), ContentType: "text/plain"}
 	var item, prompt dbus.ObjectPath
-	if err := s.conn.Object(ssName, coll).CallWithContext(ctx, ssCollection+".CreateItem", 0, props, secret, true).Store(&item, &prompt); err != nil {
+	if err := s.conn.Object(ssName, coll).CallWithContext(ctx, ssCollection+".CreateItem", dbus.FlagNoAutoStart, props, secret, true).Store(&item, &prompt); err != nil {
 		return fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
 	if item == "/" {
@@ -157,7 +157,7 @@ func (k Keyring) Get(ctx context.Context, host string) (string, error) {
 		return "", err
 	}
 	var secret ssSecret
-	if err := s.conn.Object(ssName, items[0]).CallWithContext(ctx, ssItem+".GetSecret", 0, s.path).Store(&secret); err != nil {
+	if err := s.conn.Object(ssName, items[0]).CallWithContext(ctx, ssItem+".GetSecret", dbus.FlagNoAutoStart, s.path).Store(&secret); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
 	return string(secret.Value), nil
@@ -178,7 +178,7 @@ func (k Keyring) Delete(ctx context.Context, host string) error {
 	}
 	for _, it := range items {
 		var prompt dbus.ObjectPath
-		if err := s.conn.Object(ssName, it).CallWithContext(ctx, ssItem+".Delete", 0).Store(&prompt); err != nil {
+		if err := s.conn.Object(ssName, it).CallWithContext(ctx, ssItem+".Delete", dbus.FlagNoAutoStart).Store(&prompt); err != nil {
 			return fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 		}
 	}
@@ -189,13 +189,13 @@ func (k Keyring) Delete(ctx context.Context, host string) error {
 // locked (without a prompt).
 func (s *session) search(ctx context.Context, host string) ([]dbus.ObjectPath, error) {
 	var unlocked, locked []dbus.ObjectPath
-	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".SearchItems", 0, attrs(host)).Store(&unlocked, &locked); err != nil {
+	if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".SearchItems", dbus.FlagNoAutoStart, attrs(host)).Store(&unlocked, &locked); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
 	if len(locked) > 0 {
 		var now []dbus.ObjectPath
 		var prompt dbus.ObjectPath
-		if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".Unlock", 0, locked).Store(&now, &prompt); err != nil {
+		if err := s.conn.Object(ssName, ssPath).CallWithContext(ctx, ssService+".Unlock", dbus.FlagNoAutoStart, locked).Store(&now, &prompt); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 		}
 		unlocked = append(unlocked, now...)

@@ -129,7 +129,7 @@ func (g *Git) IsAncestor(ctx context.Context, dir, a, b string) (bool, error) {
 		return true, nil
 	case errors.As(err, &ge) && ge.ExitCode == 1:
 		return false, nil
-	case errors.Is(err, ErrUnknownRef) || errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a valid commit"):
+	case errors.Is(err, ErrUnknownRef) || errors.As(err, &ge) && strings.Contains(strings.ToLower(ge.Stderr), "not a valid commit"):
 		return false, nil
 	}
 	return false, fmt.Errorf("compare %s with %s: %w", a, b, err)

@@ -152,3 +152,17 @@ func gitDetail(err error) string {
 	}
 	return err.Error()
 }
+
+// PRMergedError: the task's work landed through its pull request, merged
+// on the forge; there is no local accept to undo (revert it there).
+type PRMergedError struct {
+	TaskID   string
+	Number   int
+	URL      string
+	MergeSHA string
+}
+
+// Error returns "pull request #N of <task> was merged".
+func (e *PRMergedError) Error() string {
+	return fmt.Sprintf("pull request #%d of %s was merged on its forge (merge commit %s)", e.Number, e.TaskID, e.MergeSHA)
+}

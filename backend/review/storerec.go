@@ -87,8 +87,13 @@ func (r StoreRecorder) statusAndEvent(ctx context.Context, taskID string, to, ba
 }
 
 // LastAccept returns the task's latest accept that has not been undone, or
-// an error wrapping ErrNoAccept. Store errors are returned wrapped.
+// an error wrapping ErrNoAccept; a task whose pull request was merged on
+// its forge gives a *PRMergedError (undo it there). Store errors are
+// returned wrapped.
 func (r StoreRecorder) LastAccept(ctx context.Context, taskID string) (AcceptRecord, error) {
+	if pr, err := r.Store.PullRequest(ctx, taskID); err == nil && pr.State == "merged" {
+		return AcceptRecord{}, &PRMergedError{TaskID: taskID, Number: pr.Number, URL: pr.URL, MergeSHA: pr.MergeSHA}
+	}
 	evs, err := r.Store.Events(ctx, taskID, time.Time{})
 	if err != nil {
 		return AcceptRecord{}, err

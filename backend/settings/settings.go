@@ -176,6 +176,7 @@ type Settings struct {
 	Breakers         Breakers              `json:"breakers"`
 	Limits           Limits                `json:"limits"`
 	Sessions         Sessions              `json:"sessions"`
+	Forge            Forge                 `json:"forge"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`
@@ -204,6 +205,7 @@ func Defaults(cat Catalog) Settings {
 		Breakers:    DefaultBreakers(),
 		Limits:      Limits{OnLimit: DefaultOnLimit, SwitchOrder: append([]string{}, cat.SwitchOrder...)},
 		Sessions:    DefaultSessions(),
+		Forge:       defaultForge(),
 		DefaultTool: def.Tool,
 		catalog:     cat,
 	}

@@ -77,7 +77,9 @@ var schema = map[string]any{
 	"tools":    map[string]any{"*": toolKeys},
 	"budgets": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys,
 		"tools": map[string]any{"*": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys}}},
-	"limits":   map[string]any{"onLimit": nil, "switchOrder": nil},
+	"limits": map[string]any{"onLimit": nil, "switchOrder": nil},
+	"forge": map[string]any{"hosts": nil, "remote": nil, "branch": nil, "draft": nil, "labels": nil, "reviewers": nil,
+		"pollSeconds": nil, "timeoutSeconds": nil},
 	"sessions": map[string]any{"rotateAfterTurns": nil, "rotateContextPercent": nil, "maxRotations": nil},
 	"breakers": map[string]any{"toolCalls": nil, "repeatFailures": nil, "noProgress": nil, "tokensPerMinute": nil, "velocityWindowMs": nil},
 }

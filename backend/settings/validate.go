@@ -113,6 +113,7 @@ func (s Settings) problems() []*KeyError {
 	}
 	s.budgetProblems(bad)
 	s.limitProblems(bad)
+	s.Forge.problems(bad)
 	return out
 }
 

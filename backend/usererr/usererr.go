@@ -115,6 +115,7 @@ func init() {
 		describeSchedule,
 		describeInvalid,
 		describeSettings,
+		describeForge,
 		describeGit,
 		describeFile,
 	}

@@ -254,3 +254,22 @@ func (s *Server) gitOut(dir string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// RenameHead renames pull request n's head branch in the bare repository,
+// as renaming a branch on the forge does (the pull request follows it).
+func (s *Server) RenameHead(n int, name string) {
+	s.t.Helper()
+	s.mu.Lock()
+	pr := s.st.prs[n]
+	old, repo := pr.Head, pr.Repo
+	s.mu.Unlock()
+	s.gitOut(s.RepoDir(repo), "branch", "-m", old, name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr.Head = name
+	pr.version++
+}
+
+// Branch returns the commit branch points at in the bare repository
+// path ("" when it does not exist).
+func (s *Server) Branch(path, branch string) string { return s.ref(s.RepoDir(path), branch) }
