@@ -29,6 +29,7 @@ var Events = []EventSpec{
 	{Key: "taskOutput", Name: EventTaskOutputPrefix, PerTask: true, Payload: OutputBatch{}, Doc: "New output of the running task (batched)."},
 	{Key: "queueChanged", Name: EventQueueChanged, Doc: "The merge queue changed: an entry added, moved, removed, sent back, landed or parked."},
 	{Key: "uiOpen", Name: EventUIOpen, Payload: UIRequest{}, Doc: "The tray, a second launch or a notification click asks the window to show a view."},
+	{Key: "pullRequestChanged", Name: EventPullRequestPrefix, PerTask: true, Doc: "That task's pushed branch or pull request changed (a push, an open, a sync that learnt something, a close): reload ForgeService.PullRequest."},
 	{Key: "uiSnapshot", Name: EventUISnapshot, Payload: 0, Doc: "Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot."},
 }
 

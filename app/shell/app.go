@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/app"
+	"github.com/boof-runner/boof-runner/backend/pullreq"
 	"github.com/boof-runner/boof-runner/backend/store"
 )
 
@@ -48,6 +49,10 @@ type App struct {
 	// verify commands (mergequeue.go).
 	mergeQueue *app.MergeQueueService
 	verify     *app.VerifyService
+	// forge is the pull requests' service (forge.go); prs the service it
+	// wraps, whose poll start runs.
+	forge *app.ForgeService
+	prs   *pullreq.Service
 
 	autostart Autostart
 
@@ -75,6 +80,7 @@ const (
 	statusInterval = 500 * time.Millisecond // runner:status on a change of what runs
 	watchInterval  = 500 * time.Millisecond // commits by other processes
 	notifyInterval = 2 * time.Second        // desktop notifications
+	forgeTick      = 30 * time.Second       // which open pull request's poll is due
 )
 
 // Run shows the window and blocks until it closes; the window's start-up
@@ -133,10 +139,14 @@ func (a *App) start() {
 			}
 		}()
 	}
-	a.wg.Add(3)
+	a.wg.Add(4)
 	go func() {
 		defer a.wg.Done()
 		a.status.run(a.ctx, statusInterval, a.run, a.runSvc, a.emit)
+	}()
+	go func() { // the open pull requests, read every forge.pollSeconds
+		defer a.wg.Done()
+		app.PollPullRequests(a.ctx, a.prs, a.emit, forgeTick)
 	}()
 	go func() { // changes by other processes (the CLI, a headless runner) reach the UI as a hint
 		defer a.wg.Done()

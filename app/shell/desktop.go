@@ -88,6 +88,10 @@ type DesktopDeps struct {
 	// QueueCount counts the merge queue's active entries for the tray; nil
 	// means none.
 	QueueCount func(ctx context.Context) (int, error)
+	// ReviewRequests counts the pull requests on the forges that wait for
+	// the tokens' users' review (the Review queue counts them too); nil
+	// means none.
+	ReviewRequests func() int
 	// Context is the app's lifetime; nil means context.Background.
 	Context func() context.Context
 	Log     *slog.Logger
@@ -139,6 +143,9 @@ func NewDesktop(deps DesktopDeps) *Desktop {
 	if deps.Stopping == nil {
 		deps.Stopping = func(string, string) {}
 	}
+	if deps.ReviewRequests == nil {
+		deps.ReviewRequests = func() int { return 0 }
+	}
 	return &Desktop{d: deps}
 }
 
@@ -158,6 +165,7 @@ func (d *Desktop) TrayState() TrayState {
 	} else if err == nil {
 		d.noteErr("tray: read the merge queue", qerr)
 	}
+	st.Review = d.d.ReviewRequests()
 	titles := map[string]string{}
 	var ongoing []string
 	for _, t := range tasks {

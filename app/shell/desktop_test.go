@@ -222,3 +222,18 @@ func TestHintEmitter(t *testing.T) {
 		t.Fatalf("hints %d, events %v", hints.Load(), rec.Names())
 	}
 }
+
+// The Review queue counts the pull requests on the forges that wait for
+// the tokens' users' review beside the finished tasks.
+func TestDesktopTrayCountsReviewRequests(t *testing.T) {
+	st := newTestStore(t)
+	l := lifecycle{t, st}
+	done := l.create("finished one")
+	l.claim(done)
+	l.to(done, task.StatusDone, "")
+	run := &testRun{file: settings.NewFile(filepath.Join(t.TempDir(), "settings.json"), host.Catalog()), st: st}
+	d := NewDesktop(DesktopDeps{Store: st, Run: run, Window: &testWindow{}, ReviewRequests: func() int { return 3 }})
+	if got := d.TrayState(); got.Review != 4 {
+		t.Fatalf("review queue = %d, want 1 finished task + 3 review requests", got.Review)
+	}
+}

@@ -134,7 +134,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		Open: func(id string) { a.desk.OpenTask(id) }})
 	a.desk = NewDesktop(DesktopDeps{Store: st, Run: a.run, Window: a.window, Emitter: a.emit, Nav: a.nav,
 		Stopping: a.notifier.ExpectStop, QueueCount: func(ctx context.Context) (int, error) { return app.QueueCount(ctx, st) },
-		Shutdown: a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
+		ReviewRequests: a.prs.ReviewRequests,
+		Shutdown:       a.shutdownQueue, CloseToTray: func() bool { return a.ui().CloseToTray },
 		Context: a.context, Log: o.Log})
 	a.hints.add(a.notifier.Hint)
 	if o.Hidden {
@@ -262,6 +263,8 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context, app.WithWake(rc.Wake))
 	a.run = runControl{svc: a.runSvc, pauses: a.store, queue: rc, settings: sf, ctx: a.context}
 	a.mergeQueue, a.verify = mergeQueueServices(a, paths, g, rev, rc.Wake)
+	a.prs = host.PullRequests(paths, a.store, g, rev, a.settingsNow, nil)
+	a.forge = app.NewForgeService(a.prs, g, a.store, a.emit, a.context, func() string { return a.settingsNow().WorkDir() }, app.WithWake(rc.Wake))
 }
 
 // settingsNow loads the settings; a bad file gives the defaults, as the
@@ -276,7 +279,7 @@ func (a *App) ui() settings.UI { return a.settingsNow().UI }
 // bound lists the services bound to the window: their exported methods are
 // what the front end calls (window.go.app.<Service>.<Method>).
 func (a *App) bound() []any {
-	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc, a.mergeQueue, a.verify, a.schedules}
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc, a.mergeQueue, a.verify, a.schedules, a.forge}
 }
 
 // branches lists a working directory's branches for the base-ref picker,
