@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -440,4 +441,28 @@ func TestTaskFromIssueCLI(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A remote that takes the connection and never answers: the push ends at
+// settings.forge.timeoutSeconds with one line, nothing recorded.
+func TestPushTimesOut(t *testing.T) {
+	e := forgeSetup(t, forge.GitHub)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	git(t, e.repo, "remote", "add", "mute", "http://"+l.Addr().String()+"/o/r.git")
+	ok(t, runCLI(t, e.data, "", "settings", "set", "forge.timeoutSeconds", "5"))
+	fails(t, runCLI(t, e.data, "", "push", e.id, "--remote", "mute"), 1, "mute did not answer within 5s")
+	fails(t, runCLI(t, e.data, "", "pr", "show", e.id), 1, "has not been pushed")
 }
