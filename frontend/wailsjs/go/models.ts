@@ -158,6 +158,22 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CheckView {
+	    name: string;
+	    state: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CheckView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.state = source["state"];
+	        this.url = source["url"];
+	    }
+	}
 	export class Command {
 	    id: string;
 	    name: string;
@@ -372,6 +388,20 @@ export namespace app {
 	        this.bytes = source["bytes"];
 	    }
 	}
+	export class FixResult {
+	    fix: number;
+	    comments: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FixResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fix = source["fix"];
+	        this.comments = source["comments"];
+	    }
+	}
 	export class FrontendError {
 	    kind: string;
 	    message: string;
@@ -483,6 +513,42 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class IssueTaskInput {
+	    url: string;
+	    title: string;
+	    labels: string[];
+	    priority: number;
+	    base: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IssueTaskInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.url = source["url"];
+	        this.title = source["title"];
+	        this.labels = source["labels"];
+	        this.priority = source["priority"];
+	        this.base = source["base"];
+	    }
+	}
+	export class IssueView {
+	    number: number;
+	    url: string;
+	    title: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IssueView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.number = source["number"];
+	        this.url = source["url"];
+	        this.title = source["title"];
+	    }
+	}
 	
 	export class LimitsView {
 	    on_limit: string;
@@ -541,6 +607,122 @@ export namespace app {
 	        this.command = source["command"];
 	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
 	        this.not_before = this.convertValues(source["not_before"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OpenInput {
+	    remote: string;
+	    branch: string;
+	    draft?: boolean;
+	    labels: string[];
+	    reviewers: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.remote = source["remote"];
+	        this.branch = source["branch"];
+	        this.draft = source["draft"];
+	        this.labels = source["labels"];
+	        this.reviewers = source["reviewers"];
+	    }
+	}
+	export class PullRequestView {
+	    task_id: string;
+	    pushed: boolean;
+	    remote: string;
+	    branch: string;
+	    pushed_sha: string;
+	    forge: string;
+	    host: string;
+	    project: string;
+	    number: number;
+	    url: string;
+	    state: string;
+	    review: string;
+	    checks: CheckView[];
+	    merge_sha: string;
+	    problem: string;
+	    synced_at: string;
+	    issue?: IssueView;
+	
+	    static createFrom(source: any = {}) {
+	        return new PullRequestView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task_id = source["task_id"];
+	        this.pushed = source["pushed"];
+	        this.remote = source["remote"];
+	        this.branch = source["branch"];
+	        this.pushed_sha = source["pushed_sha"];
+	        this.forge = source["forge"];
+	        this.host = source["host"];
+	        this.project = source["project"];
+	        this.number = source["number"];
+	        this.url = source["url"];
+	        this.state = source["state"];
+	        this.review = source["review"];
+	        this.checks = this.convertValues(source["checks"], CheckView);
+	        this.merge_sha = source["merge_sha"];
+	        this.problem = source["problem"];
+	        this.synced_at = source["synced_at"];
+	        this.issue = this.convertValues(source["issue"], IssueView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OpenResult {
+	    pull_request: PullRequestView;
+	    existing: boolean;
+	    problem: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pull_request = this.convertValues(source["pull_request"], PullRequestView);
+	        this.existing = source["existing"];
+	        this.problem = source["problem"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -650,6 +832,53 @@ export namespace app {
 		    return a;
 		}
 	}
+	
+	export class PushInput {
+	    remote: string;
+	    branch: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PushInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.remote = source["remote"];
+	        this.branch = source["branch"];
+	    }
+	}
+	export class PushResult {
+	    pull_request: PullRequestView;
+	    kind: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PushResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pull_request = this.convertValues(source["pull_request"], PullRequestView);
+	        this.kind = source["kind"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class QueueAddInput {
 	    target: string;
 	    strategy: string;
@@ -720,6 +949,20 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class RemoteView {
+	    name: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RemoteView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.url = source["url"];
+	    }
 	}
 	export class RepoVerifyView {
 	    path: string;
@@ -1209,6 +1452,42 @@ export namespace app {
 	
 	
 	
+	export class SyncResult {
+	    pull_request: PullRequestView;
+	    accepted: boolean;
+	    renamed: string;
+	    pushed: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SyncResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pull_request = this.convertValues(source["pull_request"], PullRequestView);
+	        this.accepted = source["accepted"];
+	        this.renamed = source["renamed"];
+	        this.pushed = source["pushed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class TaskEvent {
 	    // Go type: time
 	    at: any;
@@ -1403,6 +1682,20 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class TokenResult {
+	    kind: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	    }
 	}
 	export class ToolHealthView {
 	    tool: string;

@@ -18,6 +18,8 @@ export const EVENT_NAMES = {
   queueChanged: "queue:changed",
   /** The tray, a second launch or a notification click asks the window to show a view. */
   uiOpen: "ui:open",
+  /** That task's pushed branch or pull request changed (a push, an open, a sync that learnt something, a close): reload ForgeService.PullRequest. */
+  pullRequestChanged: "pr:changed:",
   /** Go asks for a text snapshot of the screen; the payload is the request number for DiagService.Snapshot. */
   uiSnapshot: "ui:snapshot",
 } as const;
@@ -31,6 +33,7 @@ export interface EventPayloads {
   "task:output:": OutputBatch;
   "queue:changed": void;
   "ui:open": UIRequest;
+  "pr:changed:": void;
   "ui:snapshot": number;
 }
 
