@@ -223,3 +223,25 @@ func TestForgeFailures(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconvItoa(n) }
+
+// A project the forge does not have is named in the error.
+func TestForgeMissingProject(t *testing.T) {
+	for _, kind := range forge.Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			srv := forgetest.New(t, kind)
+			p, err := forge.ParseRemote(srv.URL+"/o/missing.git", []forge.Host{srv.ForgeHost("")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := forges.Open(p, "tok", &forge.Transport{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nf *forge.NotFoundError
+			_, err = f.Open(t.Context(), forge.NewPullRequest{Head: "b", Base: "main", Title: "T"})
+			if !errors.As(err, &nf) || !strings.HasSuffix(nf.What, " o/missing") || nf.Host != srv.Host {
+				t.Fatalf("open on a missing project: %v (%+v)", err, nf)
+			}
+		})
+	}
+}

@@ -64,7 +64,7 @@ func (f *Forge) Open(ctx context.Context, n forge.NewPullRequest) (forge.PullReq
 		return forge.PullRequest{}, &forge.HTTPError{Host: f.p.Host, Status: resp.StatusCode, Message: message(err)}
 	}
 	if err != nil {
-		return forge.PullRequest{}, fmt.Errorf("open a pull request on %s: %w", f.p.Path, err)
+		return forge.PullRequest{}, notFound(fmt.Errorf("open a pull request on %s: %w", f.p.Path, err), "the repository "+f.p.Path)
 	}
 	out := f.pull(pr)
 	var notes []error
@@ -118,7 +118,7 @@ func (f *Forge) Find(ctx context.Context, branch string) (forge.PullRequest, boo
 		State: "open", Head: strings.SplitN(f.owner(), "/", 2)[0] + ":" + branch, ListOptions: gh.ListOptions{PerPage: 10},
 	})
 	if err != nil {
-		return forge.PullRequest{}, false, fmt.Errorf("find the pull request of %s: %w", branch, err)
+		return forge.PullRequest{}, false, notFound(fmt.Errorf("find the pull request of %s: %w", branch, err), "the repository "+f.p.Path)
 	}
 	for _, pr := range prs {
 		if pr.GetHead().GetRef() == branch {

@@ -72,7 +72,7 @@ func (f *Forge) Open(ctx context.Context, n forge.NewPullRequest) (forge.PullReq
 		return forge.PullRequest{}, &forge.HTTPError{Host: f.p.Host, Status: resp.StatusCode, Message: errMessage(err)}
 	}
 	if err != nil {
-		return forge.PullRequest{}, fmt.Errorf("open a merge request on %s: %w", f.p.Path, err)
+		return forge.PullRequest{}, notFound(fmt.Errorf("open a merge request on %s: %w", f.p.Path, err), "the project "+f.p.Path)
 	}
 	out := f.merge(&mr.BasicMergeRequest)
 	if len(missing) > 0 {
@@ -126,7 +126,7 @@ func (f *Forge) Find(ctx context.Context, branch string) (forge.PullRequest, boo
 	mrs, _, err := f.c.MergeRequests.ListProjectMergeRequests(f.p.Path, &gl.ListProjectMergeRequestsOptions{
 		State: gl.Ptr("opened"), SourceBranch: gl.Ptr(branch)}, gl.WithContext(ctx))
 	if err != nil {
-		return forge.PullRequest{}, false, fmt.Errorf("find the merge request of %s: %w", branch, err)
+		return forge.PullRequest{}, false, notFound(fmt.Errorf("find the merge request of %s: %w", branch, err), "the project "+f.p.Path)
 	}
 	for _, mr := range mrs {
 		if mr.SourceBranch == branch {
