@@ -14,6 +14,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/forge/forgetest"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/intake"
 	"github.com/boof-runner/boof-runner/backend/pullreq"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -39,7 +40,7 @@ func forgeService(t *testing.T, kind forge.Kind) (*ForgeService, *forgetest.Serv
 	set.Forge.Hosts = []settings.ForgeHost{{Host: h.Name, Kind: string(h.Kind), API: h.API, TokenEnv: h.TokenEnv}}
 	g := gitx.New()
 	env := map[string]string{"APP_FORGE_TOKEN": "tok-app"}
-	svc := pullreq.New(pullreq.Deps{Store: st, Git: g, Review: review.New(g, time.Now), Settings: func() settings.Settings { return set },
+	svc := pullreq.New(pullreq.Deps{Store: st, Git: g, Review: review.New(g, time.Now), Settings: func() settings.Settings { return set }, Intake: intake.New(intake.Options{Store: st, Git: g}),
 		Tokens: forge.Tokens{Getenv: func(k string) string { return env[k] }, File: filepath.Join(t.TempDir(), "forge-tokens.json")}})
 	emit := &RecordingEmitter{}
 	return NewForgeService(svc, g, st, emit, context.Background, func() string { return repo }), srv, st, tk, emit

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pullreq"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -366,10 +365,6 @@ func addFromIssue(ctx context.Context, c *call, n task.NewTask, url string) erro
 		return err
 	}
 	defer p.store.Close()
-	if n.Repo == "" {
-		set, _ := host.SettingsFile(p.paths).Load()
-		n.Repo = set.WorkDir()
-	}
 	t, err := p.svc.FromIssue(ctx, url, n)
 	if err != nil {
 		return err

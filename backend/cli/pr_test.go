@@ -412,6 +412,14 @@ func TestTaskFromIssueCLI(t *testing.T) {
 			if kind == forge.GitLab {
 				url = e.srv.URL + "/o/r/-/issues/40"
 			}
+			// A task from an issue passes the checks every new task does
+			// (backend/intake): a repository that is not there is refused
+			// and nothing is stored.
+			gone := filepath.Join(t.TempDir(), "gone")
+			fails(t, runCLI(t, e.data, "", "add", "--from-issue", url, "--repo", gone), 1, gone)
+			if l := runCLI(t, e.data, "", "list", "--json"); strings.Contains(l.stdout, "Crash on start") {
+				t.Fatalf("a refused task from an issue was stored: %s", l.stdout)
+			}
 			r := runCLI(t, e.data, "", "add", "--from-issue", url, "--priority", "3")
 			ok(t, r)
 			id := strings.TrimSpace(r.stdout)

@@ -19,6 +19,6 @@ func PullRequests(paths dataroot.Paths, st *store.Store, g *gitx.Git, rev *revie
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return pullreq.New(pullreq.Deps{Store: st, Git: g, Review: rev, Settings: set,
+	return pullreq.New(pullreq.Deps{Store: st, Git: g, Review: rev, Settings: set, Intake: Intake(st, SettingsFile(paths)),
 		Tokens: forge.Tokens{Getenv: getenv, Keyring: &forge.Keyring{}, File: paths.ForgeTokens()}})
 }

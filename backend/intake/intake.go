@@ -66,6 +66,10 @@ type Request struct {
 	Files []store.NewFile
 	// Limit caps each attachment in bytes; <= 0 means the store's limit.
 	Limit int64
+	// Issue, when set, is the forge issue the task is made from: it is
+	// recorded with the task (the pull request then closes it). A task
+	// from an issue takes no files.
+	Issue *store.IssueLink
 }
 
 // Created is a stored task and where it runs.
@@ -90,7 +94,15 @@ func (s *Service) Task(ctx context.Context, r Request) (Created, error) {
 	if err != nil {
 		return Created{}, err
 	}
-	t, _, err := s.st.CreateTaskWithFiles(ctx, n, r.Files, r.Limit)
+	var t task.Task
+	if r.Issue != nil {
+		if len(r.Files) > 0 {
+			return Created{}, fmt.Errorf("%w: a task made from an issue takes no attachments", task.ErrInvalid)
+		}
+		t, err = s.st.CreateTaskFromIssue(ctx, n, *r.Issue)
+	} else {
+		t, _, err = s.st.CreateTaskWithFiles(ctx, n, r.Files, r.Limit)
+	}
 	if err != nil {
 		return Created{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
+
 	"github.com/boof-runner/boof-runner/backend/forge"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
@@ -49,8 +51,9 @@ func (s *Service) FromIssue(ctx context.Context, url string, n task.NewTask) (ta
 			}
 		}
 	}
-	return s.d.Store.CreateTaskFromIssue(ctx, n, store.IssueLink{Forge: string(p.Kind), Host: p.Host, Project: p.Path,
-		Number: is.Number, URL: is.URL, Title: is.Title})
+	created, err := s.d.Intake.Task(ctx, intake.Request{Task: n, Issue: &store.IssueLink{Forge: string(p.Kind), Host: p.Host,
+		Project: p.Path, Number: is.Number, URL: is.URL, Title: is.Title}})
+	return created.Task, err
 }
 
 func firstLine(s string) string {

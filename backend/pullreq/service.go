@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/intake"
+
 	"github.com/boof-runner/boof-runner/backend/forge"
 	"github.com/boof-runner/boof-runner/backend/forge/forges"
 	"github.com/boof-runner/boof-runner/backend/gitx"
@@ -33,6 +35,9 @@ type Deps struct {
 	Store  *store.Store
 	Git    *gitx.Git
 	Review *review.Service
+	// Intake checks and stores a task made from an issue, as every new
+	// task is (backend/intake).
+	Intake *intake.Service
 	// Settings returns the current settings (a bad file: the defaults).
 	Settings func() settings.Settings
 	Tokens   forge.Tokens

@@ -38,10 +38,10 @@ export interface EventPayloads {
 }
 
 /** Every event name the Go side emits (a per-task event: its prefix and a task id). */
-export type EventName = "tasks:changed" | "commands:changed" | "settings:changed" | "runner:status" | `task:output:${string}` | "queue:changed" | "ui:open" | "ui:snapshot";
+export type EventName = "tasks:changed" | "commands:changed" | "settings:changed" | "runner:status" | `task:output:${string}` | "queue:changed" | "ui:open" | `pr:changed:${string}` | "ui:snapshot";
 
 /** The payload of the event named K. */
-export type Payload<K extends EventName> = K extends `task:output:${string}` ? EventPayloads["task:output:"] : K extends keyof EventPayloads ? EventPayloads[K] : never;
+export type Payload<K extends EventName> = K extends `task:output:${string}` ? EventPayloads["task:output:"] : K extends `pr:changed:${string}` ? EventPayloads["pr:changed:"] : K extends keyof EventPayloads ? EventPayloads[K] : never;
 
 /** Every task status, in display order. */
 export const STATUSES = ["draft", "pending", "ongoing", "actions", "done", "failed", "stopped", "accepted", "rejected", "archived"] as const satisfies readonly Status[];
