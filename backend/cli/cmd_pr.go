@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -24,6 +25,9 @@ func runPR(ctx context.Context, c *call) error {
 	sub := c.args[0]
 	c.args = c.args[1:]
 	switch sub {
+	case "-h", "-help", "--help", "help":
+		c.newFlags() // the usage Run prints for ErrHelp
+		return flag.ErrHelp
 	case "open":
 		return prOpen(ctx, c)
 	case "show":
