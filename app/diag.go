@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -119,7 +118,7 @@ func ProbeScreen(ctx context.Context, d *DiagService, timeout time.Duration) (in
 // (SIGUSR1 belongs to WebKit's garbage collector.)
 func StartScreenProbes(ctx context.Context, d *DiagService, dir string) {
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGUSR2)
+	notifyProbe(sig)
 	go func() {
 		defer signal.Stop(sig)
 		for {

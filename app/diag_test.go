@@ -5,10 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -54,33 +51,5 @@ func TestDiagProbeGetsTheFrontEndsAnswer(t *testing.T) {
 	}
 	if err := d.Snapshot(2, "late"); err != nil { // a late answer is dropped
 		t.Fatal(err)
-	}
-}
-
-func TestDiagStartProbesWritesTheSnapshotOnSIGUSR2(t *testing.T) {
-	em := &answeringEmitter{text: "Review\nAccept…"}
-	d := NewDiagService(slog.New(slog.DiscardHandler), em, context.Background)
-	em.d = d
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	dir := t.TempDir()
-	StartScreenProbes(ctx, d, dir)
-	if err := syscall.Kill(os.Getpid(), syscall.SIGUSR2); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, SnapshotFile)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			if got := string(b); got != "seq 1\nReview\nAccept…\n" {
-				t.Fatalf("snapshot file %q", got)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no snapshot file after SIGUSR2")
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

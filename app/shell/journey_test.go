@@ -1,4 +1,4 @@
-//go:build journey
+//go:build linux && journey
 
 package shell
 

@@ -17,7 +17,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -41,8 +40,7 @@ func Hit(name string) {
 		}
 		switch {
 		case action == "" || action == "kill":
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {} // the signal is on its way
+			killSelf()
 		case strings.HasPrefix(action, "pause:"):
 			pause(strings.TrimPrefix(action, "pause:"))
 		}

@@ -16,11 +16,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"github.com/boof-runner/boof-runner/backend/proc"
-	"golang.org/x/sys/unix"
 )
 
 // Git runs git commands. It is safe for concurrent use; one value should be
@@ -171,16 +167,10 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	args := append([]string{"--no-pager", "-C", c.Dir}, c.Args...)
 	cmd := exec.CommandContext(ctx, g.bin, args...)
 	cmd.Env = g.environ(append(ctxEnv(parent), c.Env...))
-	// Its own process group, so that stopping it stops the hooks and
-	// filters it runs too; SIGTERM first (git removes its lock files).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd, c.Network)
 	if c.Network {
-		// A new session is a new process group too (its id is the pid),
-		// and has no controlling terminal: nothing can open /dev/tty.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		cmd.Env = append(cmd.Env, netEnv(cmd.Env)...)
 	}
-	cmd.Cancel = func() error { return signalGroup(cmd, unix.SIGTERM) }
 	cmd.WaitDelay = g.waitDelay
 	if c.Input != nil {
 		cmd.Stdin = bytes.NewReader(c.Input)
@@ -193,12 +183,7 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	if cmd.Process != nil {
-		// Whatever the command left in its group (a hook's background job,
-		// a filter that ignored SIGTERM) goes with it; when the group had
-		// members, wait until they are gone, so none outlives the call.
-		if signalGroup(cmd, unix.SIGKILL) == nil {
-			_ = proc.KillTree(cmd.Process.Pid, nil, time.Millisecond)
-		}
+		endGroup(cmd)
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
@@ -219,24 +204,6 @@ func (g *Git) once(ctx context.Context, c Cmd) ([]byte, error) {
 		ExitCode: ee.ExitCode(),
 		Stderr:   strings.TrimSpace(stderr.String()),
 	}
-}
-
-// signalGroup signals the command's process group (its pid is the group
-// id). After Wait the leader is reaped, but the id stays reserved while any
-// member lives, so a group that still has members is still ours.
-func signalGroup(cmd *exec.Cmd, sig unix.Signal) error {
-	pid := cmd.Process.Pid
-	if pid <= 1 {
-		return nil
-	}
-	err := unix.Kill(-pid, sig)
-	if sig == unix.SIGTERM {
-		_ = unix.Kill(-pid, unix.SIGCONT)
-	}
-	if errors.Is(err, unix.ESRCH) {
-		return os.ErrProcessDone
-	}
-	return err
 }
 
 type envKey struct{}

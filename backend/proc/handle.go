@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,12 +16,10 @@ type Handle struct {
 	spec       Spec
 	cmd        *exec.Cmd
 	pid        int
-	startTicks uint64
 	tag        string
 	master     *os.File
 	stdin      *os.File    // write end of the stdin pipe, or nil
 	transcript *transcript // nil without TranscriptPath
-	cg         *stepCgroup // the child's cgroup; nil without (see Runner.Mechanism)
 	started    time.Time
 	out        *outbox    // nil without OnChunk
 	filter     *outFilter // nil without RunnerOptions.Filter
@@ -32,8 +29,9 @@ type Handle struct {
 	exited        bool
 	stopRequested bool
 	killAt        time.Time
-	history       map[procKey]struct{}
 	result        Result
+
+	osHandle // what this OS knows of the tree (handle_<os>.go)
 
 	stopCh  chan struct{}
 	done    chan struct{}
@@ -51,7 +49,6 @@ func newHandle(r *Runner, s Spec, cmd *exec.Cmd, tag string, master, stdin, tran
 		master:  master,
 		stdin:   stdin,
 		started: r.now(),
-		history: make(map[procKey]struct{}),
 		stopCh:  make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -71,49 +68,9 @@ func newHandle(r *Runner, s Spec, cmd *exec.Cmd, tag string, master, stdin, tran
 // Pid returns the pid of the direct child.
 func (h *Handle) Pid() int { return h.pid }
 
-// Pgid returns the child's process group id (equal to its pid and its
-// session id: the child leads a new session).
-func (h *Handle) Pgid() int { return h.pid }
-
 // Tag returns the value of TagEnv given to this child; every descendant
 // that keeps its environment carries it.
 func (h *Handle) Tag() string { return h.tag }
-
-// Pids returns the live processes of the tree right now, sorted: those in
-// the child's cgroup or, without one, the child, its descendants, members
-// of its session or group, and adopted orphans that carry its tag or
-// escaped from it (see escapeeOf). Record them so a later process can kill
-// survivors with KillRecorded. It returns nil once the tree is gone or
-// /proc is unreadable.
-func (h *Handle) Pids() []int {
-	if h.cg != nil {
-		if pids, err := h.cg.pids(); err == nil {
-			live := pids[:0]
-			for _, pid := range pids {
-				if p, ok := readStat(pid); ok && !p.zombie {
-					live = append(live, pid)
-				}
-			}
-			sort.Ints(live)
-			if len(live) == 0 {
-				return nil
-			}
-			return live
-		}
-	}
-	t, err := scanProcs()
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, p := range h.members(t) {
-		if !p.zombie {
-			pids = append(pids, p.pid)
-		}
-	}
-	sort.Ints(pids)
-	return pids
-}
 
 // Write sends p to the child's stdin: to the pipe in StdinPipe mode, to
 // the PTY in StdinPTY mode. It blocks until the child has taken the bytes.
@@ -199,68 +156,4 @@ func (h *Handle) Wait() Result {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.result
-}
-
-// members returns the current tree of h in t and remembers it, so that
-// processes seen once stay attributed after they re-parent or setsid.
-func (h *Handle) members(t *procTable) map[int]procInfo {
-	set, _ := h.tree(t)
-	return set
-}
-
-// tree is members, also telling whether an orphan re-parented to us could
-// not be told apart yet (its environment unreadable while it starts).
-func (h *Handle) tree(t *procTable) (map[int]procInfo, bool) {
-	self := h.r.self
-	set := make(map[int]procInfo)
-	if p, ok := t.lookup(procKey{h.pid, h.startTicks}); ok {
-		set[p.pid] = p
-	}
-	for _, p := range t.all {
-		if p.pid != self && (p.sid == h.pid || p.pgid == h.pid) {
-			set[p.pid] = p
-		}
-	}
-	h.mu.Lock()
-	for k := range h.history {
-		if p, ok := t.lookup(k); ok {
-			set[p.pid] = p
-		}
-	}
-	h.mu.Unlock()
-	// Orphans re-parented to us (subreaper) or to init carry our tag, or
-	// escaped from our tree without it (escapeeOf).
-	orphans := t.children[self]
-	if !h.r.subreaper {
-		orphans = append(append([]int(nil), orphans...), t.children[1]...)
-	}
-	unknown := false
-	for _, i := range orphans {
-		p := t.all[i]
-		if _, ok := set[p.pid]; ok || p.zombie {
-			continue
-		}
-		v, tagged, known := environValue(p, TagEnv)
-		if (tagged && v == h.tag) || (known && !tagged && h.r.escapeeOf(h, p)) {
-			set[p.pid] = p
-		}
-		unknown = unknown || !known
-	}
-	t.descendants(set, func(p procInfo) bool { return p.pid == self })
-	hist := make(map[procKey]struct{}, len(set))
-	for _, p := range set {
-		hist[p.key()] = struct{}{}
-	}
-	h.mu.Lock()
-	h.history = hist
-	h.mu.Unlock()
-	return set, unknown
-}
-
-// seen reports whether k was part of the tree at the last snapshot.
-func (h *Handle) seen(k procKey) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	_, ok := h.history[k]
-	return ok
 }

@@ -161,3 +161,16 @@ func (r Reason) String() string {
 	}
 	return "invalid"
 }
+
+// NoCgroupEnv, set to 1 in the app's environment, makes every Runner track
+// process trees without cgroups (the subreaper and /proc scans) even where
+// a cgroup v2 tree is writable: a way out on a system where they
+// misbehave, and how a test forces the fallback through the runner process.
+const NoCgroupEnv = "BOOF_PROC_NO_CGROUP"
+
+// killPhaseLimit bounds how long we keep sending SIGKILL to a tree that
+// does not go away (processes stuck in uninterruptible sleep).
+const killPhaseLimit = 5 * time.Second
+
+// maxPoll is the longest pause between two scans while a tree is dying.
+const maxPoll = 20 * time.Millisecond

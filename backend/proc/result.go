@@ -127,3 +127,10 @@ func (r Result) Err() error {
 		return ErrStopped
 	}
 }
+
+// ErrUnsafeTarget is returned by KillTree for a pgid or pid that must never
+// be signaled (init, the kernel, this process or its own group).
+var ErrUnsafeTarget = errors.New("unsafe kill target")
+
+// ErrSurvivors is wrapped when processes outlived SIGKILL for killPhaseLimit.
+var ErrSurvivors = errors.New("processes survived sigkill")

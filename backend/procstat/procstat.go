@@ -5,7 +5,7 @@ package procstat
 import (
 	"context"
 
-	"github.com/shirou/gopsutil/v3/process"
+	"github.com/shirou/gopsutil/v4/process"
 )
 
 // Stats is the summed usage of a set of processes.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // Op is what a journaled ref move does for the task.
@@ -100,14 +100,14 @@ func (j *Journal) lock(ctx context.Context) (func(), error) {
 		return nil, fmt.Errorf("accept journal: %w", err)
 	}
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err := filelock.TryLock(f)
 		if err == nil {
 			return func() {
-				_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+				_ = filelock.Unlock(f)
 				f.Close()
 			}, nil
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			f.Close()
 			return nil, fmt.Errorf("accept journal lock: %w", err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // ErrLocked is matched (errors.Is) by every *LockedError.
@@ -47,9 +47,9 @@ func AcquireLock(path string) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner lock: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, &LockedError{Path: path, PID: HolderPID(path)}
 		}
 		return nil, fmt.Errorf("runner lock %s: %w", path, err)
@@ -83,7 +83,7 @@ func (l *Lock) Release() error {
 		return nil
 	}
 	_ = l.f.Truncate(0)
-	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	_ = filelock.Unlock(l.f)
 	err := l.f.Close()
 	l.f = nil
 	return err

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/sys/unix"
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // MaxFileSize is the largest settings file read, in bytes; a larger one is
@@ -135,14 +135,14 @@ func (f *File) lock() (func(), error) {
 	}
 	deadline := time.Now().Add(lockWait)
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
-		err = unix.Flock(int(lf.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err = filelock.TryLock(lf)
 		if err == nil {
 			return func() { // unlocked first: a process forked now keeps lf until its exec
-				_ = unix.Flock(int(lf.Fd()), unix.LOCK_UN)
+				_ = filelock.Unlock(lf)
 				lf.Close()
 			}, nil
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			lf.Close()
 			return nil, fmt.Errorf("lock settings: %w", err)
 		}

@@ -9,9 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -68,26 +66,6 @@ func TestMigrationErrorIsTypedAndRolledBack(t *testing.T) {
 	}
 	if v := userVersion(t, path); v != 0 {
 		t.Fatalf("user_version is %d after a failed migration", v)
-	}
-}
-
-func TestOpenRefusesANamedPipeWithoutBlocking(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "boof.db")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := Open(context.Background(), path, Options{})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrNotDatabase) || !strings.Contains(err.Error(), "named pipe") {
-			t.Fatalf("want ErrNotDatabase naming a named pipe, got %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Open blocked on a named pipe")
 	}
 }
 

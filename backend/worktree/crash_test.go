@@ -1,3 +1,5 @@
+//go:build unix
+
 package worktree_test
 
 import (

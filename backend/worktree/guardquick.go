@@ -4,14 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
@@ -130,22 +126,6 @@ func recordPath(rec string) string {
 		return ""
 	}
 	return f[n-1]
-}
-
-// statStamp describes path's stat data; ok is false when it cannot prove
-// the file unchanged later (its change time is too recent or has no
-// sub-second part).
-func statStamp(path string, t0 time.Time) (string, bool) {
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
-			return "missing", true
-		}
-		return "", false
-	}
-	ctime := time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
-	ok := st.Ctim.Nsec != 0 && ctime.Before(t0.Add(-fresh))
-	return fmt.Sprintf("%d %d %o %d.%d %d.%d", st.Ino, st.Size, st.Mode, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec), ok
 }
 
 // unchanged reports whether now shows the worktree as snap recorded it.

@@ -3,11 +3,12 @@ package worktree_test
 import (
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/worktree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // On a clean worktree, a read-only step that only reads (it may rebuild

@@ -16,8 +16,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // Launch is what a desktop launch asks of the app: its command-line options.
@@ -74,7 +75,7 @@ func SocketPath(root string) string {
 	return filepath.Join(os.TempDir(), name) // too long everywhere: listen fails, logged, no hand-off
 }
 
-// Lock opens the data root's lock file and tries to lock it (flock). It
+// Lock opens the data root's lock file and tries to lock it (filelock). It
 // returns held true (and no file) when another process holds it, and an
 // error when the file cannot be used as a lock at all.
 func Lock(root string) (f *os.File, held bool, err error) {
@@ -82,9 +83,9 @@ func Lock(root string) (f *os.File, held bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("open instance lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, true, nil
 		}
 		return nil, false, fmt.Errorf("lock instance: %w", err)
@@ -96,7 +97,7 @@ func Lock(root string) (f *os.File, held bool, err error) {
 // closing drops a flock only once no process has the descriptor, and a
 // process forked at that moment keeps it until its exec.
 func Unlock(f *os.File) error {
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	_ = filelock.Unlock(f)
 	return f.Close()
 }
 
@@ -108,8 +109,7 @@ func Held(root string) bool {
 		return false
 	}
 	defer f.Close() // releases the lock when this probe took it
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	return errors.Is(err, syscall.EWOULDBLOCK)
+	return errors.Is(filelock.TryLock(f), filelock.ErrLocked)
 }
 
 // Send hands l to the app listening on sock and waits for its answer

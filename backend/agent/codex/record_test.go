@@ -1,4 +1,4 @@
-//go:build record
+//go:build unix && record
 
 package codex
 

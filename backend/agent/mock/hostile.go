@@ -42,7 +42,7 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 			signal.Ignore(syscall.SIGTERM)
 		case HostileSetsid:
 			cmd := exec.Command("sleep", "3600")
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			detach(cmd)
 			start(cmd)
 		case HostileDaemon:
 			// The shell forks the sleeps and exits: they are orphans, one of
@@ -71,9 +71,7 @@ func hostile(o runOpts, toks []string, w *lineWriter) int {
 	recordHostile(o.state, append(spawned, hidden...))
 	w.event(agent.Event{Kind: agent.EventText, Text: "Hostile tree ready."})
 	if closePTY {
-		for _, fd := range []int{0, 1, 2} {
-			_ = syscall.Close(fd)
-		}
+		closeStdio()
 	}
 	time.Sleep(stallFor)
 	return 1

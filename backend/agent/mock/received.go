@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/filelock"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -39,7 +40,7 @@ func record(state string, r Received) error {
 		return fmt.Errorf("record prompt: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(lock); err != nil {
 		return fmt.Errorf("record prompt: %w", err)
 	}
 	b, err := json.Marshal(r)

@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // counters keeps per-worktree run counters in a state directory, so that
@@ -40,7 +41,7 @@ func (c counters) next(name string) (int, error) {
 		return 0, fmt.Errorf("mock state lock: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(lock); err != nil {
 		return 0, fmt.Errorf("mock state lock: %w", err)
 	}
 	path := filepath.Join(c.dir, name)

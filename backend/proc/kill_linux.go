@@ -11,20 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// killPhaseLimit bounds how long we keep sending SIGKILL to a tree that
-// does not go away (processes stuck in uninterruptible sleep).
-const killPhaseLimit = 5 * time.Second
-
-// maxPoll is the longest pause between two scans while a tree is dying.
-const maxPoll = 20 * time.Millisecond
-
-// ErrUnsafeTarget is returned by KillTree for a pgid or pid that must never
-// be signaled (init, the kernel, this process or its own group).
-var ErrUnsafeTarget = errors.New("unsafe kill target")
-
-// ErrSurvivors is wrapped when processes outlived SIGKILL for killPhaseLimit.
-var ErrSurvivors = errors.New("processes survived sigkill")
-
 // treeKill describes one tree to terminate.
 type treeKill struct {
 	// members returns the current members of the tree (zombies included),

@@ -14,12 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// NoCgroupEnv, set to 1 in the app's environment, makes every Runner track
-// process trees without cgroups (the subreaper and /proc scans) even where
-// a cgroup v2 tree is writable: a way out on a system where they
-// misbehave, and how a test forces the fallback through the runner process.
-const NoCgroupEnv = "BOOF_PROC_NO_CGROUP"
-
 // cgroupPrefix names the cgroup under which the Runners of one data root
 // keep their step cgroups: "boof-runner-<scope>", or "boof-runner" for a
 // Runner without a scope. The layout below it is

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# vet-cross.sh TAGSETS... — go vet of every package for Windows (amd64, cgo
+# through mingw-w64) and macOS (arm64, cgo through Zig) with each build tag
+# set ("" for none), as `make vet` runs it. macOS with the desktop tags is
+# left to a Mac (see docs/platforms.md): Wails' and the tray's macOS code
+# is cgo Objective-C that needs Apple's SDK.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+zig=$(scripts/zig.sh)/zig
+# The cgo compiler for macOS: zig cc for the target (the frameworks are
+# only needed to link, which vet does not do).
+zcc=$(mktemp -d "${TMPDIR:-/tmp}/boof-zigcc.XXXXXX")
+trap 'rm -rf "$zcc"' EXIT
+printf '#!/bin/sh\nexec "%s" cc -target aarch64-macos "$@"\n' "$zig" >"$zcc/cc"
+chmod +x "$zcc/cc"
+export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$HOME/.cache/boof-runner/zig-cache}
+rc=0
+for tags in "" "$@"; do
+	echo "vet-cross: windows/amd64 tags=${tags:-none}"
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+		go vet -tags "$tags" ./... || rc=1
+	case ",$tags," in *,desktop,*) continue;; esac
+	echo "vet-cross: darwin/arm64 tags=${tags:-none}"
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=1 CC="$zcc/cc" \
+		go vet -tags "$tags" ./... || rc=1
+done
+exit $rc
