@@ -231,3 +231,6 @@ func (h *Handle) teardown(stopping bool, exited <-chan struct{}) {
 	}
 	<-exited
 }
+
+// osBaseEnv adds nothing on macOS to the base environment.
+func osBaseEnv() []string { return nil }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -161,10 +162,22 @@ func (r *Runner) spawn(s Spec, path string, env []string, transcript *os.File) (
 func (h *Handle) Pgid() int { return h.pid }
 
 // Pids returns the live processes of the job right now, sorted; nil once
-// it is empty.
+// it is empty. The direct child counts while it has not exited, listed or
+// not (Wine 8 leaves a process assigned with AssignProcessToJobObject out
+// of the job's list, though its children are listed in it).
 func (h *Handle) Pids() []int {
 	pids, err := jobPids(h.job)
-	if err != nil || len(pids) == 0 {
+	if err != nil {
+		return nil
+	}
+	h.mu.Lock()
+	exited := h.exited
+	h.mu.Unlock()
+	if !exited && !slices.Contains(pids, h.pid) {
+		pids = append(pids, h.pid)
+		sort.Ints(pids)
+	}
+	if len(pids) == 0 {
 		return nil
 	}
 	return pids
@@ -242,3 +255,17 @@ func stopForced(pid int) {
 
 // exitedZombie: Windows has no zombies.
 func exitedZombie(*process.Process) bool { return false }
+
+// osBaseEnv adds what Windows programs cannot start or find their files
+// without (node, and so the agent CLIs, need APPDATA and the rest), taken
+// from this process's environment.
+func osBaseEnv() []string {
+	var out []string
+	for _, k := range []string{"SystemRoot", "SystemDrive", "ComSpec", "PATHEXT", "TEMP", "TMP",
+		"USERPROFILE", "APPDATA", "LOCALAPPDATA", "ProgramData", "ProgramFiles", "windir"} {
+		if v, ok := os.LookupEnv(k); ok {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}

@@ -126,7 +126,7 @@ func defaultBaseEnv() []string {
 	if err != nil || home == "" {
 		home = "/"
 	}
-	return []string{"PATH=" + path, "HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	return append([]string{"PATH=" + path, "HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, osBaseEnv()...)
 }
 
 // Shutdown stops every live handle with ReasonShutdown (SIGTERM, then

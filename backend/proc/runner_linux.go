@@ -257,3 +257,6 @@ func selfSession() int {
 	}
 	return sid
 }
+
+// osBaseEnv adds nothing on Linux to the base environment.
+func osBaseEnv() []string { return nil }
