@@ -102,6 +102,7 @@ contract:
 vet: frontend
 	go vet ./...
 	for tags in $(VET_TAGS); do go vet -tags $$tags ./... || exit 1; done
+	scripts/vet-cross.sh $(VET_TAGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # CLI_ENV,BIN is the environment that points the real-CLI tests at the

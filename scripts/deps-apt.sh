@@ -5,7 +5,11 @@ set -euo pipefail
 pkgs=(build-essential pkg-config git libgtk-3-dev libwebkit2gtk-4.0-dev
       xvfb xauth xdotool imagemagick chromium dbus dbus-x11 python3 procps
       desktop-file-utils appstream lintian libgtk-3-bin wmctrl matchbox-window-manager
-      gnome-keyring)
+      gnome-keyring
+      # Windows and macOS (docs/platforms.md): mingw-w64 for cgo, Wine to run
+      # the Windows tests and installer, NSIS to make it, file to check the
+      # Mach-O output (zig for macOS comes from npm: scripts/zig.sh).
+      gcc-mingw-w64-x86-64 wine wine64 nsis file)
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

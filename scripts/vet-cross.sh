@@ -9,12 +9,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 zig=$(scripts/zig.sh)/zig
 # The cgo compiler for macOS: zig cc for the target (the frameworks are
-# only needed to link, which vet does not do).
-zcc=$(mktemp -d "${TMPDIR:-/tmp}/boof-zigcc.XXXXXX")
-trap 'rm -rf "$zcc"' EXIT
-printf '#!/bin/sh\nexec "%s" cc -target aarch64-macos "$@"\n' "$zig" >"$zcc/cc"
-chmod +x "$zcc/cc"
-export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$HOME/.cache/boof-runner/zig-cache}
+# only needed to link, which vet does not do), at a fixed path: the path of
+# CC is part of go's cache key, so a fresh one each run would vet every
+# cgo package again.
+cache=$HOME/.cache/boof-runner
+zcc=$cache/zigcc-vet-aarch64-macos
+mkdir -p "$cache"
+printf '#!/bin/sh\nexec "%s" cc -target aarch64-macos "$@"\n' "$zig" >"$zcc.tmp"
+chmod +x "$zcc.tmp"
+mv "$zcc.tmp" "$zcc"
+export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$cache/zig-cache}
 rc=0
 for tags in "" "$@"; do
 	echo "vet-cross: windows/amd64 tags=${tags:-none}"
@@ -28,7 +32,7 @@ for tags in "" "$@"; do
 	skipped=$(GOOS=darwin GOARCH=arm64 CGO_ENABLED=1 go list -tags "$tags" \
 		-f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '/ fyne.io\/systray( |$)/ {print $1}' | tr '\n' ' ')
 	echo "vet-cross: darwin/arm64 tags=${tags:-none} (left to a Mac: $skipped)"
-	GOOS=darwin GOARCH=arm64 CGO_ENABLED=1 CC="$zcc/cc" \
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=1 CC="$zcc" \
 		go vet -tags "$tags" $pkgs || rc=1
 done
 exit $rc

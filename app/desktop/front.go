@@ -9,14 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/boof-runner/boof-runner/app/desktop/handoff"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
-
-// desktopName is the desktop binary's file name.
-const desktopName = "boof-runner-desktop"
 
 // Run hands the launch to the data root's app when one runs (the
 // single-instance hand-off, without loading the window binary and its
@@ -44,7 +40,7 @@ func Run(ctx context.Context, args []string, dataDir string, l Launch, log *slog
 	}
 	env := append(os.Environ(), FrontEnv+"="+exe)
 	argv := append([]string{os.Args[0]}, args...)
-	if err := syscall.Exec(desk, argv, env); err != nil {
+	if err := execDesktop(desk, argv, env); err != nil {
 		return fmt.Errorf("start the desktop app %s: %w", desk, err)
 	}
 	return nil
@@ -67,7 +63,7 @@ func findDesktop(exe, override string) (string, []string) {
 	}
 	for i, p := range places {
 		places[i] = filepath.Clean(p)
-		if fi, err := os.Stat(places[i]); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		if fi, err := os.Stat(places[i]); err == nil && !fi.IsDir() && executable(fi) {
 			return places[i], places
 		}
 	}
