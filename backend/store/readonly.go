@@ -72,7 +72,7 @@ func openRO(ctx context.Context, path string, opts Options, immutable bool) (*St
 	if opts.BusyTimeout == 0 {
 		opts.BusyTimeout = 10 * time.Second
 	}
-	u := url.URL{Scheme: "file", Path: path}
+	u := fileURL(path)
 	q := url.Values{}
 	q.Set("mode", "ro")
 	if immutable {
