@@ -22,6 +22,7 @@ override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m 
 # Every build tag combination the code has, for go vet.
 VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey
 
+.PHONY: build-windows test-windows vet-cross
 .PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
 
 run: build
@@ -157,6 +158,27 @@ test-window: build
 test-desktop: package
 	BOOF_APP_BIN=$(abspath $(BIN)) BOOF_SCREENS=$(abspath $(OUT)/screens) go test -tags journey -count=1 -timeout 15m -run 'TestDesktopJourney' -v ./app/shell/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
 	scripts/test-install.sh $(PKG_DIR) $(BIN) $(OUT)/screens
+
+# Windows and macOS (docs/platforms.md). The Windows x64 build: the headless
+# and desktop .exe (cgo through mingw-w64) and the NSIS installer, in WIN_DIR.
+WIN_DIR    := build/bin/windows
+# The packages whose tests run under Wine (scripts/wine/test.sh): the
+# portable ones, and proc's Job Object tests. Not here: settings and dataroot
+# (their tests use POSIX paths and modes), usererr (its tests run git).
+WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
+	./backend/filelock/... ./backend/proc/...
+build-windows: deps-apt frontend
+	scripts/build-windows.sh $(WIN_DIR) $(VERSION)
+
+# The Windows tests under Wine 8, then the installer installed and
+# uninstalled silently under it (make test runs this).
+test-windows: build-windows
+	scripts/wine/test.sh $(WINE_PKGS)
+	scripts/wine/test-installer.sh $(WIN_DIR)/boof-runner-$(VERSION)-setup.exe
+
+# Only the cross-OS vet (make vet runs it too).
+vet-cross:
+	scripts/vet-cross.sh $(VET_TAGS)
 
 clean:
 	rm -rf build/bin frontend/dist $(OUT)

@@ -48,6 +48,9 @@ stage frontend make --no-print-directory frontend
 stage contract make --no-print-directory contract
 stage test-frontend make --no-print-directory test-frontend
 stage vet make --no-print-directory -o frontend vet
+# Windows and macOS (docs/platforms.md): the .exe files and the installer,
+# the Windows tests under Wine, the installer under Wine.
+stage test-windows make --no-print-directory -o frontend -o deps-apt test-windows
 stage test-go make --no-print-directory test-go
 stage bench make --no-print-directory bench-smoke
 stage reliability make --no-print-directory test-reliability
