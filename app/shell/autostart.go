@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
-// Autostart is the XDG autostart entry that starts the app hidden in the
-// tray at login (settings.ui.startAtLogin). The entry is ours when it
+// Autostart is the entry that starts the app hidden in the tray at login
+// (settings.ui.startAtLogin), in the form and folder the shell's platform
+// file gives (autostartPath, autostartEntry). The entry is ours when it
 // carries autostartMarker; an entry without it (the user's own) is never
 // changed or removed.
 type Autostart struct {
-	// Path is the entry's file: $XDG_CONFIG_HOME/autostart/boof-runner.desktop.
+	// Path is the entry's file (autostartPath).
 	Path string
 	// Exe is the app binary the entry starts.
 	Exe string
@@ -27,37 +27,18 @@ type Autostart struct {
 const autostartMarker = "X-Boof-Runner-Autostart=true"
 
 // NewAutostart returns the entry of exe on dataDir ("" for the default
-// root) under configHome ("" means $XDG_CONFIG_HOME, else ~/.config).
+// root) under configHome, the folder the platform keeps login items under
+// ("" means the user's own: see autostartPath).
 func NewAutostart(configHome, exe, dataDir string) (Autostart, error) {
-	if configHome == "" {
-		configHome = os.Getenv("XDG_CONFIG_HOME")
+	path, err := autostartPath(configHome)
+	if err != nil {
+		return Autostart{}, err
 	}
-	if configHome == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return Autostart{}, fmt.Errorf("find the autostart folder: %w", err)
-		}
-		configHome = filepath.Join(home, ".config")
-	}
-	return Autostart{Path: filepath.Join(configHome, "autostart", "boof-runner.desktop"), Exe: exe, DataDir: dataDir}, nil
+	return Autostart{Path: path, Exe: exe, DataDir: dataDir}, nil
 }
 
 // Entry is the text of the entry.
-func (a Autostart) Entry() string {
-	exec := desktopQuote(a.Exe) + " --hidden"
-	if a.DataDir != "" {
-		exec += " --data-dir " + desktopQuote(a.DataDir)
-	}
-	return "[Desktop Entry]\n" +
-		"Type=Application\n" +
-		"Name=Boof Runner\n" +
-		"Comment=Start Boof Runner hidden in the tray\n" +
-		"Exec=" + exec + "\n" +
-		"Icon=boof-runner\n" +
-		"Terminal=false\n" +
-		"X-GNOME-Autostart-enabled=true\n" +
-		autostartMarker + "\n"
-}
+func (a Autostart) Entry() string { return autostartEntry(a) }
 
 // Apply writes the entry when on (replacing an older entry of ours) and
 // removes ours when off. An entry the user wrote is left alone: Apply then
@@ -98,17 +79,4 @@ func (a Autostart) Apply(on bool) error {
 		return fmt.Errorf("write the start-at-login entry: %w", err)
 	}
 	return nil
-}
-
-// desktopQuote quotes an Exec argument as the desktop entry specification
-// asks: in double quotes when it holds a reserved character, with ", `, $
-// and \ escaped.
-func desktopQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\><~|&;$*?#()`=%") {
-		return s
-	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
-	q := `"` + r.Replace(s) + `"`
-	// In a desktop file's value a backslash is itself escaped once more.
-	return strings.ReplaceAll(q, `\`, `\\`)
 }

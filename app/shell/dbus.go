@@ -41,13 +41,19 @@ func dialSession(ctx context.Context) (*dbus.Conn, error) {
 	return conn, nil
 }
 
-// TrayHostAvailable reports whether a StatusNotifierWatcher (the tray host
-// of KDE, GNOME's AppIndicator extension, waybar, …) owns its name on the
-// session bus. No session bus means false.
+// TrayHostAvailable reports whether the desktop has a tray to show the
+// app's icon in; the shell's platform file says how to tell.
 func TrayHostAvailable(ctx context.Context) bool {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	return trayHostAvailable(ctx)
+}
+
+// sessionTrayHost reports whether a StatusNotifierWatcher (the tray host
+// of KDE, GNOME's AppIndicator extension, waybar, …) owns its name on the
+// session bus. No session bus means false.
+func sessionTrayHost(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	conn, err := dialSession(ctx)
