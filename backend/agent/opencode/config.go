@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // Provider is the opencode provider id of the OpenAI-compatible endpoint
@@ -230,15 +230,15 @@ func lockSession(state, session string) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("opencode session lock: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, fmt.Errorf("opencode session %s: %w", session, ErrSessionBusy)
 		}
 		return nil, fmt.Errorf("opencode session lock: %w", err)
 	}
 	return func() {
-		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		_ = filelock.Unlock(f)
 		f.Close()
 	}, nil
 }

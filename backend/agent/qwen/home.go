@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"sync"
 
-	"golang.org/x/sys/unix"
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // Errors of a session's home; Start wraps them.
@@ -79,9 +79,9 @@ func openHome(base, session string, resume bool) (*home, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen session home: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, fmt.Errorf("qwen session %s: %w", session, ErrSessionBusy)
 		}
 		return nil, fmt.Errorf("qwen session lock: %w", err)
@@ -97,7 +97,7 @@ func openHome(base, session string, resume bool) (*home, error) {
 
 // close releases the run's hold on the home.
 func (h *home) close() {
-	_ = unix.Flock(int(h.lock.Fd()), unix.LOCK_UN)
+	_ = filelock.Unlock(h.lock)
 	h.lock.Close()
 }
 
