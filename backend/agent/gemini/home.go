@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
 // A gemini step never runs with the user's ~/.gemini: gemini writes its
@@ -91,9 +92,9 @@ func (t *Tool) openHome(workdir string, env []string, cfg homeConfig, temp bool)
 		if err != nil {
 			return nil, fmt.Errorf("gemini config dir lock: %w", err)
 		}
-		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if err := filelock.TryLock(lock); err != nil {
 			lock.Close()
-			if errors.Is(err, syscall.EWOULDBLOCK) {
+			if errors.Is(err, filelock.ErrLocked) {
 				return nil, fmt.Errorf("gemini config dir %s: %w", h.dir, errHomeBusy)
 			}
 			return nil, fmt.Errorf("gemini config dir lock: %w", err)
@@ -202,7 +203,7 @@ func (h *home) hasSession(id string) bool {
 // close releases the directory; a temporary one is removed.
 func (h *home) close() {
 	if h.lock != nil {
-		_ = syscall.Flock(int(h.lock.Fd()), syscall.LOCK_UN)
+		_ = filelock.Unlock(h.lock)
 		h.lock.Close()
 		h.lock = nil
 	}
