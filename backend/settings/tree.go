@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/boof-runner/boof-runner/backend/task"
 )
 
 // toTree turns a value into a generic JSON tree.
@@ -58,37 +58,47 @@ func splitKey(key string) ([]string, error) {
 	return parts, nil
 }
 
-// schema lists the keys Set accepts; "*" matches any one segment and a nil
-// value means a leaf. Under "tools" it holds only "*": knownKey accepts
-// the configurable tools there.
-var schema = map[string]any{
-	"workingDirectory": nil,
-	"runner":           map[string]any{"enabled": nil, "concurrency": nil, "runMissedSchedules": nil},
-	"roles": map[string]any{
-		string(task.RolePlanner): roleKeys, string(task.RoleRefinement): roleKeys, string(task.RoleDeveloper): roleKeys,
-		string(task.RoleObserver): roleKeys, string(task.RoleReviewer): roleKeys,
-	},
-	"review":   map[string]any{"gate": nil, "maxFixRounds": nil, "maxInlineDiffBytes": nil},
-	"worktree": map[string]any{"root": nil, "onDone": nil, "onFailure": nil},
-	"retries":  map[string]any{"transient": nil, "backoffMs": nil, "idleTimeoutMs": nil},
-	"stop":     map[string]any{"graceMs": nil},
-	"ui":       map[string]any{"notifications": nil, "closeToTray": nil, "startAtLogin": nil},
-	"verify":   map[string]any{"command": nil, "timeoutMs": nil, "maxOutputBytes": nil},
-	"tools":    map[string]any{"*": toolKeys},
-	"budgets": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys,
-		"tools": map[string]any{"*": map[string]any{"task": limitKeys, "daily": limitKeys, "monthly": limitKeys}}},
-	"limits": map[string]any{"onLimit": nil, "switchOrder": nil},
-	"forge": map[string]any{"hosts": nil, "remote": nil, "branch": nil, "draft": nil, "labels": nil, "reviewers": nil,
-		"pollSeconds": nil, "timeoutSeconds": nil},
-	"sessions": map[string]any{"rotateAfterTurns": nil, "rotateContextPercent": nil, "maxRotations": nil},
-	"breakers": map[string]any{"toolCalls": nil, "repeatFailures": nil, "noProgress": nil, "tokensPerMinute": nil, "velocityWindowMs": nil},
+// schema lists the keys Set accepts, derived from the json tags of
+// Settings (keyTree), so a field added there is a key at once; "*" matches
+// any one segment and a nil value means a leaf. Under "tools" it holds only
+// "*": knownKey accepts the configurable tools there.
+var schema = keyTree(reflect.TypeFor[Settings]()).(map[string]any)
+
+// keyTree is the key tree of a settings type as encoding/json writes it: a
+// struct is an object of its exported fields under their json names
+// (untagged embedded structs lend theirs, "-" is not stored), a pointer is
+// what it points to, a map is an object whose keys are the user's ("*"),
+// and anything else (scalars, lists) is a leaf, nil.
+func keyTree(t reflect.Type) any {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return keyTree(t.Elem())
+	case reflect.Map:
+		return map[string]any{"*": keyTree(t.Elem())}
+	case reflect.Struct:
+		out := map[string]any{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case name == "-":
+			case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+				maps.Copy(out, keyTree(ft).(map[string]any))
+			case !f.IsExported():
+			case name == "":
+				out[f.Name] = keyTree(f.Type)
+			default:
+				out[name] = keyTree(f.Type)
+			}
+		}
+		return out
+	}
+	return nil
 }
-
-var limitKeys = map[string]any{"usd": nil, "tokens": nil, "mode": nil}
-
-var roleKeys = map[string]any{"tool": nil, "model": nil}
-
-var toolKeys = map[string]any{"path": nil, "env": map[string]any{"*": nil}}
 
 // knownKey reports whether parts is a key (or object) of the schema, where
 // the tools under "tools" are the configurable ones.
