@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // EventUISnapshot asks the front end for a text snapshot of what it shows;
@@ -131,32 +133,10 @@ func StartScreenProbes(ctx context.Context, d *DiagService, dir string) {
 				if err != nil {
 					body = "error: " + err.Error()
 				}
-				if werr := writeAtomic(filepath.Join(dir, SnapshotFile), fmt.Sprintf("seq %d\n%s\n", seq, body)); werr != nil {
+				if werr := atomicfile.WriteFile(filepath.Join(dir, SnapshotFile), fmt.Appendf(nil, "seq %d\n%s\n", seq, body), 0o600); werr != nil {
 					d.log.Error("write ui snapshot", "err", werr)
 				}
 			}
 		}
 	}()
-}
-
-// writeAtomic replaces path with data through a temporary file and a rename.
-func writeAtomic(path, data string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("rename snapshot: %w", err)
-	}
-	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // Autostart is the entry that starts the app hidden in the tray at login
@@ -70,12 +72,7 @@ func (a Autostart) Apply(on bool) error {
 	if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
 		return fmt.Errorf("create the autostart folder: %w", err)
 	}
-	tmp := a.Path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(want), 0o644); err != nil {
-		return fmt.Errorf("write the start-at-login entry: %w", err)
-	}
-	if err := os.Rename(tmp, a.Path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(a.Path, []byte(want), 0o644); err != nil {
 		return fmt.Errorf("write the start-at-login entry: %w", err)
 	}
 	return nil

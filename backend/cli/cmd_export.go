@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/taskmd"
 	"github.com/boof-runner/boof-runner/backend/usererr"
@@ -82,8 +83,8 @@ func checkExportTarget(path, abs string, force bool) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it into place, refusing to replace an existing file unless force.
+// writeFileAtomic writes data to path atomically and durably
+// (atomicfile.WriteFile), refusing to replace an existing file unless force.
 func writeFileAtomic(path string, data []byte, force bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -92,22 +93,7 @@ func writeFileAtomic(path string, data []byte, force bool) error {
 	if err := checkExportTarget(path, abs, force); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(abs), ".boof-export-*")
-	if err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), abs); err != nil {
+	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
 	return nil

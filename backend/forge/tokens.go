@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // Tokens finds the API token of a forge host: the host's environment
@@ -168,23 +169,7 @@ func (t Tokens) setFile(host, token string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.File), ".forge-tokens-*")
-	if err != nil {
-		return fmt.Errorf("write the token file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write the token file: %w", err)
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write the token file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write the token file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), t.File); err != nil {
+	if err := atomicfile.WriteFile(t.File, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write the token file: %w", err)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
@@ -123,8 +124,8 @@ func (j *Journal) lock(ctx context.Context) (func(), error) {
 func (j *Journal) path(id string) string { return filepath.Join(j.dir, id+".json") }
 
 // write stores m durably: an intent in the slot (writeSlot), any other
-// state atomically in a file of its own (temporary file, fsync, rename,
-// directory fsync).
+// state atomically in a file of its own (atomicfile: temporary file,
+// fsync, rename, directory fsync).
 func (j *Journal) write(m Move) error {
 	if m.State == stateIntent {
 		return j.writeSlot(m)
@@ -133,26 +134,10 @@ func (j *Journal) write(m Move) error {
 	if err != nil {
 		return fmt.Errorf("write accept journal: %w", err)
 	}
-	tmp, err := os.CreateTemp(j.dir, ".move-*.tmp")
-	if err != nil {
+	if err := atomicfile.WriteFile(j.path(m.ID), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write accept journal: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write accept journal: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write accept journal: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write accept journal: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), j.path(m.ID)); err != nil {
-		return fmt.Errorf("write accept journal: %w", err)
-	}
-	return j.syncDir()
+	return nil
 }
 
 // remove drops a finished move. It need not be durable: a finished move
@@ -166,12 +151,7 @@ func (j *Journal) remove(id string) error {
 }
 
 func (j *Journal) syncDir() error {
-	d, err := os.Open(j.dir)
-	if err != nil {
-		return fmt.Errorf("sync accept journal: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := atomicfile.SyncDir(j.dir); err != nil {
 		return fmt.Errorf("sync accept journal: %w", err)
 	}
 	return nil

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // ScrubFile rewrites the file at path with its secrets redacted, streaming
 // it through a Stream (bounded memory whatever its size), and returns how
 // many secrets it replaced. A file without secrets is left untouched; one
-// with secrets is replaced atomically (a temporary file beside it, synced,
-// then renamed over it, keeping its mode).
+// with secrets is replaced atomically and durably (atomicfile), keeping its
+// mode.
 func ScrubFile(path string) (int, error) {
 	in, err := os.Open(path)
 	if err != nil {
@@ -22,17 +23,11 @@ func ScrubFile(path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("scrub %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".scrub-*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("scrub %s: %w", path, err)
 	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	defer tmp.Abort()
 	s := NewStream()
 	buf := make([]byte, 64<<10)
 	for {
@@ -58,15 +53,8 @@ func ScrubFile(path string) (int, error) {
 	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
 		return 0, fmt.Errorf("scrub %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return 0, fmt.Errorf("scrub %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return 0, fmt.Errorf("scrub %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, fmt.Errorf("scrub %s: %w", path, err)
-	}
-	done = true
 	return s.Count(), nil
 }

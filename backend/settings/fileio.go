@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
@@ -176,23 +177,7 @@ func (f *File) write(raw map[string]any) error {
 	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
 		return &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := atomicfile.WriteFile(target, b, 0o600); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -91,11 +92,11 @@ func (s *Store) AddAttachment(ctx context.Context, taskID, name string, r io.Rea
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".upload-*")
+	tmp, err := atomicfile.Create(dst)
 	if err != nil {
 		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
+	defer tmp.Abort() // no-op after the commit
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, limit+1))
 	if cerr := tmp.Close(); err == nil {
@@ -133,7 +134,7 @@ func (s *Store) AddAttachment(ctx context.Context, taskID, name string, r io.Rea
 		}
 		a.AddedAt = time.UnixMilli(at).UTC()
 		// Rename inside the transaction: if it fails nothing is committed.
-		if err := os.Rename(tmp.Name(), dst); err != nil {
+		if err := tmp.Commit(); err != nil {
 			return fmt.Errorf("attach %s: %w", name, err)
 		}
 		return nil

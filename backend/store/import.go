@@ -178,7 +178,7 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 			return err
 		}
 		for _, f := range staged {
-			if err := os.Rename(f.tmp, f.Path); err != nil {
+			if err := f.tmp.Commit(); err != nil {
 				return fmt.Errorf("import attachment %s: %w", f.Name, err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -101,7 +102,7 @@ func (s *Store) CreateTaskWithFiles(ctx context.Context, n task.NewTask, files [
 		// Rename inside the transaction: if one fails nothing is committed
 		// and the deferred cleanup removes the directory.
 		for _, f := range staged {
-			if err := os.Rename(f.tmp, f.Path); err != nil {
+			if err := f.tmp.Commit(); err != nil {
 				return fmt.Errorf("attach %s: %w", f.Name, err)
 			}
 		}
@@ -164,10 +165,11 @@ func (s *Store) createTaskTx(ctx context.Context, tx *sql.Tx, n task.NewTask, sc
 }
 
 // stagedFile is an attachment written to a temporary file next to its
-// final path, waiting for the transaction that records it.
+// final path (synced and closed), waiting for the transaction that
+// records it to commit it.
 type stagedFile struct {
 	Attachment
-	tmp string
+	tmp *atomicfile.Temp
 }
 
 // stageFiles copies each file into dir under a temporary name, computing
@@ -181,7 +183,8 @@ func stageFiles(dir string, files []NewFile, limit int64) ([]stagedFile, error) 
 	}
 	out := make([]stagedFile, 0, len(files))
 	for _, f := range files {
-		tmp, err := os.CreateTemp(dir, ".upload-*")
+		path := filepath.Join(dir, f.Name)
+		tmp, err := atomicfile.Create(path)
 		if err != nil {
 			return nil, fmt.Errorf("attach %s: %w", f.Name, err)
 		}
@@ -191,13 +194,15 @@ func stageFiles(dir string, files []NewFile, limit int64) ([]stagedFile, error) 
 			err = cerr
 		}
 		if err != nil {
+			tmp.Abort()
 			return nil, fmt.Errorf("attach %s: %w", f.Name, err)
 		}
 		if n > limit {
+			tmp.Abort()
 			return nil, &TooLargeError{Name: f.Name, Limit: limit}
 		}
-		out = append(out, stagedFile{tmp: tmp.Name(), Attachment: Attachment{Name: f.Name, Size: n,
-			SHA256: hex.EncodeToString(h.Sum(nil)), Path: filepath.Join(dir, f.Name)}})
+		out = append(out, stagedFile{tmp: tmp, Attachment: Attachment{Name: f.Name, Size: n,
+			SHA256: hex.EncodeToString(h.Sum(nil)), Path: path}})
 	}
 	return out, nil
 }

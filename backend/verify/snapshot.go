@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 )
 
@@ -268,12 +269,7 @@ func (s *snapshot) restoreIndex() error {
 	if have, err := os.ReadFile(s.index); err == nil && bytes.Equal(have, want) {
 		return nil
 	}
-	tmp := s.index + "." + snapshotSuffix
-	if err := os.WriteFile(tmp, want, 0o644); err != nil {
-		return fmt.Errorf("restore index: %w", err)
-	}
-	if err := os.Rename(tmp, s.index); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(s.index, want, 0o644); err != nil {
 		return fmt.Errorf("restore index: %w", err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // Meta is the sidecar written next to a task's worktree, under
@@ -47,9 +49,8 @@ func writeMeta(root string, m Meta) error {
 	return writeJSONFile(metaPath(root, m.TaskID), m)
 }
 
-// writeJSONFile writes v as indented JSON to path atomically and durably:
-// a temporary file in the same directory, fsynced, renamed over path, and
-// the directory fsynced.
+// writeJSONFile writes v as indented JSON to path atomically and durably
+// (atomicfile.WriteFile).
 func writeJSONFile(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
@@ -58,28 +59,8 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

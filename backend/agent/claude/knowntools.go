@@ -2,13 +2,14 @@ package claude
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // ReadOnlyDisallowed are the tools a read-only role runs without: every
@@ -182,18 +183,7 @@ func (k *knownTools) save() error {
 	if err := os.MkdirAll(filepath.Dir(k.file), 0o700); err != nil {
 		return fmt.Errorf("known tools: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(k.file), toolsFile+".*")
-	if err != nil {
-		return fmt.Errorf("known tools: %w", err)
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("known tools: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), k.file); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(k.file, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("known tools: %w", err)
 	}
 	if fi, err := os.Stat(k.file); err == nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
@@ -170,14 +171,10 @@ func linkLogin(user, g string) error {
 	return nil
 }
 
-// writeFile replaces path with b through a temporary file, so a reader
-// never sees half of it.
+// writeFile replaces path with b atomically and durably (atomicfile), so a
+// reader never sees half of it.
 func writeFile(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o600)
 }
 
 // hasSession reports whether the directory holds a session id gemini can

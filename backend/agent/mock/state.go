@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
 )
 
@@ -57,11 +58,7 @@ func (c counters) next(name string) (int, error) {
 		return 0, fmt.Errorf("mock state: %w", err)
 	}
 	n++
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(strconv.Itoa(n)), 0o600); err != nil {
-		return 0, fmt.Errorf("mock state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(strconv.Itoa(n)), 0o600); err != nil {
 		return 0, fmt.Errorf("mock state: %w", err)
 	}
 	return n, nil

@@ -1,0 +1,144 @@
+package atomicfile
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// notWrites are the production files that rename without writing a file
+// first, each with its reason. Nothing else renames: a file written then
+// renamed goes through this package, which fsyncs it and its folder.
+var notWrites = map[string]string{
+	"backend/settings/reset.go": "moves a settings file no reader accepts aside, as it is (settings reset); nothing is written",
+}
+
+// renamers are the functions that rename a file, by package.
+var renamers = map[string][]string{
+	"os":                    {"Rename"},
+	"syscall":               {"Rename", "Renameat"},
+	"golang.org/x/sys/unix": {"Rename", "Renameat", "Renameat2", "RenameatxNp", "RenamexNp"},
+}
+
+// TestNoRenameOutsideThisPackage walks every non-test Go file of the
+// repository (not node_modules or testdata) and refuses a call of a rename
+// function outside this package and notWrites.
+func TestNoRenameOutsideThisPackage(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "backend/atomicfile/") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		calls := renames(t, rel, src)
+		if len(calls) > 0 {
+			seen[rel] = true
+		}
+		if _, ok := notWrites[rel]; !ok {
+			found = append(found, calls...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) > 0 {
+		t.Errorf("renames outside backend/atomicfile (write the file with atomicfile.WriteFile or Create/Commit, or add it to notWrites with why it is no write):\n  %s",
+			strings.Join(found, "\n  "))
+	}
+	for rel := range notWrites {
+		if !seen[rel] {
+			t.Errorf("notWrites names %s, which renames nothing: remove it", rel)
+		}
+	}
+}
+
+// TestRenameCheckFindsCalls: the check sees a rename however os is named.
+func TestRenameCheckFindsCalls(t *testing.T) {
+	src := `package p
+
+import (
+	xos "os"
+	"syscall"
+)
+
+func f() {
+	_ = xos.Rename("a", "b")
+	g := syscall.Rename
+	_ = g
+}
+
+func os() {} // a function named os is not the package
+`
+	got := renames(t, "p.go", []byte(src))
+	want := []string{"p.go:9: xos.Rename", "p.go:10: syscall.Rename"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("found %v, want %v", got, want)
+	}
+}
+
+// renames lists the uses of a rename function in the Go source src of file
+// rel, as "rel:line: pkg.Func".
+func renames(t *testing.T, rel string, src []byte) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("parse %s: %v", rel, err)
+	}
+	local := map[string][]string{} // the name a file gives a package → its rename functions
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		funcs, ok := renamers[p]
+		if !ok {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		local[name] = funcs
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); ok && slices.Contains(local[id.Name], sel.Sel.Name) {
+			out = append(out, rel+":"+strconv.Itoa(fset.Position(sel.Pos()).Line)+": "+id.Name+"."+sel.Sel.Name)
+		}
+		return true
+	})
+	return out
+}
