@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/secrets"
 	"github.com/boof-runner/boof-runner/backend/store"
@@ -136,15 +135,15 @@ func newGoldenWorld(t *testing.T) *goldenWorld {
 	}
 	rec := &RecordingEmitter{}
 	live := NewLiveOutput(rec, secrets.Scrub, time.Now, 0)
-	h, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0], Hooks: PipelineHooks(live, rec, nil), Poll: time.Hour})
+	h, err := host.Open(ctx(), host.Options{Paths: paths, Store: st, Exe: os.Args[0], Hooks: PipelineHooks(live, rec, nil), Poll: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close(); live.Close(); st.Close() })
-	g := gitx.New()
+	g := h.Git
 	workDir := func() string { return repo }
 	tools := func() []agent.Tool { return h.Tools.Tools() }
-	in := host.Intake(st, h.Settings)
+	in := h.Intake
 	svcs := map[string]any{
 		"TaskService":       NewTaskService(st, rec, ctx, TaskDeps{WorkDir: workDir, Wake: h.Runner.Wake, Intake: in}),
 		"RunService":        NewRunService(st, LocalRunner(h.Runner), h.Settings, live, rec, ctx),

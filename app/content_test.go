@@ -11,7 +11,6 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent/mock"
 	"github.com/boof-runner/boof-runner/backend/gitx"
-	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -29,7 +28,7 @@ func TestServicesJourneyTemplateAttachmentReview(t *testing.T) {
 	if _, err := cmds.Save(CommandInput{Name: "docs", Body: "Update the README for every change."}); err != nil {
 		t.Fatal(err)
 	}
-	tasks := NewTaskService(f.st, f.rec, context.Background, TaskDeps{Wake: f.host.Runner.Wake, Intake: host.Intake(f.st, f.host.Settings)})
+	tasks := NewTaskService(f.st, f.rec, context.Background, TaskDeps{Wake: f.host.Runner.Wake, Intake: f.host.Intake})
 	note := "design note\n"
 	tk, err := tasks.Create(NewTaskInput{Prompt: "Shout the greeting.", Command: "docs",
 		Attachments: []AttachmentInput{{Name: "note.md", DataBase64: base64.StdEncoding.EncodeToString([]byte(note))}}})

@@ -42,11 +42,13 @@ func settingsAt(t *testing.T, workDir string) *settings.File {
 func withRepo(t *testing.T, st *store.Store) (TaskDeps, string) {
 	t.Helper()
 	repo := newRepo(t)
-	return TaskDeps{WorkDir: func() string { return repo }, Intake: host.Intake(st, settingsAt(t, repo))}, repo
+	return TaskDeps{WorkDir: func() string { return repo }, Intake: intakeOf(st, settingsAt(t, repo))}, repo
 }
 
 // intakeOf is the intake of settings file f over st.
-func intakeOf(st *store.Store, f *settings.File) *intake.Service { return host.Intake(st, f) }
+func intakeOf(st *store.Store, f *settings.File) *intake.Service {
+	return intake.New(intake.Options{Store: st, Settings: f.Load})
+}
 
 // TestCreateRefusesWhatAddRefuses: the window's New task form, its import
 // and its Repeat option create through backend/intake, as `boof-runner

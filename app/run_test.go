@@ -64,7 +64,7 @@ func startHost(t *testing.T) *hostFixture {
 	}
 	f := &hostFixture{paths: paths, repo: repo, st: st, rec: &RecordingEmitter{}}
 	f.live = NewLiveOutput(f.rec, secrets.Scrub, time.Now, 0)
-	f.host, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0],
+	f.host, err = host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0],
 		Hooks: PipelineHooks(f.live, f.rec, nil), Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func startHost(t *testing.T) *hostFixture {
 		st.Close()
 	})
 	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{WorkDir: func() string { return repo }, Wake: f.host.Runner.Wake,
-		Intake: host.Intake(st, f.host.Settings)})
+		Intake: f.host.Intake})
 	f.run = NewRunService(st, LocalRunner(f.host.Runner), f.host.Settings, f.live, f.rec, context.Background)
 	return f
 }

@@ -29,7 +29,7 @@ type ScheduleService struct {
 // ScheduleDeps are the optional collaborators of ScheduleService.
 type ScheduleDeps struct {
 	// Intake checks and stores schedules as `boof-runner add --every`
-	// does (host.Intake); a schedule's tasks run in the working directory
+	// does (host.Services.Intake); a schedule's tasks run in the working directory
 	// of its settings. Nil: one over the store with no settings.
 	Intake *intake.Service
 	// Wake tells this process's runner loop that a schedule changed.

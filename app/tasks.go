@@ -38,7 +38,7 @@ type TaskDeps struct {
 	// Wake tells this process's runner loop that the queue changed.
 	Wake func()
 	// Intake creates and imports tasks with the checks `boof-runner add`
-	// and import make (host.Intake). Nil: one over the store with no
+	// and import make (host.Services.Intake). Nil: one over the store with no
 	// settings, so every task needs a repository of its own.
 	Intake *intake.Service
 }

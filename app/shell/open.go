@@ -19,7 +19,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
-	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // Options configure Open; only DataDir and the assets matter to most callers.
@@ -99,12 +98,6 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fixed, err := host.RepairRepos(ctx, st, paths); err != nil {
-		o.Log.Warn("record the working directory of older tasks", "err", err)
-	} else if len(fixed) > 0 {
-		o.Log.Info("recorded the working directory of older tasks", "tasks", fixed)
-	}
-
 	a := &App{opts: o, log: o.Log, quitOn: ctx, store: st, window: newWailsRuntime(true), hints: &hints{}, status: newStatusWatch()}
 	a.ctx, a.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	a.runCtx, a.stopRun = context.WithCancel(a.ctx)
@@ -118,17 +111,23 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			a.notifier.BudgetWarning(taskID, w) // set before the queue starts
 		}
 	}
-	a.queue, err = openQueue(queueOptions{paths: paths, store: st, exe: o.Exe, hooks: hooks, log: o.Log, changed: a.status.poke})
+	a.queue, err = openQueue(queueOptions{ctx: ctx, paths: paths, store: st, exe: o.Exe, hooks: hooks, log: o.Log, changed: a.status.poke})
 	if err != nil {
 		a.cancel()
 		a.live.Close()
 		st.Close()
 		return nil, err
 	}
+	svc := a.queue.services()
+	if fixed, err := svc.RepairRepos(ctx); err != nil {
+		o.Log.Warn("record the working directory of older tasks", "err", err)
+	} else if len(fixed) > 0 {
+		o.Log.Info("recorded the working directory of older tasks", "tasks", fixed)
+	}
 	if a.autostart, err = NewAutostart(o.ConfigHome, o.Exe, dataDirFlag); err != nil {
 		o.Log.Warn("start at login unavailable", "err", err)
 	}
-	a.buildServices(paths)
+	a.buildServices(svc)
 
 	a.notifier = NewNotifier(st, NotifierOptions{Enabled: func() bool { return a.ui().Notifications }, Log: o.Log,
 		Open: func(id string) { a.desk.OpenTask(id) }})
@@ -242,13 +241,11 @@ func (a *App) syncAutostart(s settings.Settings) error {
 	return nil
 }
 
-// buildServices builds the services bound to the window, over the store and
-// the queue.
-func (a *App) buildServices(paths dataroot.Paths) {
-	sf, rc := a.queue.settings(), a.queue.control()
-	g := gitx.New()
-	rev := reviewService(paths, g)
-	in := host.Intake(a.store, sf)
+// buildServices builds the services bound to the window over the backend
+// services of the host (svc) and the queue.
+func (a *App) buildServices(svc *host.Services) {
+	sf, rc := svc.Settings, a.queue.control()
+	g, rev, in := svc.Git, svc.Review, svc.Intake
 	a.tasks = app.NewTaskService(a.store, a.emit, a.context, app.TaskDeps{
 		WorkDir: func() string { return a.settingsNow().WorkDir() },
 		Wake:    rc.Wake, Branches: branches(g), RemoveBranches: removeBranches(rev), Intake: in,
@@ -260,17 +257,17 @@ func (a *App) buildServices(paths dataroot.Paths) {
 	a.settings = app.NewSettingsService(sf, a.store, a.queue.tools, a.emit, a.context, a.window, a.syncAutostart, app.WithWake(rc.Wake))
 	a.nav = app.NewNavigator(a.store, a.emit, a.context, a.log)
 	a.navSvc = app.NewNavService(a.nav)
-	a.review = app.NewReviewService(g, a.store, worktree.NewManager(g, time.Now), rev, a.emit, a.context, app.WithWake(rc.Wake))
+	a.review = app.NewReviewService(g, a.store, svc.Worktrees, rev, a.emit, a.context, app.WithWake(rc.Wake))
 	a.run = runControl{svc: a.runSvc, pauses: a.store, queue: rc, settings: sf, ctx: a.context}
-	a.mergeQueue, a.verify = mergeQueueServices(a, paths, g, rev, rc.Wake)
-	a.prs = host.PullRequests(paths, a.store, g, rev, a.settingsNow, nil)
+	a.mergeQueue, a.verify = mergeQueueServices(a, svc, rc.Wake)
+	a.prs = svc.PullRequests(a.settingsNow, nil)
 	a.forge = app.NewForgeService(a.prs, g, a.store, a.emit, a.context, func() string { return a.settingsNow().WorkDir() }, app.WithWake(rc.Wake))
 }
 
 // settingsNow loads the settings; a bad file gives the defaults, as the
 // runner uses.
 func (a *App) settingsNow() settings.Settings {
-	s, _ := a.queue.settings().Load()
+	s, _ := a.queue.services().Settings.Load()
 	return s
 }
 

@@ -10,28 +10,26 @@ import (
 	"github.com/boof-runner/boof-runner/app"
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
-	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/runner"
-	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/wake"
 )
 
-// This file is the shell's one use of the runner host: opening it, the
-// two ways this process can hold a data root's queue, and the data root's
-// journaled review service.
+// This file is the shell's one use of the runner host: opening it and the
+// two ways this process can hold a data root's queue. Either way the
+// backend services come from the host (host.Services), built once.
 
 // queue is this process's hold on the data root's queue: hostQueue runs it
 // here, lockedQueue is the mode where another process holds the runner lock.
 type queue interface {
 	// control is the queue as the bound services use it.
 	control() app.RunnerControl
-	// settings is the settings file the queue reads.
-	settings() *settings.File
+	// services are the data root's backend services: the host's when
+	// this process runs the queue, else built by host.NewServices.
+	services() *host.Services
 	// tools lists the agent tools (for the Settings screen's health checks).
 	tools() []agent.Tool
 	// run runs the queue until ctx ends; it returns at once when another
@@ -48,6 +46,8 @@ type queue interface {
 
 // queueOptions are what openQueue needs.
 type queueOptions struct {
+	// ctx bounds the host's start-up work.
+	ctx   context.Context
 	paths dataroot.Paths
 	store *store.Store
 	exe   string
@@ -57,28 +57,23 @@ type queueOptions struct {
 	changed func()
 }
 
-// reviewService is the data root's review service, whose accepts and
-// undos are journaled in the data root (host.ReviewService).
-func reviewService(paths dataroot.Paths, g *gitx.Git) *review.Service {
-	return host.ReviewService(paths, g)
-}
-
 // openQueue takes the data root's runner lock and wires its queue. When
 // another process holds the lock, the queue only reads the store (the
 // message is logged and shown in the UI); any other error is returned.
 func openQueue(o queueOptions) (queue, error) {
-	h, err := host.Open(host.Options{
+	ho := host.Options{
 		Paths: o.paths, Store: o.store, Exe: o.exe, Logger: o.log, Hooks: o.hooks,
 		OnRunningChanged: o.changed,
-	})
+	}
+	h, err := host.Open(o.ctx, ho)
 	var locked *runner.LockedError
 	switch {
 	case errors.As(err, &locked):
 		o.log.Warn("runner", "err", err)
 		q := lockedQueue{
-			ctl:  app.LockedRunner(o.store, lockMessage(err), func() { _ = wake.Poke(o.paths.WakeSocket()) }),
-			file: host.SettingsFile(o.paths),
-			sig:  &wake.Signal{},
+			ctl: app.LockedRunner(o.store, lockMessage(err), func() { _ = wake.Poke(o.paths.WakeSocket()) }),
+			svc: host.NewServices(ho),
+			sig: &wake.Signal{},
 		}
 		// What the process that runs the queue commits reaches this
 		// window at once: a watch of the database's files wakes the
@@ -99,7 +94,7 @@ func openQueue(o queueOptions) (queue, error) {
 type hostQueue struct{ h *host.Host }
 
 func (q hostQueue) control() app.RunnerControl    { return app.LocalRunner(q.h.Runner) }
-func (q hostQueue) settings() *settings.File      { return q.h.Settings }
+func (q hostQueue) services() *host.Services      { return q.h.Services }
 func (q hostQueue) close() error                  { return q.h.Close() }
 func (q hostQueue) woken() func() <-chan struct{} { return q.h.Woken }
 
@@ -117,8 +112,8 @@ func (q hostQueue) tools() []agent.Tool {
 
 // lockedQueue is the queue run by another process.
 type lockedQueue struct {
-	ctl  app.RunnerControl
-	file *settings.File
+	ctl app.RunnerControl
+	svc *host.Services
 	// sig is fired by files, the watch of the database's files (nil when
 	// the filesystem has none).
 	sig   *wake.Signal
@@ -130,7 +125,7 @@ type lockedQueue struct {
 const fileWatchGap = 50 * time.Millisecond
 
 func (q lockedQueue) control() app.RunnerControl { return q.ctl }
-func (q lockedQueue) settings() *settings.File   { return q.file }
+func (q lockedQueue) services() *host.Services   { return q.svc }
 func (q lockedQueue) tools() []agent.Tool        { return nil }
 func (q lockedQueue) run(context.Context) error  { return nil }
 

@@ -385,7 +385,7 @@ func (c *call) openStore(ctx context.Context) (*store.Store, dataroot.Paths, err
 	if err != nil {
 		return nil, paths, err
 	}
-	if fixed, err := host.RepairRepos(ctx, s, paths); err != nil {
+	if fixed, err := host.NewServices(host.Options{Paths: paths, Store: s}).RepairRepos(ctx); err != nil {
 		fmt.Fprintf(c.io.Stderr, "boof-runner: warning: could not record the working directory of older tasks: %s\n", safeLine(oneLine(err.Error())))
 	} else if len(fixed) > 0 {
 		fmt.Fprintf(c.io.Stderr, "boof-runner: recorded the working directory of %d older task(s)\n", len(fixed))

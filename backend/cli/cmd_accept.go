@@ -9,10 +9,12 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
+	"github.com/boof-runner/boof-runner/backend/pipeline"
 	"github.com/boof-runner/boof-runner/backend/review"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
 	"github.com/boof-runner/boof-runner/backend/usererr"
+	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 // reviewCall is what the review verbs share: the store, the task and the
@@ -22,6 +24,8 @@ type reviewCall struct {
 	task  task.Task
 	svc   *review.Service
 	git   *gitx.Git
+	// worktrees reads the task's changes (host.Services.Worktrees).
+	worktrees *worktree.Manager
 }
 
 // openReview opens the store, for a command that changes refs
@@ -42,15 +46,13 @@ func (c *call) openReviewWith(ctx context.Context, pos []string, reconcile bool,
 	if err != nil {
 		return nil, err
 	}
-	g := gitx.New()
 	onLog := func(taskID string, _ int64, _ task.LogLevel, text string) {
 		fmt.Fprintf(c.io.Stderr, "boof-runner: task %s: %s\n", taskID, safeLine(text))
 	}
 	// A signal during the move of an accept or an undo: the move is
 	// finished first, and the user is told why the command goes on.
-	svc := host.ReviewService(paths, g, review.WithNotice(func(taskID, text string) {
-		onLog(taskID, 0, task.LevelWarn, text)
-	}))
+	hs := host.NewServices(host.Options{Paths: paths, Store: s, Hooks: pipeline.Hooks{OnLog: onLog}})
+	svc := hs.Review
 	if reconcile {
 		if err := host.ReconcileAccepts(ctx, svc, s, onLog); err != nil {
 			s.Close()
@@ -66,7 +68,7 @@ func (c *call) openReviewWith(ctx context.Context, pos []string, reconcile bool,
 		s.Close()
 		return nil, &usererr.Edge{Kind: usererr.NoRepoRecorded, TaskID: t.ID}
 	}
-	return &reviewCall{store: s, task: t, svc: svc, git: g}, nil
+	return &reviewCall{store: s, task: t, svc: svc, git: hs.Git, worktrees: hs.Worktrees}, nil
 }
 
 func runAccept(ctx context.Context, c *call) error {

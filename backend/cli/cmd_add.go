@@ -172,7 +172,7 @@ func storeTask(ctx context.Context, c *call, n task.NewTask, attach []string) er
 	defer s.Close()
 	// Without --repo the task records the working directory of the
 	// settings now, so review works whatever they say later.
-	created, err := host.Intake(s, host.SettingsFile(paths)).Task(ctx, intake.Request{Task: n, Files: files})
+	created, err := host.NewServices(host.Options{Paths: paths, Store: s}).Intake.Task(ctx, intake.Request{Task: n, Files: files})
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/usererr"
-	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
 func runDiff(ctx context.Context, c *call) error {
@@ -31,7 +29,7 @@ func runDiff(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	m := worktree.NewManager(rc.git, time.Now)
+	m := rc.worktrees
 	switch {
 	case *stat:
 		files, err := m.Files(ctx, t.Repo, base, head)

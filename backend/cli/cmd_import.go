@@ -43,7 +43,7 @@ func runImport(ctx context.Context, c *call) error {
 		return err
 	}
 	defer s.Close()
-	in := host.Intake(s, host.SettingsFile(paths))
+	in := host.NewServices(host.Options{Paths: paths, Store: s}).Intake
 	o := taskimport.Options{Again: *again}
 	var results []taskimport.Result
 	for i, p := range pos {

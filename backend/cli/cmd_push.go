@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/pullreq"
 	"github.com/boof-runner/boof-runner/backend/review"
@@ -30,15 +29,13 @@ func (c *call) openPR(ctx context.Context) (*prCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := gitx.New()
-	rev := host.ReviewService(paths, g)
-	file := host.SettingsFile(paths)
-	set := func() settings.Settings { st, _ := file.Load(); return st }
+	hs := host.NewServices(host.Options{Paths: paths, Store: s})
+	set := func() settings.Settings { st, _ := hs.Settings.Load(); return st }
 	getenv := c.env.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return &prCall{store: s, paths: paths, rev: rev, svc: host.PullRequests(paths, s, g, rev, set, getenv)}, nil
+	return &prCall{store: s, paths: paths, rev: hs.Review, svc: hs.PullRequests(set, getenv)}, nil
 }
 
 // runPush pushes a task's branch: push ID [--remote NAME] [--branch NAME].

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/mergequeue"
 	"github.com/boof-runner/boof-runner/backend/settings"
@@ -86,10 +85,9 @@ func (c *call) openQueue(ctx context.Context) (*mergequeue.Queue, *store.Store, 
 	if err != nil {
 		return nil, nil, err
 	}
-	file := host.SettingsFile(paths)
-	set := func() settings.Settings { s, _ := file.Load(); return s }
-	g := gitx.New()
-	return host.MergeQueue(paths, st, host.ReviewService(paths, g), g, set), st, nil
+	svc := host.NewServices(host.Options{Paths: paths, Store: st})
+	set := func() settings.Settings { s, _ := svc.Settings.Load(); return s }
+	return svc.MergeQueue(set), st, nil
 }
 
 func queueAdd(ctx context.Context, c *call) error {

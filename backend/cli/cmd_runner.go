@@ -55,7 +55,7 @@ func runRunner(ctx context.Context, c *call) error {
 	}
 	var outMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(c.io.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := host.Open(host.Options{
+	h, err := host.Open(ctx, host.Options{
 		Paths: paths, Store: st, Exe: exe, Logger: logger, ControlPoll: controlPoll(c),
 		Hooks: pipeline.Hooks{OnLog: func(taskID string, _ int64, level task.LogLevel, text string) {
 			outMu.Lock()

@@ -66,7 +66,7 @@ func addSchedule(ctx context.Context, c *call, n task.NewTask, every, tz, name s
 		return err
 	}
 	defer s.Close()
-	sc, err = host.Intake(s, host.SettingsFile(paths)).Schedule(ctx, sc, 0)
+	sc, err = host.NewServices(host.Options{Paths: paths, Store: s}).Intake.Schedule(ctx, sc, 0)
 	if err != nil {
 		return err
 	}

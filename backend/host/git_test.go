@@ -79,7 +79,7 @@ func TestHangingHookDoesNotHoldProvisioningForever(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0], GitTimeout: time.Second})
+	h, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0], GitTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

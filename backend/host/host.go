@@ -72,8 +72,12 @@ const DefaultGitTimeout = 15 * time.Minute
 // pipeline and the loop. The desktop app and the headless `runner`
 // command build it the same way.
 type Host struct {
+	// Services are the data root's services that need no lock (settings
+	// file, git, review, worktrees, intake), built once with the host's
+	// clock; the window and the CLI take them from here.
+	*Services
+
 	Lock     *runner.Lock
-	Settings *settings.File
 	Procs    *proc.Runner
 	Tools    *agent.Registry
 	Pipeline *pipeline.Pipeline
@@ -84,9 +88,6 @@ type Host struct {
 
 	// Scope is the data root's step-tag scope (proc.Scope).
 	Scope string
-	// Review is the data root's journaled review service; Run reconciles
-	// the accepts a crash cut short with it before the loop starts.
-	Review *review.Service
 	// Queue is the merge queue; Run drives it beside the task loop.
 	Queue *mergequeue.Queue
 
@@ -102,30 +103,30 @@ type Host struct {
 	warnOnce sync.Once
 }
 
-// Open takes the runner lock of the data root and wires the queue. It
-// returns a *runner.LockedError when another process runs this data
-// root's queue. Close it when done.
-func Open(o Options) (*Host, error) {
+// Open takes the runner lock of the data root and builds every backend
+// service of it once, with the clock o.Now: the Services, the processes,
+// the tools, the pipeline, the merge queue and the loop. It returns a
+// *runner.LockedError when another process runs this data root's queue.
+// ctx bounds the start-up work (the secrets scrub of older data). Close it
+// when done.
+func Open(ctx context.Context, o Options) (*Host, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	lock, err := runner.AcquireLock(o.Paths.RunnerLock())
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Lock: lock, Settings: SettingsFile(o.Paths), Scope: proc.Scope(o.Paths.Root), log: o.Logger,
+	h := &Host{Services: NewServices(o), Lock: lock, Scope: proc.Scope(o.Paths.Root), log: o.Logger,
 		store: o.Store, onLog: o.Hooks.OnLog}
-	h.Review = ReviewService(o.Paths, gitx.New(), review.WithNotice(func(taskID, text string) {
-		// A signal during a landing's move: the move is finished first.
-		if h.onLog != nil {
-			h.onLog(taskID, 0, task.LevelWarn, text)
-		}
-	}))
 	reserve := runner.NewReserve(o.Paths.DiskReserve(), runner.DefaultReserveSize)
 	if err := reserve.Ensure(); err != nil {
 		o.Logger.Warn("runner: no disk reserve", "err", err)
 	}
-	scrubExisting(context.Background(), o.Store, o.Paths, o.Logger)
+	scrubExisting(ctx, o.Store, o.Paths, o.Logger)
 	set := h.current()
 	if o.GitTimeout <= 0 {
 		o.GitTimeout = DefaultGitTimeout
@@ -141,6 +142,7 @@ func Open(o Options) (*Host, error) {
 	// group, a deadline) and tagged so that recovery finds them.
 	g := gitx.New(gitx.WithTimeout(o.GitTimeout),
 		gitx.WithEnv(proc.StepTagEnv(h.Scope, proc.OwnerRun, "-", "git")))
+	verifier := &verify.Runner{Procs: h.Procs, Git: g}
 	h.Budgets = budget.New(budget.Options{Store: o.Store, Now: o.Now, Logger: o.Logger})
 	sig := &wake.Signal{}
 	h.sig = sig
@@ -150,21 +152,19 @@ func Open(o Options) (*Host, error) {
 		Store:         o.Store,
 		Budgets:       h.Budgets,
 		Tools:         h.Tools,
-		Worktrees:     worktree.NewManager(g, time.Now),
+		Worktrees:     worktree.NewManager(g, o.Now),
 		Settings:      h.current,
 		TranscriptDir: o.Paths.Transcripts(),
 		Hooks:         o.Hooks,
 		Logger:        o.Logger,
 		Scope:         h.Scope,
 		Describe:      func(err error) string { msg, _ := usererr.Describe(err); return msg },
-		Verify:        &verify.Runner{Procs: h.Procs, Git: g},
+		Verify:        verifier,
 		Now:           o.Now,
 		Switch:        SwitchTarget(h.current),
 		ContextWindow: ContextWindow,
 	})
-	h.Queue = MergeQueue(o.Paths, o.Store, h.Review, g, h.current)
-	h.Queue.Verify = &verify.Runner{Procs: h.Procs, Git: g}
-	h.Queue.Scope = h.Scope
+	h.Queue = newMergeQueue(o.Paths, o.Store, h.Review, g, h.current, verifier, h.Scope)
 	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
 		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig,
@@ -248,18 +248,18 @@ func (h *Host) Close() error {
 	return h.Lock.Release()
 }
 
-// ReviewService returns the review service of a data root: its accepts and
-// undos are journaled in the data root (review.WithJournal) and their git
-// commands carry the data root's step tag; opts add to that.
-func ReviewService(paths dataroot.Paths, g *gitx.Git, opts ...review.Option) *review.Service {
-	j := review.NewJournal(paths.Journal(), proc.Scope(paths.Root))
-	return review.New(g, time.Now, append([]review.Option{review.WithJournal(j)}, opts...)...)
+// MergeQueue builds a merge queue over these services that reads the
+// settings through set, without a verify runner: Add, Remove, Move and
+// SendBack need none; the queue of a Host (Host.Queue) has one and lands
+// entries.
+func (s *Services) MergeQueue(set func() settings.Settings) *mergequeue.Queue {
+	return newMergeQueue(s.Paths, s.Store, s.Review, s.Git, set, nil, "")
 }
 
-// MergeQueue builds the merge queue of a data root (without a verify
-// runner: Add, Remove, Move and SendBack need none; Host.Open sets one).
-func MergeQueue(paths dataroot.Paths, st *store.Store, rev *review.Service, g *gitx.Git, set func() settings.Settings) *mergequeue.Queue {
-	return &mergequeue.Queue{Store: st, Review: rev, Git: g, Settings: set, WorkDir: paths.MergeQueueWork(),
+// newMergeQueue builds a merge queue whose landings verify with v (nil: a
+// queue that only edits entries), tagging its processes with scope.
+func newMergeQueue(paths dataroot.Paths, st *store.Store, rev *review.Service, g *gitx.Git, set func() settings.Settings, v *verify.Runner, scope string) *mergequeue.Queue {
+	return &mergequeue.Queue{Store: st, Review: rev, Git: g, Settings: set, WorkDir: paths.MergeQueueWork(), Verify: v, Scope: scope,
 		Describe: func(err error) string { msg, _ := usererr.Describe(err); return msg }}
 }
 

@@ -181,7 +181,7 @@ func TestOpenTakesTheRunnerLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	h, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
+	h, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +189,13 @@ func TestOpenTakesTheRunnerLock(t *testing.T) {
 		t.Fatalf("host settings %s tools %v", h.Settings.Path(), h.Tools.Names())
 	}
 	var locked *runner.LockedError
-	if _, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0]}); !errors.As(err, &locked) {
+	if _, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0]}); !errors.As(err, &locked) {
 		t.Fatalf("second open: %v", err)
 	}
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
-	h2, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
+	h2, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
 	if err != nil {
 		t.Fatalf("open after close: %v", err)
 	}

@@ -64,7 +64,7 @@ func TestOnRunningChangedAfterEachTaskEnds(t *testing.T) {
 		calls = append(calls, s)
 		mu.Unlock()
 	}
-	h, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0], OnRunningChanged: changed})
+	h, err = host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0], OnRunningChanged: changed})
 	if err != nil {
 		t.Fatal(err)
 	}

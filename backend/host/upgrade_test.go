@@ -53,7 +53,7 @@ func TestOpenScrubsDataWrittenBefore(t *testing.T) {
 
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	h, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0], Logger: logger})
+	h, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0], Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestOpenScrubsDataWrittenBefore(t *testing.T) {
 	}
 
 	logs.Reset()
-	h, err = host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0], Logger: logger})
+	h, err = host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0], Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (c *clock) Set(t time.Time) {
 // nothing can be claimed, then closes it (a restart between calls).
 func (r *root) runUntilIdle(clk *clock) {
 	r.t.Helper()
-	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st, Exe: os.Args[0], Poll: 20 * time.Millisecond, Now: clk.Now})
+	h, err := host.Open(context.Background(), host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st, Exe: os.Args[0], Poll: 20 * time.Millisecond, Now: clk.Now})
 	if err != nil {
 		r.t.Fatal(err)
 	}

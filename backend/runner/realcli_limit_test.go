@@ -43,7 +43,7 @@ import (
 // limitRun runs the queue of r with clk until idle (a restart between calls).
 func limitRun(t *testing.T, r *root, clk *clock) {
 	t.Helper()
-	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st, Exe: os.Args[0],
+	h, err := host.Open(context.Background(), host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st, Exe: os.Args[0],
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Poll: 100 * time.Millisecond, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)

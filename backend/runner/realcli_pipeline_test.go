@@ -271,7 +271,7 @@ func runPipelineWith(t *testing.T, roles, tools, extra map[string]any) pipelineR
 	}
 	r := newRoot(t, set)
 	tk := r.add("Create greeting.txt containing hello and commit it.", 1)
-	h, err := host.Open(host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
+	h, err := host.Open(context.Background(), host.Options{Paths: dataroot.Paths{Root: r.dir}, Store: r.st,
 		Exe: os.Args[0], Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Poll: 100 * time.Millisecond})
 	if err != nil {
