@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,8 +72,10 @@ type call struct {
 	usage func(w io.Writer)
 }
 
-// commands is the table of subcommands; names are reserved even before they
-// are built.
+// goos is the operating system whose data directory is the default one.
+var goos = runtime.GOOS
+
+// commands is the table of subcommands.
 var commands = map[string]command{
 	"add":             {"add a task to the queue: add [--command NAME] [--attach FILE]... [--at TIME] [--every CRON [--tz ZONE] [--name NAME]] PROMPT | add --from-issue URL", runAdd},
 	"list":            {"list tasks", runList},
@@ -132,18 +135,14 @@ func Commands() []string {
 	for n := range commands {
 		names = append(names, n)
 	}
-	for n := range reserved {
-		names = append(names, n)
-	}
 	sort.Strings(names)
 	return names
 }
 
-// IsCommand reports whether name is a subcommand (built or reserved).
+// IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
 	_, ok := commands[name]
-	_, res := reserved[name]
-	return ok || res
+	return ok
 }
 
 // globalFlags splits the flags every command takes that may also come
@@ -207,10 +206,6 @@ func Run(ctx context.Context, args []string, stdio IO, env Env) int {
 	name := args[0]
 	cmd, ok := commands[name]
 	if !ok {
-		if summary, res := reserved[name]; res {
-			fmt.Fprintf(stdio.Stderr, "boof-runner %s: not implemented yet (%s)\n", name, summary)
-			return ExitUser
-		}
 		fmt.Fprintf(stdio.Stderr, "boof-runner: unknown command %q (run 'boof-runner help')\n", name)
 		return ExitUsage
 	}
@@ -254,11 +249,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "       boof-runner COMMAND [flags] [args]       run a headless command")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, n := range Commands() {
-		s := reserved[n]
-		if c, ok := commands[n]; ok {
-			s = c.summary
-		}
-		fmt.Fprintf(w, "  %-12s %s\n", n, s)
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nEvery command takes --data-dir DIR (default $BOOF_RUNNER_HOME or the OS data dir).")
 }
