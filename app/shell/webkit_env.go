@@ -5,7 +5,7 @@ import "os"
 // webkitEnv is the environment the shell gives WebKit before GTK and
 // WebKit start (WebKit's processes inherit it), each entry only when the
 // user did not set that variable. Measured under Xvfb on WebKitGTK 2.50
-// (docs/architecture.md, "Desktop footprint"):
+// (docs/decisions/2026-12-01-window-icon-and-dmabuf.md):
 //
 //   - WEBKIT_DISABLE_DMABUF_RENDERER=1: the window draws without GPU
 //     acceleration (linux.WebviewGpuPolicyNever), so the DMA-BUF renderer
