@@ -20,10 +20,6 @@ type Adapter struct {
 	Bin string
 	// Capabilities is what the tool New builds can do (its Capabilities).
 	Capabilities Capabilities
-	// PassEnv names the variables of the app's environment handed to the
-	// tool's processes (the process runner passes nothing else but PATH,
-	// HOME, TERM and LANG).
-	PassEnv []string
 	// Prices are the list prices of the tool's models, for the cost of a
 	// step the tool does not price itself.
 	Prices Prices

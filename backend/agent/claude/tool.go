@@ -68,7 +68,6 @@ var Adapter = agent.Adapter{
 	ContextWindow: 200000,
 	Bin:           Bin,
 	Capabilities:  agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
-	PassEnv:       DefaultPassEnv,
 	Prices:        Prices,
 	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {

@@ -63,7 +63,6 @@ var Adapter = agent.Adapter{
 	ContextWindow: 272000,
 	Bin:           Bin,
 	Capabilities:  capabilities,
-	PassEnv:       passEnv,
 	Prices:        Prices,
 	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {

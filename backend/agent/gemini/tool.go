@@ -65,7 +65,6 @@ var Adapter = agent.Adapter{
 	ContextWindow: 1048576,
 	Bin:           Bin,
 	Capabilities:  capabilities,
-	PassEnv:       passEnv,
 	Prices:        Prices,
 	Configurable:  true,
 	New: func(c agent.Config) agent.Tool {

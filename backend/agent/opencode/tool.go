@@ -78,7 +78,6 @@ var Adapter = agent.Adapter{
 	Name:         Name,
 	Bin:          Bin,
 	Capabilities: capabilities,
-	PassEnv:      passEnv,
 	Prices:       Prices,
 	Configurable: true,
 	New: func(c agent.Config) agent.Tool {

@@ -72,7 +72,6 @@ var Adapter = agent.Adapter{
 	Name:         Name,
 	Bin:          Bin,
 	Capabilities: capabilities,
-	PassEnv:      passEnv,
 	Prices:       Prices,
 	Configurable: true,
 	New: func(c agent.Config) agent.Tool {
