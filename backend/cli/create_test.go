@@ -12,15 +12,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 )
 
-// oneLine asserts a refusal: exit code, exactly want on stderr (one line),
-// nothing on stdout.
-func oneLine(t *testing.T, what string, r result, code int, want string) {
-	t.Helper()
-	if r.code != code || r.stderr != want+"\n" || r.stdout != "" {
-		t.Errorf("%s: exit %d stdout %q stderr %q\nwant exit %d stderr %q", what, r.code, r.stdout, r.stderr, code, want)
-	}
-}
-
 // within runs the binary on data root dir (standard input closed) and
 // fails the test when it has not exited within 30 s: it waits on
 // something it should have refused. The process is killed then.

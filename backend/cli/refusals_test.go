@@ -192,3 +192,12 @@ func TestMessagesSayItPlainly(t *testing.T) {
 		"boof-runner: Another program holds the database locked and did not let go in time; nothing was changed: try again when it has finished.")
 	conn.ExecContext(context.Background(), "ROLLBACK")
 }
+
+// oneLine asserts a refusal: exit code, exactly want on stderr (one line),
+// nothing on stdout.
+func oneLine(t *testing.T, what string, r result, code int, want string) {
+	t.Helper()
+	if r.code != code || r.stderr != want+"\n" || r.stdout != "" {
+		t.Errorf("%s: exit %d stdout %q stderr %q\nwant exit %d stderr %q", what, r.code, r.stdout, r.stderr, code, want)
+	}
+}
