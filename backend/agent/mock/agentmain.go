@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -150,85 +151,17 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 		step(agent.Event{Kind: agent.EventRetry, Attempt: i, MaxAttempts: APIRetryMax, RetryDelayMs: APIRetryDelayMs,
 			ErrorStatus: APIRetryStatus, Text: APIRetryError})
 	}
-
-	if n, err := c.next("transient-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
-	} else if n <= o.script.Transient[o.role] {
-		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TransientError, Report: TransientError})
-		return 1
+	if code, done := scriptedFailure(o, c, session, runs, step, w); done {
+		return code
 	}
-	if n, err := c.next("limit-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
-	} else if n <= o.script.Limit[o.role] {
-		if o.role == task.RoleDeveloper {
-			step(agent.Event{Kind: agent.EventToolCall, Tool: "write", CallID: "call-0", Text: FileName(o.dir)})
-			if err := appendFile(filepath.Join(o.dir, FileName(o.dir)), fmt.Sprintf("%s (run %d).\n", LimitPartial, runs)); err != nil {
-				return w.fail(1, "mock: "+err.Error())
-			}
-		}
-		at := time.Now().Add(LimitReset)
-		msg := fmt.Sprintf("%s It resets at %s.", LimitError, at.UTC().Format(time.RFC3339))
-		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: msg, Report: msg, LimitResetsAt: at.Unix()})
-		return 1
-	}
-	if n, err := c.next("turns-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
-	} else if n <= o.script.Turns[o.role] {
-		for i := 1; i <= TurnsCalls; i++ {
-			step(agent.Event{Kind: agent.EventToolCall, Tool: "read", CallID: fmt.Sprintf("turn-%d", i), Text: FileName(o.dir)})
-			step(agent.Event{Kind: agent.EventToolResult, CallID: fmt.Sprintf("turn-%d", i), Text: "read"})
-		}
-		step(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Mock %s worked %d turns before running out.", o.role, TurnsCalls)})
-		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TurnsError, Report: TurnsError, Exhausted: agent.ExhaustedTurns})
-		return 1
-	}
-	if n, err := c.next("context-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
-	} else if n <= o.script.Context[o.role] {
-		step(agent.Event{Kind: agent.EventUsage, Usage: &agent.Usage{InputTokens: ContextTokens, OutputTokens: 10}})
-		step(agent.Event{Kind: agent.EventText, Text: "Mock context filling up."})
-		time.Sleep(ContextHold)
-	}
-	if n, err := c.next("stall-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
-	} else if n <= o.script.Stall[o.role] {
-		w.event(agent.Event{Kind: agent.EventText, Text: "Thinking..."})
-		time.Sleep(stallFor)
-		return w.fail(1, "mock: stall was not stopped")
-	}
-
 	if toks := o.script.Hostile[o.role]; len(toks) > 0 {
 		return hostile(o, toks, w)
 	}
 
-	var received []string
-	var recvMu sync.Mutex
-	gotInput := make(chan struct{}, 1)
-	inputClosed := make(chan struct{})
+	in := newInbox()
 	if o.input {
-		go func() {
-			defer close(inputClosed)
-			sc := bufio.NewScanner(stdin)
-			sc.Buffer(nil, 16<<20)
-			for sc.Scan() {
-				var in inputLine
-				if json.Unmarshal(sc.Bytes(), &in) != nil {
-					in.Text = sc.Text()
-				}
-				// The event is written before the message counts as received,
-				// so the result line can never come before it.
-				w.event(agent.Event{Kind: agent.EventText, Text: "received: " + in.Text})
-				recvMu.Lock()
-				received = append(received, in.Text)
-				recvMu.Unlock()
-				select {
-				case gotInput <- struct{}{}:
-				default:
-				}
-			}
-		}()
+		go in.read(stdin, w)
 	}
-
 	spend(o, step)
 	body, err := work(o, runs, step)
 	if err != nil {
@@ -241,18 +174,85 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	body += extra
 	if want := o.script.AwaitInput[o.role]; want > 0 && o.input {
 		w.event(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Waiting for %d message(s).", want)})
-		awaitInput(want, &recvMu, &received, gotInput, inputClosed)
+		in.await(want)
 	}
 	step(agent.Event{Kind: agent.EventText, Text: "Mock " + string(o.role) + " finished."})
 
-	recvMu.Lock()
-	if len(received) > 0 {
+	if received := in.messages(); len(received) > 0 {
 		body = "## Steering received\n- " + strings.Join(received, "\n- ") + "\n\n" + body
 	}
-	recvMu.Unlock()
+	report, err := reportTail(o, c, body, leaked, w)
+	if err != nil {
+		return w.fail(1, "mock: "+err.Error())
+	}
+	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
+	if o.script.NoUsage[o.role] > 0 {
+		usage = agent.Usage{}
+	}
+	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
+	return 0
+}
+
+// scriptedFailure plays the failure the script asks of this run, if any:
+// a transient error, a used-up limit, running out of turns, a stall (the
+// context filling up goes on to work). done reports that the run ended,
+// with code.
+func scriptedFailure(o runOpts, c counters, session string, runs int, step func(agent.Event), w *lineWriter) (code int, done bool) {
+	if n, err := c.next("transient-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error()), true
+	} else if n <= o.script.Transient[o.role] {
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TransientError, Report: TransientError})
+		return 1, true
+	}
+	if n, err := c.next("limit-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error()), true
+	} else if n <= o.script.Limit[o.role] {
+		if o.role == task.RoleDeveloper {
+			step(agent.Event{Kind: agent.EventToolCall, Tool: "write", CallID: "call-0", Text: FileName(o.dir)})
+			if err := appendFile(filepath.Join(o.dir, FileName(o.dir)), fmt.Sprintf("%s (run %d).\n", LimitPartial, runs)); err != nil {
+				return w.fail(1, "mock: "+err.Error()), true
+			}
+		}
+		at := time.Now().Add(LimitReset)
+		msg := fmt.Sprintf("%s It resets at %s.", LimitError, at.UTC().Format(time.RFC3339))
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: msg, Report: msg, LimitResetsAt: at.Unix()})
+		return 1, true
+	}
+	if n, err := c.next("turns-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error()), true
+	} else if n <= o.script.Turns[o.role] {
+		for i := 1; i <= TurnsCalls; i++ {
+			step(agent.Event{Kind: agent.EventToolCall, Tool: "read", CallID: fmt.Sprintf("turn-%d", i), Text: FileName(o.dir)})
+			step(agent.Event{Kind: agent.EventToolResult, CallID: fmt.Sprintf("turn-%d", i), Text: "read"})
+		}
+		step(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("Mock %s worked %d turns before running out.", o.role, TurnsCalls)})
+		w.print(resultLine{Kind: kindResult, Session: session, IsError: true, Error: TurnsError, Report: TurnsError, Exhausted: agent.ExhaustedTurns})
+		return 1, true
+	}
+	if n, err := c.next("context-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error()), true
+	} else if n <= o.script.Context[o.role] {
+		step(agent.Event{Kind: agent.EventUsage, Usage: &agent.Usage{InputTokens: ContextTokens, OutputTokens: 10}})
+		step(agent.Event{Kind: agent.EventText, Text: "Mock context filling up."})
+		time.Sleep(ContextHold)
+	}
+	if n, err := c.next("stall-" + string(o.role)); err != nil {
+		return w.fail(1, "mock: "+err.Error()), true
+	} else if n <= o.script.Stall[o.role] {
+		w.event(agent.Event{Kind: agent.EventText, Text: "Thinking..."})
+		time.Sleep(stallFor)
+		return w.fail(1, "mock: stall was not stopped"), true
+	}
+	return 0, false
+}
+
+// reportTail ends the report: the questions the script asks for (and any
+// leaked configuration), or else a reviewer's or observer's round and
+// verdict.
+func reportTail(o runOpts, c counters, body string, leaked []string, w *lineWriter) (string, error) {
 	report := body
 	if n, err := c.next("questions-" + string(o.role)); err != nil {
-		return w.fail(1, "mock: "+err.Error())
+		return "", err
 	} else if n <= o.script.Questions[o.role] {
 		report += "\n\n" + agent.QuestionsHeading + "\n- Which name should the mock file have?\n- Should the leftovers be kept?\n"
 		if len(leaked) > 0 {
@@ -264,33 +264,65 @@ func run(o runOpts, stdin io.Reader, w *lineWriter) int {
 	} else if o.role == task.RoleObserver || o.role == task.RoleReviewer {
 		round, err := c.next("round-" + string(o.role))
 		if err != nil {
-			return w.fail(1, "mock: "+err.Error())
+			return "", err
 		}
 		report += fmt.Sprintf("\n\nRound %d.\n\n", round) + verdictTail(o.script.Verdict(o.role, round))
 	}
-	usage := agent.Usage{InputTokens: int64(len(o.prompt)/4 + 1), OutputTokens: int64(len(report)/4 + 1)}
-	if o.script.NoUsage[o.role] > 0 {
-		usage = agent.Usage{}
-	}
-	w.print(resultLine{Kind: kindResult, Session: session, Report: report, Usage: usage})
-	return 0
+	return report, nil
 }
 
-// awaitInput waits until want messages were received, the input is closed,
-// or stallFor passed.
-func awaitInput(want int, mu *sync.Mutex, received *[]string, got <-chan struct{}, closed <-chan struct{}) {
+// inbox holds the messages received on stdin while the role runs.
+type inbox struct {
+	mu       sync.Mutex
+	received []string
+	got      chan struct{}
+	closed   chan struct{}
+}
+
+func newInbox() *inbox {
+	return &inbox{got: make(chan struct{}, 1), closed: make(chan struct{})}
+}
+
+// read takes input lines (JSON or plain text) until stdin closes, echoing
+// each as an event.
+func (in *inbox) read(stdin io.Reader, w *lineWriter) {
+	defer close(in.closed)
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var l inputLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
+			l.Text = sc.Text()
+		}
+		// The event is written before the message counts as received,
+		// so the result line can never come before it.
+		w.event(agent.Event{Kind: agent.EventText, Text: "received: " + l.Text})
+		in.mu.Lock()
+		in.received = append(in.received, l.Text)
+		in.mu.Unlock()
+		select {
+		case in.got <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// messages returns the messages received so far.
+func (in *inbox) messages() []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return slices.Clone(in.received)
+}
+
+// await waits until want messages were received, the input is closed, or
+// stallFor passed.
+func (in *inbox) await(want int) {
 	deadline := time.NewTimer(stallFor)
 	defer deadline.Stop()
-	for {
-		mu.Lock()
-		n := len(*received)
-		mu.Unlock()
-		if n >= want {
-			return
-		}
+	for len(in.messages()) < want {
 		select {
-		case <-got:
-		case <-closed:
+		case <-in.got:
+		case <-in.closed:
 			return
 		case <-deadline.C:
 			return
