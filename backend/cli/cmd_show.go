@@ -52,6 +52,21 @@ func runShow(ctx context.Context, c *call) error {
 		return err
 	}
 	w := c.io.Stdout
+	printFields(w, t, wt.status(t), usage, atts)
+	if len(t.Questions) > 0 {
+		fmt.Fprintln(w, "\nopen questions (answer with: boof-runner answer "+t.ID+" TEXT):")
+		for i, q := range t.Questions {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, safeText(q))
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", safeText(t.Prompt))
+	printSections(w, secs, *full)
+	return nil
+}
+
+// printFields prints the task's fields, one a line, those without a value
+// left out.
+func printFields(w io.Writer, t task.Task, status string, usage []store.UsageRow, atts []store.Attachment) {
 	// Every field is printed through safeLine: titles, paths, errors and
 	// questions may hold text from agents or files.
 	field := func(name, format string, args ...any) {
@@ -59,7 +74,7 @@ func runShow(ctx context.Context, c *call) error {
 	}
 	field("id", "%s", t.ID)
 	field("title", "%s", t.DisplayTitle())
-	field("status", "%s", wt.status(t))
+	field("status", "%s", status)
 	field("priority", "%d", t.Priority)
 	field("runs", "%d/%d", t.CompletedRuns, t.Runs)
 	opt := func(name, v string) {
@@ -105,15 +120,6 @@ func runShow(ctx context.Context, c *call) error {
 	for _, a := range atts {
 		field("attached", "%s (%d bytes) %s", a.Name, a.Size, a.Path)
 	}
-	if len(t.Questions) > 0 {
-		fmt.Fprintln(w, "\nopen questions (answer with: boof-runner answer "+t.ID+" TEXT):")
-		for i, q := range t.Questions {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, safeText(q))
-		}
-	}
-	fmt.Fprintf(w, "\n%s\n", safeText(t.Prompt))
-	printSections(w, secs, *full)
-	return nil
 }
 
 // printSections lists a task's stored sections after its prompt, or with
