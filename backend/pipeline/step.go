@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,47 +53,19 @@ func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 	if err != nil {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: %v", s.role, err)}
 	}
-	model := ref.Model
+	a := try{s: s, tool: tool, model: ref.Model, n: 1}
 	if to, ok := r.switched[tool.Name()]; ok { // an earlier step left this tool at its usage limit
-		tool, model = to, ""
+		a.tool, a.model = to, ""
 	}
-	// The step the usage limit cut short goes on: in its native session
-	// when it runs with the same tool, with attempts numbered on.
-	first, session, interrupted := 1, "", false
-	if rp := r.resume; rp != nil && rp.Step == s.name() {
-		r.resume = nil
-		first, interrupted = rp.Attempt+1, true
-		switch {
-		case rp.Tool == tool.Name() && tool.Capabilities().NativeResume:
-			session = rp.SessionID
-		case rp.Tool != tool.Name(): // another tool starts fresh with the cut step's handoff
-			s.in.Handoff = r.cutHandoff(s)
-		}
-	} else if r.start.Resume && !r.cutSeen { // the first step a resumed run runs is the one cut short
-		r.cutSeen = true
-		session, s.in.Handoff = r.cutSession(ctx, s, tool)
+	r.goOn(ctx, &a)
+	if err := r.checkPaused(ctx, &a); err != nil {
+		return agent.Result{}, err
 	}
-	if until, paused := r.pausedUntil(ctx, tool.Name()); paused {
-		why := ""
-		if r.switches() {
-			var to agent.Tool
-			if to, why = r.switchTarget(ctx, tool.Name()); to != nil {
-				r.logf(task.LevelWarn, "%s: the task switches tools, so step %s runs on %s",
-					task.ToolPause{Tool: tool.Name(), Until: until}.Describe(r.p.o.Now(), time.Local), s.name(), to.Name())
-				r.switched[tool.Name()] = to
-				tool, model, session = to, "", ""
-			}
-		}
-		if why != "" || !r.switches() {
-			return agent.Result{}, &limited{step: s, tool: tool.Name(), model: model, session: session, attempt: first - 1,
-				before: true, until: until, fallback: why}
-		}
-	}
-	budget := r.set.Retries.Transient
+	budget, first := r.set.Retries.Transient, a.n
 	rotations := 0
-	for attempt := first; ; attempt++ {
-		r.watch = r.newWatch(tool.Name(), rotations < r.set.Sessions.MaxRotations)
-		res, err := r.attempt(ctx, tool, model, s, attempt, interrupted, session)
+	for ; ; a.n++ {
+		r.watch = r.newWatch(a.tool.Name(), rotations < r.set.Sessions.MaxRotations)
+		res, err := r.attempt(ctx, a)
 		w := r.watch
 		if err != nil {
 			return res, err
@@ -103,47 +74,108 @@ func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 			return res, nil
 		}
 		if res.Limit != nil {
-			lim := &limited{step: s, tool: tool.Name(), model: model, session: res.SessionID, attempt: attempt, limit: *res.Limit}
-			if !r.switches() {
-				return res, lim
-			}
-			to, why := r.switchTarget(ctx, tool.Name())
-			if to == nil {
-				lim.fallback = why
-				return res, lim
-			}
-			text, err := r.switchOver(ctx, s, lim, to, res)
-			if err != nil {
+			if err := r.switchOnLimit(ctx, &a, res); err != nil {
 				return res, err
 			}
-			r.switched[tool.Name()] = to
-			tool, model, session, interrupted = to, "", "", true
-			s.in.Handoff = text
 			continue
 		}
 		if why := exhausted(w, res); why != "" && w.armed && res.StopReason != proc.ReasonStalled {
 			rotations++
-			s.in.Handoff = r.rotate(ctx, s, tool.Name(), model, res, w, why, rotations)
-			session, interrupted = "", true
+			a.s.in.Handoff = r.rotate(ctx, a.s, a.tool.Name(), a.model, res, w, why, rotations)
+			a.session, a.interrupted = "", true
 			continue
 		}
-		session = "" // a retry after a transient failure starts a fresh session
+		a.session = "" // a retry after a transient failure starts a fresh session
 		transient := res.Transient || res.StopReason == proc.ReasonStalled
-		if transient && attempt-first+1 <= budget {
-			delay := time.Duration(r.set.Retries.Backoff(attempt)) * time.Millisecond
-			reason := describe(res, r.set.Retries.IdleTimeoutMs)
-			r.emit(0, task.RetryScheduled{Step: s.name(), Role: s.execRole(), Attempt: attempt, MaxAttempts: budget + 1,
-				DelayMs: delay.Milliseconds(), Reason: reason},
-				task.LevelWarn, fmt.Sprintf("Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
-					s.name(), attempt, budget+1, reason, strconv.FormatFloat(delay.Seconds(), 'f', -1, 64)))
-			if err := r.backoff(ctx, delay); err != nil {
+		if transient && a.n-first+1 <= budget {
+			if err := r.retryLater(ctx, a, budget, res); err != nil {
 				return res, err
 			}
-			interrupted = true
+			a.interrupted = true
 			continue
 		}
-		return res, &failure{fmt.Sprintf("%s failed: %s", s.name(), describe(res, r.set.Retries.IdleTimeoutMs))}
+		return res, &failure{fmt.Sprintf("%s failed: %s", a.s.name(), describe(res, r.set.Retries.IdleTimeoutMs))}
 	}
+}
+
+// goOn makes the step a usage limit cut short go on: in its native session
+// when it runs with the same tool, with attempts numbered on; another tool
+// starts fresh with the cut step's handoff. The first step a resumed run
+// runs is the one cut short.
+func (r *run) goOn(ctx context.Context, a *try) {
+	if rp := r.resume; rp != nil && rp.Step == a.s.name() {
+		r.resume = nil
+		a.n, a.interrupted = rp.Attempt+1, true
+		switch {
+		case rp.Tool == a.tool.Name() && a.tool.Capabilities().NativeResume:
+			a.session = rp.SessionID
+		case rp.Tool != a.tool.Name():
+			a.s.in.Handoff = r.cutHandoff(a.s)
+		}
+	} else if r.start.Resume && !r.cutSeen {
+		r.cutSeen = true
+		a.session, a.s.in.Handoff = r.cutSession(ctx, a.s, a.tool)
+	}
+}
+
+// checkPaused returns a *limited when the step's tool is paused at its
+// usage limit and the task does not switch tools (or has nowhere to
+// switch to); a task that switches goes on with the next tool.
+func (r *run) checkPaused(ctx context.Context, a *try) error {
+	until, paused := r.pausedUntil(ctx, a.tool.Name())
+	if !paused {
+		return nil
+	}
+	why := ""
+	if r.switches() {
+		var to agent.Tool
+		if to, why = r.switchTarget(ctx, a.tool.Name()); to != nil {
+			r.logf(task.LevelWarn, "%s: the task switches tools, so step %s runs on %s",
+				task.ToolPause{Tool: a.tool.Name(), Until: until}.Describe(r.p.o.Now(), time.Local), a.s.name(), to.Name())
+			r.switched[a.tool.Name()] = to
+			a.tool, a.model, a.session = to, "", ""
+		}
+	}
+	if why != "" || !r.switches() {
+		return &limited{step: a.s, tool: a.tool.Name(), model: a.model, session: a.session, attempt: a.n - 1,
+			before: true, until: until, fallback: why}
+	}
+	return nil
+}
+
+// switchOnLimit handles an attempt that hit its tool's usage limit: a
+// *limited when the task does not switch tools or has nowhere to go, else
+// the step goes on with the next tool and the handoff.
+func (r *run) switchOnLimit(ctx context.Context, a *try, res agent.Result) error {
+	lim := &limited{step: a.s, tool: a.tool.Name(), model: a.model, session: res.SessionID, attempt: a.n, limit: *res.Limit}
+	if !r.switches() {
+		return lim
+	}
+	to, why := r.switchTarget(ctx, a.tool.Name())
+	if to == nil {
+		lim.fallback = why
+		return lim
+	}
+	text, err := r.switchOver(ctx, a.s, lim, to, res)
+	if err != nil {
+		return err
+	}
+	r.switched[a.tool.Name()] = to
+	a.tool, a.model, a.session, a.interrupted = to, "", "", true
+	a.s.in.Handoff = text
+	return nil
+}
+
+// retryLater announces the retry of a transient failure and waits its
+// backoff.
+func (r *run) retryLater(ctx context.Context, a try, budget int, res agent.Result) error {
+	delay := time.Duration(r.set.Retries.Backoff(a.n)) * time.Millisecond
+	reason := describe(res, r.set.Retries.IdleTimeoutMs)
+	r.emit(0, task.RetryScheduled{Step: a.s.name(), Role: a.s.execRole(), Attempt: a.n, MaxAttempts: budget + 1,
+		DelayMs: delay.Milliseconds(), Reason: reason},
+		task.LevelWarn, fmt.Sprintf("Transient failure in %s (attempt %d/%d): %s; retrying in %ss in the same worktree",
+			a.s.name(), a.n, budget+1, reason, strconv.FormatFloat(delay.Seconds(), 'f', -1, 64)))
+	return r.backoff(ctx, delay)
 }
 
 // describe says why a step failed.
@@ -181,150 +213,6 @@ func (r *run) backoff(ctx context.Context, d time.Duration) error {
 		}
 		left -= chunk
 	}
-}
-
-// attempt runs one attempt of a step as one execution.
-func (r *run) attempt(ctx context.Context, tool agent.Tool, model string, s stepSpec, attempt int, interrupted bool, session string) (agent.Result, error) {
-	if ctx.Err() != nil {
-		return agent.Result{}, errInterrupted
-	}
-	if stop, err := r.st.StopRequested(ctx, r.t.ID); err != nil {
-		return agent.Result{}, fmt.Errorf("check stop: %w", err)
-	} else if stop {
-		return agent.Result{}, errStopped
-	}
-	if err := r.applyInjections(ctx, s.name()); err != nil {
-		return agent.Result{}, err
-	}
-	w := r.watch
-	if w == nil {
-		w = r.newWatch(tool.Name(), false)
-	}
-	in := s.in
-	in.Role = s.role
-	in.Injected = r.injected
-	in.Attachments = r.atts
-	in.Interrupted = interrupted
-	in.Resumed, r.resumeNote = r.resumeNote, false
-	in.Iteration, in.Runs, in.Fix = r.runNo, r.t.Runs, r.start.Fix
-	var diff *promptDiff
-	if s.diff {
-		if diff = r.reusedDiff(); diff == nil {
-			d, err := r.promptDiff(ctx)
-			if err != nil {
-				return agent.Result{}, &failure{fmt.Sprintf("%s: diff: %v", s.name(), err)}
-			}
-			diff = d
-		}
-		in.Diff = diff.text
-	}
-	snap, err := r.guardBefore(ctx, s)
-	if err != nil {
-		return agent.Result{}, err
-	}
-	r.lastDiff = diff
-	exec, err := r.openExecution(ctx, tool.Name(), model, s, attempt)
-	if err != nil {
-		return agent.Result{}, err
-	}
-	g, endGuard, err := r.newGuard(ctx, exec, s.name())
-	if err != nil { // a reached cap covers the step: it does not start
-		r.stepFinished(exec, s, attempt, task.OutcomeStopped, -1, agent.Usage{})
-		return agent.Result{}, err
-	}
-	defer endGuard()
-	resumed := ""
-	if session != "" {
-		resumed = ", resuming session " + session
-	}
-	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, attempt), Tool: tool.Name(), Model: model, ResumedSession: session},
-		task.LevelInfo, fmt.Sprintf("Step %s started (%s%s, attempt %d%s)", s.name(), tool.Name(), modelSuffix(model), attempt, resumed))
-	h := r.p.o.Hooks.OnOutput
-	onOutput := func(b []byte) {
-		g.output(b)
-		if h != nil {
-			h(r.t.ID, exec.ID, b)
-		}
-	}
-	req := agent.Request{
-		Role: s.role, Prompt: BuildPrompt(in), SystemPrompt: SystemPrompt(s.role), Model: model,
-		Dir: r.wt.WorkDir, ReadDirs: r.readDirs, ReadOnly: r.readOnly(s.role), ResumeSession: session, Env: r.stepEnv(r.set.EnvList(tool.Name()), s.name()), TranscriptPath: exec.TranscriptPath,
-		IdleTimeout: time.Duration(r.set.Retries.IdleTimeoutMs) * time.Millisecond,
-		Grace:       time.Duration(r.set.Stop.GraceMs) * time.Millisecond,
-		OnEvent:     func(e agent.Event) { r.onEvent(exec.ID, e); g.feed(e); w.feed(e) },
-		OnOutput:    onOutput,
-	}
-	live, err := tool.Start(ctx, req)
-	if err != nil {
-		_, _ = r.guardAfter(s, exec, attempt, snap)
-		r.stepFinished(exec, s, attempt, task.OutcomeFailed, -1, agent.Usage{})
-		return agent.Result{}, &failure{fmt.Sprintf("%s: cannot start %s: %v", s.name(), tool.Name(), err)}
-	}
-	g.started(live)
-	w.started(live)
-	r.last = ran{tool: tool.Name(), model: model, session: session}
-	r.recordProcess(ctx, exec.ID, live, nil)
-	var userStop atomic.Bool
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		r.control(ctx, live, tool.Capabilities().MidRunInput, exec, s.name(), &userStop, done)
-	}()
-	res, werr := live.Wait()
-	close(done)
-	wg.Wait()
-	if res.SessionID != "" {
-		r.last.session = res.SessionID
-		if err := r.st.SetExecutionSession(context.WithoutCancel(ctx), exec.ID, res.SessionID); err != nil {
-			r.p.o.Logger.Warn("pipeline: cannot record the session id", "task", r.t.ID, "exec", exec.ID, "err", err)
-		}
-	}
-	strayNote, strayErr := r.guardAfter(s, exec, attempt, snap)
-	res.Report = strayNote + res.Report
-
-	res.Usage = g.silentUsage(req.Prompt, res)
-	guarded := g.stopCause()
-	// A step the watch stopped, or that the tool ended out of room, rotates
-	// (a step that finished before the watch's stop took is done).
-	rotating := guarded == nil && !userStop.Load() && ctx.Err() == nil && res.Failed() && res.Limit == nil &&
-		(w.tripped() != "" || (w.armed && res.Exhausted != ""))
-	outcome := task.OutcomeSucceeded
-	switch {
-	case rotating:
-		outcome = task.OutcomeRotated
-	case guarded != nil || userStop.Load() || res.StopReason == proc.ReasonStopped:
-		outcome = task.OutcomeStopped
-	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
-		outcome = task.OutcomeStopped
-	case werr != nil:
-		outcome = task.OutcomeFailed
-	case res.StopReason == proc.ReasonStalled || res.StopReason == proc.ReasonTimeout:
-		outcome = task.OutcomeStalled
-	case res.Failed() && res.Limit != nil:
-		outcome = task.OutcomeLimited
-	case res.Failed() && res.Transient:
-		outcome = task.OutcomeTransient
-	case res.Failed():
-		outcome = task.OutcomeFailed
-	}
-	r.stepFinished(exec, s, attempt, outcome, res.ExitCode, res.Usage)
-	switch {
-	case rotating && strayErr == nil:
-		return res, nil // the step loop rotates the session
-	case guarded != nil:
-		return res, guarded
-	case userStop.Load() || res.StopReason == proc.ReasonStopped:
-		return res, errStopped
-	case ctx.Err() != nil || res.StopReason == proc.ReasonCanceled || res.StopReason == proc.ReasonShutdown:
-		return res, errInterrupted
-	case werr != nil:
-		return res, &failure{fmt.Sprintf("%s: %v", s.name(), werr)}
-	case strayErr != nil:
-		return res, strayErr
-	}
-	return res, nil
 }
 
 func modelSuffix(m string) string {
