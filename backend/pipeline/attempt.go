@@ -100,7 +100,7 @@ func (r *run) stepInput(ctx context.Context, a try) (PromptInput, *promptDiff, e
 	in.Injected = r.injected
 	in.Attachments = r.atts
 	in.Interrupted = a.interrupted
-	in.Resumed, r.resumeNote = r.resumeNote, false
+	in.Resumed = r.res.takeNote()
 	in.Iteration, in.Runs, in.Fix = r.runNo, r.t.Runs, r.start.Fix
 	if !a.s.diff {
 		return in, nil, nil

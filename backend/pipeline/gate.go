@@ -84,10 +84,9 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 			case task.VerdictApprove:
 				return nil
 			case task.VerdictChangesRequested:
-				if r.obsBudget <= 0 {
+				if !r.rounds.takeObserverFix() {
 					return notApproved(task.RoleObserver, v)
 				}
-				r.obsBudget--
 				if err := r.develop(ctx, base, report, task.RoleObserver); err != nil {
 					return err
 				}
@@ -113,10 +112,9 @@ func (r *run) gate(ctx context.Context, base PromptInput) error {
 		case task.VerdictApprove:
 			return nil
 		case task.VerdictChangesRequested:
-			if r.fixBudget <= 0 {
+			if !r.rounds.takeFix() {
 				return notApproved(task.RoleReviewer, v)
 			}
-			r.fixBudget--
 			if err := r.develop(ctx, base, report, task.RoleReviewer); err != nil {
 				return err
 			}
@@ -142,7 +140,7 @@ func notApproved(role task.Role, v task.Verdict) error {
 func (r *run) develop(ctx context.Context, base PromptInput, findings string, from task.Role) error {
 	in := base
 	in.Findings, in.FindingsRole = findings, from
-	round := r.devRound
+	round := r.rounds.dev
 	switch {
 	case from == task.RoleVerify:
 		r.logf(task.LevelInfo, "Verification failed: developer fix round %d", round)
@@ -153,32 +151,31 @@ func (r *run) develop(ctx context.Context, base PromptInput, findings string, fr
 	if err != nil {
 		return err
 	}
-	r.devRound++
+	r.rounds.dev++
 	return r.section(ctx, task.SectionDeveloperReport, task.RoleDeveloper, round, "", res.Report)
 }
 
 // review runs an observer or reviewer round and records its verdict.
 func (r *run) review(ctx context.Context, role task.Role, base PromptInput) (task.Verdict, string, error) {
-	round := &r.revRound
 	kind := task.SectionReviewerReport
 	if role == task.RoleObserver {
-		round, kind = &r.obsRound, task.SectionObserverReport
+		kind = task.SectionObserverReport
 	}
-	*round++
-	res, err := r.ask(ctx, stepSpec{role: role, round: *round, in: base, diff: true})
+	round := r.rounds.nextReview(role)
+	res, err := r.ask(ctx, stepSpec{role: role, round: round, in: base, diff: true})
 	if err != nil {
 		return "", "", err
 	}
 	v := task.ParseVerdict(res.Report)
-	if r.skipSection[replayKey(kind, *round)] {
-		_ = r.section(ctx, kind, role, *round, string(v), res.Report)
+	if r.res.replay.wasStored(kind, round) {
+		_ = r.section(ctx, kind, role, round, string(v), res.Report)
 		return v, res.Report, nil // its verdict was recorded before the usage limit
 	}
-	if err := r.section(ctx, kind, role, *round, string(v), res.Report); err != nil {
+	if err := r.section(ctx, kind, role, round, string(v), res.Report); err != nil {
 		return "", "", err
 	}
-	r.emit(0, task.VerdictGiven{Role: role, Iteration: r.iter, Round: *round, Verdict: v},
-		task.LevelInfo, fmt.Sprintf("%s verdict (round %d): %s", titleCase(string(role)), *round, v))
+	r.emit(0, task.VerdictGiven{Role: role, Iteration: r.iter, Round: round, Verdict: v},
+		task.LevelInfo, fmt.Sprintf("%s verdict (round %d): %s", titleCase(string(role)), round, v))
 	return v, res.Report, nil
 }
 
@@ -190,7 +187,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		if err != nil {
 			return res, err
 		}
-		if kind, ok := sectionOf(s); ok && r.skipSection[replayKey(kind, s.round)] {
+		if kind, ok := sectionOf(s); ok && r.res.replay.wasStored(kind, s.round) {
 			return res, nil // done before the usage limit, questions and all
 		}
 		qs := questionsOf(res)
@@ -226,8 +223,7 @@ func questionsOf(res agent.Result) []string {
 
 // section stores a report section (scrubbed).
 func (r *run) section(ctx context.Context, kind task.SectionKind, role task.Role, round int, verdict, body string) error {
-	if r.skipSection[replayKey(kind, round)] {
-		delete(r.skipSection, replayKey(kind, round))
+	if r.res.replay.forget(kind, round) {
 		return nil // stored by the run before the usage limit
 	}
 	_, err := r.st.AddSection(ctx, task.Section{TaskID: r.t.ID, Kind: kind, Role: role, Iteration: r.iter,

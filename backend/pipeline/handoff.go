@@ -102,7 +102,7 @@ func (r *run) writeHandoff(ctx context.Context, s stepSpec, h handoff) (text, pa
 	h.Plan = clip(r.finalPlan, handoffReportChars)
 	if secs, err := r.st.Sections(ctx, r.t.ID); err == nil {
 		for _, sec := range secs {
-			if sec.ID <= r.afterSection || sec.Iteration != r.iter {
+			if sec.ID <= r.res.afterSection || sec.Iteration != r.iter {
 				continue
 			}
 			if _, ok := reportRoles[sec.Kind]; ok {
@@ -119,11 +119,7 @@ func (r *run) writeHandoff(ctx context.Context, s stepSpec, h handoff) (text, pa
 		return text, ""
 	}
 	tdir := filepath.Join(dir, r.t.ID)
-	if r.handoffs == 0 { // go on past the handoffs earlier runs of the task wrote: none is overwritten
-		r.handoffs = lastHandoffNo(tdir, "*")
-	}
-	r.handoffs++
-	path = filepath.Join(tdir, fmt.Sprintf("i%d-%s-handoff-%d.md", r.iter, s.name(), r.handoffs))
+	path = filepath.Join(tdir, fmt.Sprintf("i%d-%s-handoff-%d.md", r.iter, s.name(), r.switched.nextHandoff(tdir)))
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		r.logf(task.LevelWarn, "Cannot write the handoff file: %v", err)
 		return text, ""

@@ -64,7 +64,7 @@ func (r *run) release(ctx context.Context, l *limited) (Result, error) {
 		r.logf(task.LevelWarn, "The task would switch tools after the usage limit of %s, but %s: it waits for the reset instead", l.tool, l.fallback)
 	}
 	rp := &task.ResumePoint{TaskID: r.t.ID, Iteration: r.iter, Step: l.step.name(), Role: l.step.execRole(), Round: l.step.round,
-		Attempt: l.attempt, Tool: l.tool, Model: l.model, SessionID: l.session, Reason: task.ResumeLimit, AfterSection: r.afterSection}
+		Attempt: l.attempt, Tool: l.tool, Model: l.model, SessionID: l.session, Reason: task.ResumeLimit, AfterSection: r.res.afterSection}
 	ev := task.LimitReached{Step: l.step.name(), Role: l.step.execRole(), Tool: l.tool, ResetsAt: until.UTC(), Limit: l.limit.Kind,
 		Message: l.limit.Message, Warning: warning, Action: task.LimitActionWait, Before: l.before}
 	ev = task.MapText(ev, secrets.Scrub).(task.LimitReached)
@@ -106,17 +106,7 @@ func replayKey(kind task.SectionKind, round int) string { return fmt.Sprintf("%s
 // first section, of the same iteration) are taken instead of running those
 // steps again, so no work is done twice and none is lost.
 func (r *run) loadReplay(secs []task.Section) {
-	r.replay = map[string]task.Section{}
-	for _, s := range secs {
-		if s.ID <= r.afterSection || s.Iteration != r.iter {
-			continue
-		}
-		switch s.Kind {
-		case task.SectionPlannerReport, task.SectionFinalPlan, task.SectionDeveloperReport,
-			task.SectionObserverReport, task.SectionReviewerReport:
-			r.replay[replayKey(s.Kind, s.Round)] = s
-		}
-	}
+	r.res.replay.load(secs, r.res.afterSection, r.iter)
 }
 
 // replayed returns the stored report of a step done before the usage limit
@@ -124,15 +114,13 @@ func (r *run) loadReplay(secs []task.Section) {
 // must run.
 func (r *run) replayed(s stepSpec) (agent.Result, bool) {
 	kind, ok := sectionOf(s)
-	if !ok || r.replay == nil {
-		return agent.Result{}, false
-	}
-	sec, ok := r.replay[replayKey(kind, s.round)]
 	if !ok {
 		return agent.Result{}, false
 	}
-	delete(r.replay, replayKey(kind, s.round))
-	r.skipSection[replayKey(kind, s.round)] = true
+	sec, ok := r.res.replay.take(kind, s.round)
+	if !ok {
+		return agent.Result{}, false
+	}
 	r.logf(task.LevelInfo, "Step %s was done before the usage limit: its stored report is used", s.name())
 	return agent.Result{Report: sec.Body}, true
 }

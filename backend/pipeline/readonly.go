@@ -68,7 +68,7 @@ func (r *run) promptDiff(ctx context.Context) (*promptDiff, error) {
 // step (see reuseWindow): the worktree, hence its diff, is the same. Its
 // log lines are written again. nil when it must be taken anew.
 func (r *run) reusedDiff() *promptDiff {
-	v := r.verified
+	v := r.ro.verified
 	if v == nil || v.diff == nil || time.Since(v.at) >= reuseWindow {
 		return nil
 	}
@@ -81,8 +81,8 @@ func (r *run) reusedDiff() *promptDiff {
 // guardBefore records the worktree before a read-only step; nil when the
 // step may write (or the task runs without a worktree of its own).
 func (r *run) guardBefore(ctx context.Context, s stepSpec) (*worktree.Snapshot, error) {
-	prev := r.verified
-	r.verified = nil
+	prev := r.ro.verified
+	r.ro.verified = nil
 	if !r.readOnly(s.role) || !r.wt.Isolated {
 		return nil, nil
 	}
@@ -124,11 +124,11 @@ func (r *run) guardAfter(s stepSpec, e task.Execution, attempt int, snap *worktr
 		return "", &failure{msg}
 	}
 	if len(st.Files) == 0 && !st.HeadMoved {
-		r.atBase = snap.Clean && st.Ref == "" && snap.Head == r.wt.BaseSHA
-		r.verified = &verified{snap: *snap, at: time.Now(), diff: r.lastDiff}
+		r.ro.atBase = snap.Clean && st.Ref == "" && snap.Head == r.wt.BaseSHA
+		r.ro.verified = &verified{snap: *snap, at: time.Now(), diff: r.lastDiff}
 		return "", nil
 	}
-	r.atBase = false
+	r.ro.atBase = false
 	if st.Files == nil {
 		st.Files = []string{} // only HEAD moved
 	}

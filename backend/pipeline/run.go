@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/secrets"
@@ -36,53 +35,29 @@ type run struct {
 	injected []string
 	// atts are the task's attachments, listed in every prompt; readDirs
 	// the directories holding them, which the tools may read.
-	atts      []Attachment
-	readDirs  []string
-	obsBudget int // observer fix rounds left, shared across the run
-	obsRound  int
-	// fixBudget is the developer fix rounds left for the reviewer and the
-	// verify gate together (review.maxFixRounds).
-	fixBudget   int
-	verifyCmd   VerifyChoice
-	verifyRound int
-	revRound    int
-	devRound    int
-	finalPlan   string
-	// resume is where a run released by a usage limit goes on (nil: from
-	// the start); afterSection the last section before the first run of
-	// this iteration began; replay the reports of the steps done before the
-	// limit, taken instead of running those steps again; skipSection the
-	// replayed reports, not stored twice.
-	resume       *task.ResumePoint
-	afterSection int64
-	replay       map[string]task.Section
-	skipSection  map[string]bool
+	atts     []Attachment
+	readDirs []string
+	// rounds are the fix rounds left and the round each step is at.
+	rounds    rounds
+	verifyCmd VerifyChoice
+	finalPlan string
+	// res is where the run goes on from (after a usage limit, a crash).
+	res resumeState
 	// start is where this run begins (task.RunStart); runNo the planned
 	// run it is (completed runs + 1); humanRev the "## Human review"
-	// section of a fix run; resumeNote tells the first step it runs that
-	// the previous attempt was cut short.
-	start      task.RunStart
-	runNo      int
-	humanRev   string
-	resumeNote bool
-	// switched maps a tool a usage limit made the task leave to the tool
-	// its remaining steps run on; handoffs counts the handoff files written.
-	switched map[string]agent.Tool
-	handoffs int
+	// section of a fix run.
+	start    task.RunStart
+	runNo    int
+	humanRev string
+	// switched are the tools the task left at their usage limits and the
+	// handoff files written.
+	switched toolSwitches
 	// last is what the running step's last attempt ran with; files the
-	// files touched as the last step handoff listed them (nil: not yet);
-	// cutSeen is set once a resumed run reached the step cut short.
-	last    ran
-	files   []string
-	cutSeen bool
-	// atBase: the running read-only step left the worktree clean at its
-	// base commit (nothing changed on the branch: no git call lists it).
-	atBase bool
-	// verified is the worktree as the last read-only step's guard found it
-	// unchanged; the next step's guard takes it unless anything else that
-	// may change the worktree ran first (guardBefore, dropHunks, the gate)
-	// or the run waited (a retry's backoff).
-	verified *verified
+	// files touched as the last step handoff listed them (nil: not yet).
+	last  ran
+	files []string
+	// ro is what the read-only guard knows of the worktree.
+	ro readOnlyState
 	// lastDiff is the prompt diff of the running step (nil: it has none).
 	lastDiff *promptDiff
 	// watch follows the running step attempt (rotation, handoff output).
@@ -101,10 +76,7 @@ func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (
 	if first.ID != 0 {
 		r.first = &first
 	}
-	r.obsBudget = r.set.Review.MaxFixRounds
-	r.fixBudget = r.set.Review.MaxFixRounds
-	r.skipSection = map[string]bool{}
-	r.switched = map[string]agent.Tool{}
+	r.rounds = newRounds(r.set.Review.MaxFixRounds)
 	if err := r.loadResume(ctx); err != nil {
 		return r.finish(ctx, err)
 	}
@@ -120,10 +92,10 @@ func (r *run) loadResume(ctx context.Context) error {
 		return err
 	}
 	if ok && rp.Iteration == r.iter {
-		r.resume, r.afterSection = &rp, rp.AfterSection
+		r.res.point, r.res.afterSection = &rp, rp.AfterSection
 		return nil
 	}
-	r.afterSection, err = r.st.LastSectionID(ctx, r.t.ID)
+	r.res.afterSection, err = r.st.LastSectionID(ctx, r.t.ID)
 	return err
 }
 
@@ -144,9 +116,9 @@ func (r *run) execute(ctx context.Context) error {
 	if err := r.loadAttachments(ctx); err != nil {
 		return err
 	}
-	if r.resume != nil {
+	if r.res.point != nil {
 		r.loadReplay(secs)
-		r.logf(task.LevelInfo, "Going on after the usage limit of %s: from step %s", r.resume.Tool, r.resume.Step)
+		r.logf(task.LevelInfo, "Going on after the usage limit of %s: from step %s", r.res.point.Tool, r.res.point.Step)
 	}
 	repo := r.t.Repo
 	if repo == "" {

@@ -34,7 +34,7 @@ func (r *run) begin(ctx context.Context, secs []task.Section) (startAt, error) {
 	kind, step := task.RunPlanned, string(task.RolePlanner)
 	if r.start.Resume {
 		at = r.resumePoint(secs)
-		kind, r.resumeNote = task.RunResumed, true
+		kind, r.res.note = task.RunResumed, true
 	}
 	if r.start.IsFix() {
 		cr, err := r.st.ChangeRequestByID(ctx, r.start.Review)
@@ -63,7 +63,7 @@ func (r *run) begin(ctx context.Context, secs []task.Section) (startAt, error) {
 	case at.plan != "":
 		step = string(task.RoleRefinement)
 	}
-	ev := task.RunStarted{Iteration: r.iter, Start: kind, Step: step, Interrupted: r.resumeNote}
+	ev := task.RunStarted{Iteration: r.iter, Start: kind, Step: step, Interrupted: r.res.note}
 	var msg string
 	switch {
 	case r.start.IsFix():
@@ -99,12 +99,8 @@ func (r *run) resumePoint(secs []task.Section) startAt {
 			at.finalPlan = s.Body
 		case task.SectionDeveloperReport:
 			at.developed = true
-			r.devRound = max(r.devRound, s.Round+1)
-		case task.SectionReviewerReport:
-			r.revRound = max(r.revRound, s.Round)
-		case task.SectionObserverReport:
-			r.obsRound = max(r.obsRound, s.Round)
 		}
+		r.rounds.seen(s)
 	}
 	if at.finalPlan == "" {
 		at.developed = false
@@ -128,7 +124,7 @@ func lastFinalPlan(secs []task.Section) string {
 // already reverted — a resumed fix run — is skipped). A hunk that no
 // longer reverse-applies fails the run, naming it.
 func (r *run) dropHunks(ctx context.Context, drops []task.HunkDrop) error {
-	r.verified = nil
+	r.ro.verified = nil
 	for _, d := range drops {
 		msg := fmt.Sprintf("Drop hunk %d of %s\n\nThe user dropped this hunk (%s) in review; fix run %d reverts it before the developer runs.\n",
 			d.Index, d.File, d.Header, r.start.Fix)

@@ -54,7 +54,7 @@ func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 		return agent.Result{}, &failure{fmt.Sprintf("%s: %v", s.role, err)}
 	}
 	a := try{s: s, tool: tool, model: ref.Model, n: 1}
-	if to, ok := r.switched[tool.Name()]; ok { // an earlier step left this tool at its usage limit
+	if to, ok := r.switched.target(tool.Name()); ok { // an earlier step left this tool at its usage limit
 		a.tool, a.model = to, ""
 	}
 	r.goOn(ctx, &a)
@@ -103,8 +103,8 @@ func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 // starts fresh with the cut step's handoff. The first step a resumed run
 // runs is the one cut short.
 func (r *run) goOn(ctx context.Context, a *try) {
-	if rp := r.resume; rp != nil && rp.Step == a.s.name() {
-		r.resume = nil
+	if rp := r.res.point; rp != nil && rp.Step == a.s.name() {
+		r.res.point = nil
 		a.n, a.interrupted = rp.Attempt+1, true
 		switch {
 		case rp.Tool == a.tool.Name() && a.tool.Capabilities().NativeResume:
@@ -112,8 +112,8 @@ func (r *run) goOn(ctx context.Context, a *try) {
 		case rp.Tool != a.tool.Name():
 			a.s.in.Handoff = r.cutHandoff(a.s)
 		}
-	} else if r.start.Resume && !r.cutSeen {
-		r.cutSeen = true
+	} else if r.start.Resume && !r.res.cutSeen {
+		r.res.cutSeen = true
 		a.session, a.s.in.Handoff = r.cutSession(ctx, a.s, a.tool)
 	}
 }
@@ -132,7 +132,7 @@ func (r *run) checkPaused(ctx context.Context, a *try) error {
 		if to, why = r.switchTarget(ctx, a.tool.Name()); to != nil {
 			r.logf(task.LevelWarn, "%s: the task switches tools, so step %s runs on %s",
 				task.ToolPause{Tool: a.tool.Name(), Until: until}.Describe(r.p.o.Now(), time.Local), a.s.name(), to.Name())
-			r.switched[a.tool.Name()] = to
+			r.switched.leave(a.tool.Name(), to)
 			a.tool, a.model, a.session = to, "", ""
 		}
 	}
@@ -160,7 +160,7 @@ func (r *run) switchOnLimit(ctx context.Context, a *try, res agent.Result) error
 	if err != nil {
 		return err
 	}
-	r.switched[a.tool.Name()] = to
+	r.switched.leave(a.tool.Name(), to)
 	a.tool, a.model, a.session, a.interrupted = to, "", "", true
 	a.s.in.Handoff = text
 	return nil
@@ -199,7 +199,7 @@ func describe(res agent.Result, idleMs int64) string {
 // worktree may change meanwhile (the user may edit it): the next step's
 // guard records it anew.
 func (r *run) backoff(ctx context.Context, d time.Duration) error {
-	r.verified = nil
+	r.ro.verified = nil
 	for left := d; ; {
 		if stop, err := r.st.StopRequested(ctx, r.t.ID); err == nil && stop {
 			return errStopped

@@ -22,7 +22,7 @@ type ran struct {
 // step runs a step (runStep) and, when an attempt of it ran, writes the
 // step's handoff: every step end leaves one next to the task's transcripts.
 func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
-	r.last, r.atBase = ran{}, false
+	r.last, r.ro.atBase = ran{}, false
 	res, err := r.runStep(ctx, s)
 	if r.last.tool != "" {
 		r.stepHandoff(ctx, s, res, err)
@@ -43,7 +43,7 @@ func (r *run) stepHandoff(ctx context.Context, s stepSpec, res agent.Result, err
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
 	switch {
-	case r.readOnly(s.role) && r.atBase:
+	case r.readOnly(s.role) && r.ro.atBase:
 		r.files = []string{}
 	case r.files == nil || !r.readOnly(s.role):
 		r.files = append([]string{}, r.changedFiles(wctx)...)

@@ -68,7 +68,7 @@ type VerifyStore interface {
 // spent, errStopped or errInterrupted. The result goes into base for the
 // observer and reviewer prompts.
 func (r *run) verifyGate(ctx context.Context, base *PromptInput) error {
-	r.verified = nil
+	r.ro.verified = nil
 	if r.verifyCmd.Command == "" {
 		return nil
 	}
@@ -81,10 +81,9 @@ func (r *run) verifyGate(ctx context.Context, base *PromptInput) error {
 		if vr.Outcome.Passed() {
 			return nil
 		}
-		if r.fixBudget <= 0 {
+		if !r.rounds.takeFix() {
 			return &failure{vr.FailureMessage()}
 		}
-		r.fixBudget--
 		if err := r.develop(ctx, *base, verifyFindings(vr), task.RoleVerify); err != nil {
 			return err
 		}
@@ -107,8 +106,7 @@ func (r *run) verifyOnce(ctx context.Context) (task.VerifyRun, error) {
 	if r.p.o.Verify == nil {
 		return task.VerifyRun{}, &failure{"verify: the pipeline has no verify runner"}
 	}
-	r.verifyRound++
-	s := stepSpec{role: task.RoleVerify, round: r.verifyRound}
+	s := stepSpec{role: task.RoleVerify, round: r.rounds.nextVerify()}
 	name := s.name()
 	exec, err := r.st.StartExecution(ctx, task.Execution{TaskID: r.t.ID, Iteration: r.iter, Role: task.RoleVerify,
 		Round: s.round, Attempt: 1, Tool: VerifyTool, TranscriptPath: r.transcriptPath(name, 1)})
