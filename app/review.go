@@ -185,8 +185,10 @@ func (r *ReviewService) Commits(taskID string, leftovers bool) ([]review.CommitI
 
 // AcceptInput is the accept dialog.
 type AcceptInput struct {
-	Target           string `json:"target"`
-	Strategy         string `json:"strategy"`
+	Target   string `json:"target"`
+	Strategy string `json:"strategy"`
+	// Message is the merge or squash commit's message; blank takes the
+	// default AcceptMessage returns.
 	Message          string `json:"message"`
 	IncludeLeftovers bool   `json:"include_leftovers"`
 	// ExpectTarget is the target commit the dry run showed.
@@ -217,8 +219,14 @@ func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInp
 	if err != nil {
 		return review.Request{}, userError(err)
 	}
+	msg := in.Message
+	if strings.TrimSpace(msg) == "" { // the dialog's placeholder: AcceptMessage
+		if msg, err = review.TaskMessage(ctx, r.store, st, t); err != nil {
+			return review.Request{}, userError(err)
+		}
+	}
 	req := review.Request{Repo: t.Repo, TaskID: taskID, Status: t.Status, Target: target, Strategy: st,
-		Message: in.Message, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget,
+		Message: msg, IncludeLeftovers: in.IncludeLeftovers, ExpectTarget: in.ExpectTarget,
 		Only: in.Only, ExpectHead: in.ExpectHead, Unverified: unverified}
 	if len(in.Only) > 0 {
 		if req.Base, _, err = r.rev.DiffRange(ctx, t, false); err != nil {
@@ -226,6 +234,25 @@ func (r *ReviewService) request(ctx context.Context, taskID string, in AcceptInp
 		}
 	}
 	return req, nil
+}
+
+// AcceptMessage returns the commit message an accept of the task with
+// strategy makes when the dialog's message is left empty (its
+// placeholder): the task's title, then its reviewer's summary — the same
+// message as the CLI's accept and the merge queue's. A rebase keeps the
+// task's own messages: "".
+func (r *ReviewService) AcceptMessage(taskID, strategy string) (string, error) {
+	ctx := r.ctx()
+	t, err := r.store.GetTask(ctx, taskID)
+	if err != nil {
+		return "", userError(err)
+	}
+	st, err := review.ParseStrategy(strategy)
+	if err != nil {
+		return "", userError(err)
+	}
+	msg, err := review.TaskMessage(ctx, r.store, st, t)
+	return msg, userError(err)
 }
 
 // PlanAccept is the dry run: what an accept would do, conflicts and dirty

@@ -104,8 +104,10 @@ func runAccept(ctx context.Context, c *call) error {
 		}
 	}
 	msg := *message
-	if msg == "" && st != review.StrategyRebase {
-		msg = review.DefaultMessage(st, t.ID, t.DisplayTitle(), reviewerSummary(ctx, rc.store, t.ID))
+	if strings.TrimSpace(msg) == "" {
+		if msg, err = review.TaskMessage(ctx, rc.store, st, t); err != nil {
+			return err
+		}
 	}
 	unverified, err := rc.store.UnverifiedReason(ctx, t.ID)
 	if err != nil {
@@ -163,7 +165,41 @@ func runAccept(ctx context.Context, c *call) error {
 
 func printPlan(c *call, p review.Plan) {
 	w := c.io.Stdout
-	fmt.Fprintf(w, "would accept %d commit(s) of %s into %s (%s) at %s\n", len(p.Commits), safeLine(p.TaskRef), safeLine(p.TargetRef), p.Strategy, p.TargetSHA)
+	target := safeLine(strings.TrimPrefix(p.TargetRef, "refs/heads/"))
+	task := safeLine(strings.TrimPrefix(p.TaskRef, "refs/heads/"))
+	if m := p.Makes; m != nil {
+		switch m.Kind {
+		case review.OutcomeMergeCommit:
+			fmt.Fprintf(w, "would make a merge commit on %s at %s, bringing %d commit(s) of %s\n", target, p.TargetSHA, len(p.Commits), task)
+		case review.OutcomeSquashCommit:
+			what := "every change of " + task
+			if m.Subset {
+				what = "only the chosen changes of " + task + " (the rest stays on the task branch)"
+			}
+			fmt.Fprintf(w, "would make one squash commit on %s at %s, holding %s\n", target, p.TargetSHA, what)
+		case review.OutcomeRebase:
+			fmt.Fprintf(w, "would replay %d commit(s) of %s onto %s at %s\n", m.Commits, task, target, p.TargetSHA)
+		case review.OutcomeFastForward:
+			fmt.Fprintf(w, "would fast-forward %s from %s to %s (%d commit(s))\n", target, p.TargetSHA, p.Head, m.Commits)
+		}
+		if m.Message != "" {
+			fmt.Fprintf(w, "message: %s\n", safeLine(m.Subject()))
+		}
+		fmt.Fprintf(w, "%d file(s) changed, %d insertion(s), %d deletion(s)\n", len(m.Files), m.Additions, m.Deletions)
+		for _, f := range m.Files {
+			name := quoteIfOdd(f.Path)
+			if f.OldPath != "" {
+				name = quoteIfOdd(f.OldPath) + " => " + name
+			}
+			if f.Binary {
+				fmt.Fprintf(w, "  %-10s binary          %s\n", f.Change, name)
+				continue
+			}
+			fmt.Fprintf(w, "  %-10s +%-6d -%-6d %s\n", f.Change, f.Additions, f.Deletions, name)
+		}
+	} else {
+		fmt.Fprintf(w, "would accept %d commit(s) of %s into %s (%s) at %s\n", len(p.Commits), task, target, p.Strategy, p.TargetSHA)
+	}
 	if p.Leftovers != "" {
 		fmt.Fprintf(w, "including leftovers %s\n", safeLine(p.Leftovers))
 	}
@@ -172,26 +208,6 @@ func printPlan(c *call, p review.Plan) {
 	} else {
 		fmt.Fprintln(w, "the target is checked out nowhere; only the branch would move")
 	}
-	if p.Strategy == review.StrategyRebase && p.FastForward {
-		fmt.Fprintln(w, "fast-forward")
-	}
-}
-
-// reviewerSummary returns the first paragraph of the task's last reviewer
-// report, "" when there is none.
-func reviewerSummary(ctx context.Context, s *store.Store, id string) string {
-	secs, err := s.Sections(ctx, id)
-	if err != nil {
-		return ""
-	}
-	body := ""
-	for _, sec := range secs {
-		if sec.Kind == task.SectionReviewerReport {
-			body = sec.Body
-		}
-	}
-	para, _, _ := strings.Cut(strings.TrimSpace(body), "\n\n")
-	return para
 }
 
 func runUndoAccept(ctx context.Context, c *call) error {

@@ -128,7 +128,7 @@ func TestAcceptUndoAcceptCLI(t *testing.T) {
 		t.Fatalf("bad strategy: %d %s", r.code, r.stderr)
 	}
 	r := runCLI(t, data, "", "accept", id, "--dry-run")
-	if r.code != 0 || !strings.Contains(r.stdout, "would accept 1 commit(s)") || !strings.Contains(r.stdout, "checked out in "+repo) {
+	if r.code != 0 || !strings.Contains(r.stdout, "would make a merge commit on main at "+mainHead+", bringing 1 commit(s) of boof-runner/"+id+"\nmessage: Merge boof-runner/"+id+": Shout one\n") || !strings.Contains(r.stdout, "checked out in "+repo) {
 		t.Fatalf("dry run: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	writeFile(t, filepath.Join(repo, "b.txt"), "local edit\n")

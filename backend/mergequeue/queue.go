@@ -236,8 +236,12 @@ func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, e
 	if err != nil {
 		return q.block(ctx, e, q.describe(err), nil, "")
 	}
+	msg, err := review.TaskMessage(ctx, q.Store, review.Strategy(e.Strategy), t)
+	if err != nil {
+		return 0, false, err
+	}
 	req := review.Request{Repo: e.Repo, TaskID: e.TaskID, Status: t.Status, Target: e.Target, Strategy: review.Strategy(e.Strategy),
-		Message: review.DefaultMessage(review.Strategy(e.Strategy), t.ID, t.DisplayTitle(), "")}
+		Message: msg}
 	if reason, err := q.Store.UnverifiedReason(ctx, t.ID); err != nil {
 		return 0, false, err
 	} else {

@@ -5,39 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/tmpdir"
 )
 
-// DefaultMessage returns the commit message used when a merge or squash
-// request has none: the task title, then the reviewer's summary.
-func DefaultMessage(st Strategy, taskID, title, summary string) string {
-	title = strings.TrimSpace(title)
-	if title == "" {
-		title = "task " + taskID
-	}
-	var b strings.Builder
-	if st == StrategyMerge {
-		fmt.Fprintf(&b, "Merge %s: %s\n", TaskBranch(taskID), title)
-	} else {
-		fmt.Fprintf(&b, "%s\n", title)
-	}
-	if summary = strings.TrimSpace(summary); summary != "" {
-		fmt.Fprintf(&b, "\n%s\n", summary)
-	}
-	fmt.Fprintf(&b, "\nBoof-Runner-Task: %s\n", taskID)
-	return b.String()
-}
-
 // build makes the accept's result commit without touching any ref or the
 // user's working trees, and returns its sha.
 func (s *Service) build(ctx context.Context, r Request, p Plan) (string, error) {
-	msg := r.Message
-	if strings.TrimSpace(msg) == "" {
-		msg = DefaultMessage(p.Strategy, r.TaskID, "", "")
-	}
+	msg := message(r, p.Strategy)
 	switch p.Strategy {
 	case StrategyMerge:
 		return s.commit(ctx, r.Repo, p.Tree, msg, p.TargetSHA, p.Head)

@@ -77,6 +77,11 @@ type Plan struct {
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Only lists what a hunk-level accept takes (Request.Only).
 	Only []task.AcceptedFile `json:"only,omitempty"`
+	// Makes describes what the accept would put on the target: for a
+	// hunk-level accept one squash commit of the chosen changes, whatever
+	// Commits the task branch has. Filled by the dry run (Plan) when
+	// nothing conflicts.
+	Makes *Outcome `json:"makes,omitempty"`
 }
 
 // Plan makes the dry run of r. A plan that cannot be applied returns the
@@ -179,6 +184,13 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		return p, nothing
 	default:
 		p.Tree = res.Tree
+	}
+	if full && p.Tree != "" {
+		o, err := s.outcome(ctx, r, p)
+		if err != nil {
+			return p, err
+		}
+		p.Makes = &o
 	}
 	if err := s.findCheckout(ctx, r.Repo, &p, full); err != nil {
 		return p, err
