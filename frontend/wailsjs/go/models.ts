@@ -2153,6 +2153,70 @@ export namespace review {
 		}
 	}
 	
+	export class FileStat {
+	    path: string;
+	    old_path?: string;
+	    change: string;
+	    additions: number;
+	    deletions: number;
+	    binary: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileStat(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.change = source["change"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	        this.binary = source["binary"];
+	    }
+	}
+	export class Outcome {
+	    kind: string;
+	    commits: number;
+	    subset: boolean;
+	    message?: string;
+	    files: FileStat[];
+	    additions: number;
+	    deletions: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Outcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.commits = source["commits"];
+	        this.subset = source["subset"];
+	        this.message = source["message"];
+	        this.files = this.convertValues(source["files"], FileStat);
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Plan {
 	    strategy: string;
 	    target_ref: string;
@@ -2168,6 +2232,7 @@ export namespace review {
 	    dirty?: string[];
 	    conflicts?: string[];
 	    only?: task.AcceptedFile[];
+	    makes?: Outcome;
 	
 	    static createFrom(source: any = {}) {
 	        return new Plan(source);
@@ -2189,6 +2254,7 @@ export namespace review {
 	        this.dirty = source["dirty"];
 	        this.conflicts = source["conflicts"];
 	        this.only = this.convertValues(source["only"], task.AcceptedFile);
+	        this.makes = this.convertValues(source["makes"], Outcome);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -5,6 +5,8 @@ import {review} from '../models';
 
 export function Accept(arg1:string,arg2:app.AcceptInput):Promise<review.AcceptRecord>;
 
+export function AcceptMessage(arg1:string,arg2:string):Promise<string>;
+
 export function Commits(arg1:string,arg2:boolean):Promise<Array<review.CommitInfo>>;
 
 export function FilePatch(arg1:string,arg2:string,arg3:boolean):Promise<app.FilePatch>;

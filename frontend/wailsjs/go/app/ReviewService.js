@@ -6,6 +6,10 @@ export function Accept(arg1, arg2) {
   return window['go']['app']['ReviewService']['Accept'](arg1, arg2);
 }
 
+export function AcceptMessage(arg1, arg2) {
+  return window['go']['app']['ReviewService']['AcceptMessage'](arg1, arg2);
+}
+
 export function Commits(arg1, arg2) {
   return window['go']['app']['ReviewService']['Commits'](arg1, arg2);
 }
