@@ -17,12 +17,19 @@ import (
 // reviewedTask makes a repository on main and a done task titled title
 // whose branch changes files (path → content), with a reviewer report.
 func reviewedTask(t *testing.T, st *store.Store, title string, files map[string]string) (task.Task, string) {
+	return reviewedTaskOn(t, st, title, map[string]string{"README": "hello\n"}, files)
+}
+
+// reviewedTaskOn is reviewedTask on a main branch holding onMain.
+func reviewedTaskOn(t *testing.T, st *store.Store, title string, onMain, files map[string]string) (task.Task, string) {
 	t.Helper()
 	ctx := context.Background()
 	repo := t.TempDir()
 	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "README"), []byte("hello\n"), 0o644)
-	git(t, repo, "add", "README")
+	for p, c := range onMain {
+		os.WriteFile(filepath.Join(repo, p), []byte(c), 0o644)
+	}
+	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "init")
 	base := git(t, repo, "rev-parse", "HEAD")
 	tk, err := st.CreateTask(ctx, task.NewTask{Title: title, Prompt: "do the work\nin detail", Repo: repo})

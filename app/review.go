@@ -26,6 +26,8 @@ type ReviewService struct {
 	ctx   func() context.Context
 	// wake tells the runner a fix run was queued (WithWake).
 	wake func()
+	// lists keeps the file lists of the last diffs read.
+	lists fileLists
 }
 
 // NewReviewService builds the service.
@@ -42,6 +44,26 @@ type DiffFile struct {
 	Additions int    `json:"additions"`
 	Deletions int    `json:"deletions"`
 	Binary    bool   `json:"binary"`
+	// Similarity is a rename's or copy's score in percent.
+	Similarity int `json:"similarity,omitempty"`
+	// OldMode and NewMode are the file's git modes ("100644", "100755",
+	// "120000" for a link; "000000" when absent); ModeChanged is set when
+	// an existing file's mode changed (e.g. it became executable).
+	OldMode     string `json:"old_mode"`
+	NewMode     string `json:"new_mode"`
+	ModeChanged bool   `json:"mode_changed"`
+	// Hash names the file's content at the end of the change: a viewed
+	// mark (SaveDraft) holds it, and the mark is dropped once it differs.
+	Hash string `json:"hash"`
+	// Language is the highlight.js language its path suggests ("" none).
+	Language string `json:"language"`
+}
+
+// diffFile is the view of one file change.
+func diffFile(f worktree.FileChange) DiffFile {
+	return DiffFile{Path: f.Path, OldPath: f.OldPath, Change: changeName(f.Status), Additions: f.Added, Deletions: f.Removed,
+		Binary: f.Binary, Similarity: f.Similarity, OldMode: f.OldMode, NewMode: f.NewMode, ModeChanged: f.ModeChanged,
+		Hash: f.ContentHash(), Language: worktree.Language(f.Path)}
 }
 
 // DiffSummary is a task's file list: branch head against its base.
@@ -84,17 +106,19 @@ func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool
 	if err != nil {
 		return t, DiffSummary{}, nil, userError(err)
 	}
-	fcs, err := r.diff.Files(ctx, t.Repo, base, head)
+	if sha, err := r.git.ResolveCommit(ctx, t.Repo, head); err == nil {
+		head = sha // show the commit, not the ref name, and list it
+	}
+	if sha, err := r.git.ResolveCommit(ctx, t.Repo, base); err == nil {
+		base = sha // the task branch's commit, for the leftovers
+	}
+	fcs, err := r.lists.files(ctx, r.diff, t.Repo, base, head)
 	if err != nil {
 		return t, DiffSummary{}, nil, userError(err)
 	}
 	sum := DiffSummary{TaskID: taskID, Base: base, Head: head, Files: make([]DiffFile, 0, len(fcs))}
-	if sha, err := r.git.ResolveCommit(ctx, t.Repo, head); err == nil {
-		sum.Head = sha // show the commit, not the ref name
-	}
 	for _, f := range fcs {
-		sum.Files = append(sum.Files, DiffFile{Path: f.Path, OldPath: f.OldPath, Change: changeName(f.Status),
-			Additions: f.Added, Deletions: f.Removed, Binary: f.Binary})
+		sum.Files = append(sum.Files, diffFile(f))
 	}
 	return t, sum, fcs, nil
 }

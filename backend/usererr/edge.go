@@ -82,6 +82,8 @@ const (
 	UsageTooLong EdgeKind = "usage_too_long"
 	// SchedulePaused: schedule Value is paused, so it cannot run now.
 	SchedulePaused EdgeKind = "schedule_paused"
+	// BadSide: Value is not a side of a diff ("old" or "new").
+	BadSide EdgeKind = "bad_side"
 )
 
 // Error is a plain description for logs; users see Describe's sentence.
@@ -163,6 +165,8 @@ func describeEdgeMore(e *Edge) (string, Code, bool) {
 		return "The usage range is limited to one year", InvalidInput, true
 	case SchedulePaused:
 		return "Schedule " + e.Value + " is paused: resume it to run it now", WrongStatus, true
+	case BadSide:
+		return fmt.Sprintf("%q is not a side of the diff (old or new)", e.Value), InvalidInput, true
 	}
 	return "Something went wrong (" + string(e.Kind) + ")", Other, true
 }

@@ -51,7 +51,12 @@ func describeChangeRequest(err error) (string, Code, bool) {
 	var sh *review.StaleHunkError
 	var dr *worktree.DropError
 	var np *store.NoPlanError
+	var fa *worktree.FileAtError
 	switch {
+	case errors.As(err, &fa) && fa.Missing:
+		return fmt.Sprintf("The file %q is not in commit %s", fa.Path, shortSHA(fa.Rev)), InvalidInput, true
+	case errors.As(err, &fa):
+		return fmt.Sprintf("The file %q is too large to show (%d MiB)", fa.Path, fa.Size>>20), InvalidInput, true
 	case errors.As(err, &sh):
 		return "Nothing changed: " + sh.Error() + "; reload the diff and try again", InvalidInput, true
 	case errors.As(err, &dr):

@@ -281,3 +281,33 @@ func BenchmarkFilePatch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFileDiffModel: one file of the big diff as the diff view reads
+// it (its patch parsed into numbered hunk lines, one window of 2,000
+// lines) vs raw `git diff` of that file.
+func BenchmarkFileDiffModel(b *testing.B) {
+	fx := fixture(b)
+	m := newManager()
+	var ps pairs
+	for i := 0; b.Loop(); i++ {
+		path := benchPath((i * 37) % benchChanged)
+		var hunks []worktree.DiffHunk
+		ps.measure(i, func() {
+			p, err := m.FilePatch(context.Background(), fx.dir, fx.base, fx.big, path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hunks, _ = worktree.ParseHunks(p, worktree.Window{Max: 2000})
+		}, func() {
+			run(b, fx.dir, "diff", fx.base, fx.big, "--", path)
+		})
+		n := 0
+		for _, h := range hunks {
+			n += len(h.Lines)
+		}
+		if n < benchLines {
+			b.Fatalf("%s: %d lines in the model", path, n)
+		}
+	}
+	ps.report(b)
+}

@@ -79,7 +79,7 @@ func (m *Manager) Files(ctx context.Context, repo, base, head string) ([]FileCha
 	if err != nil {
 		return nil, fmt.Errorf("diff files: %w", err)
 	}
-	args := append(append(append([]string{}, diffArgs...), "--raw", "--numstat", "-z"), revs...)
+	args := append(append(append([]string{}, diffArgs...), "--raw", "--no-abbrev", "--numstat", "-z"), revs...)
 	out, err := m.git.Run(ctx, repo, append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("diff files: %w", err)

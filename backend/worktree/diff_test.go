@@ -66,15 +66,37 @@ func TestFiles(t *testing.T) {
 	if len(files) != len(want) {
 		t.Fatalf("got %d files: %+v", len(files), files)
 	}
+	zero := strings.Repeat("0", 40)
 	for p, w := range want {
-		if got[p] != w {
-			t.Errorf("%q:\n got %+v\nwant %+v", p, got[p], w)
+		g := got[p]
+		oldPath := p
+		if w.OldPath != "" {
+			oldPath = w.OldPath
+		}
+		// the blob ids are git's: the file at each end, zeros where absent
+		w.OldBlob, w.NewBlob = blobAt(t, repo, base, oldPath, zero), blobAt(t, repo, head, p, zero)
+		if g != w {
+			t.Errorf("%q:\n got %+v\nwant %+v", p, g, w)
+		}
+		if h := g.ContentHash(); h == zero || h != map[bool]string{true: w.OldBlob, false: w.NewBlob}[w.Status == worktree.Deleted] {
+			t.Errorf("%q: content hash %q", p, h)
 		}
 	}
 	sum, err := newManager().Summary(t.Context(), repo, base, head)
 	if err != nil || sum != (worktree.DiffSummary{Files: 8, Insertions: 5, Deletions: 2, Binary: 1}) {
 		t.Fatalf("summary = %+v %v", sum, err)
 	}
+}
+
+// blobAt is the object id of path in commit rev (git rev-parse), absent
+// when it is not there.
+func blobAt(t *testing.T, repo, rev, path, absent string) string {
+	t.Helper()
+	out, err := shErr(repo, "rev-parse", "--verify", "--quiet", rev+":"+path)
+	if err != nil {
+		return absent
+	}
+	return strings.TrimSpace(out)
 }
 
 func TestFilesBadInput(t *testing.T) {

@@ -35,10 +35,25 @@ type FileChange struct {
 	NewMode string `json:"newMode"`
 	// ModeChanged is true when an existing file's mode changed (e.g. +x).
 	ModeChanged bool `json:"modeChanged"`
+	// OldBlob and NewBlob are the file's git object ids before and after
+	// the change (all zeros when absent; NewBlob is all zeros for a file
+	// of the working tree that is not in the index yet).
+	OldBlob string `json:"oldBlob"`
+	NewBlob string `json:"newBlob"`
 	// Binary files have no line counts.
 	Binary  bool `json:"binary"`
 	Added   int  `json:"added"`
 	Removed int  `json:"removed"`
+}
+
+// ContentHash names the file's content at the end of the change: its new
+// blob id, or its old one for a deletion. A mark tied to it (a file the
+// user viewed) no longer holds once the file changes again.
+func (c FileChange) ContentHash() string {
+	if c.Status == Deleted {
+		return c.OldBlob
+	}
+	return c.NewBlob
 }
 
 // errParse: git output did not have the expected shape.
@@ -59,7 +74,7 @@ func parseRawNumstat(f []string) ([]FileChange, error) {
 		if len(meta) != 5 || i+1 >= len(f) {
 			return nil, fmt.Errorf("raw record %q: %w", f[i], errParse)
 		}
-		c := FileChange{OldMode: meta[0], NewMode: meta[1]}
+		c := FileChange{OldMode: meta[0], NewMode: meta[1], OldBlob: meta[2], NewBlob: meta[3]}
 		code := meta[4]
 		switch code[0] {
 		case 'A':

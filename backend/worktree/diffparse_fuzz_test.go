@@ -34,3 +34,28 @@ func FuzzParseRawNumstat(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseHunks feeds the hunk reader arbitrary text and windows: it
+// never panics, numbers hunks from 1, returns no more lines than the
+// window holds, and never more lines of a hunk than it counted.
+func FuzzParseHunks(f *testing.F) {
+	f.Add("@@ -1,2 +1,2 @@ x\n a\n-b\n+c\n\\ No newline at end of file\n", 0, 0, 2)
+	f.Add("diff --git a/x b/x\n@@ -0,0 +1 @@\n+x\n@@ -5 +5 @@\n-y\n", 1, 0, 1)
+	f.Add("@@ -1 +1 @@\n\n\n", 0, 5, 0)
+	f.Fuzz(func(t *testing.T, patch string, hunk, line, max int) {
+		hs, next := ParseHunks(patch, Window{Hunk: hunk, Line: line, Max: max})
+		n := 0
+		for i, h := range hs {
+			if h.Index != i+1 || len(h.Lines) > h.Count || h.FirstLine+len(h.Lines) > h.Count {
+				t.Fatalf("hunk %d: %+v", i+1, h)
+			}
+			n += len(h.Lines)
+		}
+		if max > 0 && n > max {
+			t.Fatalf("%d lines in a window of %d", n, max)
+		}
+		if next != nil && (next.Hunk < 0 || next.Hunk >= len(hs)) {
+			t.Fatalf("next %+v of %d hunks", next, len(hs))
+		}
+	})
+}

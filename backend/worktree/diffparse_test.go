@@ -20,9 +20,9 @@ func TestParseRawNumstat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []FileChange{
-		{Path: ":x", Status: Modified, OldMode: "100644", NewMode: "100644", Added: 3, Removed: 1},
-		{Path: "new\nname", OldPath: "old", Status: Renamed, Similarity: 87, OldMode: "100644", NewMode: "100644", Added: 2, Removed: 2},
-		{Path: "-bin", Status: Added, OldMode: "000000", NewMode: "100755", Binary: true},
+		{Path: ":x", Status: Modified, OldMode: "100644", NewMode: "100644", OldBlob: "aaa", NewBlob: "bbb", Added: 3, Removed: 1},
+		{Path: "new\nname", OldPath: "old", Status: Renamed, Similarity: 87, OldMode: "100644", NewMode: "100644", OldBlob: "ccc", NewBlob: "ddd", Added: 2, Removed: 2},
+		{Path: "-bin", Status: Added, OldMode: "000000", NewMode: "100755", OldBlob: "000", NewBlob: "eee", Binary: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)

@@ -67,7 +67,7 @@ func (m *Manager) patches(ctx context.Context, repo string, revs []string, binar
 	// from the same computation (one pass over the trees, one rename
 	// detection).
 	env := []string{"GIT_LITERAL_PATHSPECS=1"}
-	args := append(append([]string{}, diffArgs...), "--raw", "--numstat", "-z", "--patch", "--src-prefix=a/", "--dst-prefix=b/")
+	args := append(append([]string{}, diffArgs...), "--raw", "--no-abbrev", "--numstat", "-z", "--patch", "--src-prefix=a/", "--dst-prefix=b/")
 	if binary {
 		args = append(args, "--binary")
 	}
