@@ -143,10 +143,22 @@ func (s *Service) ResolveReview(ctx context.Context, t task.Task, c ChangeReques
 		return c, nil, err
 	}
 	var ws []FileHunks // the same files with whitespace ignored, read when needed
-	locate := func(file, text string) (FileHunks, Hunk, error) {
+	wsFile := func(file string) (FileHunks, bool, error) {
+		if ws == nil {
+			if ws, err = s.whitespaceFiles(ctx, t, uniq(paths)); err != nil {
+				return FileHunks{}, false, err
+			}
+		}
+		f, ok := fileOf(ws, file)
+		return f, ok, nil
+	}
+	locate := func(file, text string, index int, header string) (FileHunks, Hunk, error) {
 		f, ok := fileOf(files, file)
 		if !ok {
 			return f, Hunk{}, &StaleHunkError{File: file, NotChanged: true}
+		}
+		if text == "" && index > 0 {
+			return locateIndex(f, index, header, wsFile)
 		}
 		if text == "" {
 			return f, Hunk{}, nil
@@ -154,35 +166,37 @@ func (s *Service) ResolveReview(ctx context.Context, t task.Task, c ChangeReques
 		if h, ok := f.find(text); ok {
 			return f, h, nil
 		}
-		if ws == nil {
-			if ws, err = s.whitespaceFiles(ctx, t, uniq(paths)); err != nil {
-				return f, Hunk{}, err
-			}
+		wf, ok, err := wsFile(file)
+		if err != nil {
+			return f, Hunk{}, err
 		}
-		if wf, ok := fileOf(ws, file); ok {
+		if ok {
 			if h, ok := wf.find(text); ok {
 				return wf, h, nil
 			}
 		}
-		header, _, _ := strings.Cut(text, "\n")
+		header, _, _ = strings.Cut(text, "\n")
 		return f, Hunk{}, &StaleHunkError{File: file, Header: header}
 	}
 	for i, cm := range c.Comments {
 		if cm.File == "" {
 			continue
 		}
-		_, h, err := locate(cm.File, cm.Hunk)
+		_, h, err := locate(cm.File, cm.Hunk, cm.Index, cm.Header)
 		if err != nil {
 			return c, nil, err
 		}
 		c.Comments[i].Index, c.Comments[i].Header = h.Index, h.Header
+		if cm.Hunk == "" && h.Index > 0 {
+			c.Comments[i].Hunk = excerpt(h, cm)
+		}
 		if cm.Line == 0 && h.NewStart > 0 {
 			c.Comments[i].Line = h.NewStart
 		}
 	}
 	drops := make([]task.HunkDrop, 0, len(c.Drops))
 	for i, d := range c.Drops {
-		f, h, err := locate(d.File, d.Hunk)
+		f, h, err := locate(d.File, d.Hunk, d.Index, d.Header)
 		if err != nil {
 			return c, nil, err
 		}

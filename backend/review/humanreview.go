@@ -28,18 +28,68 @@ var ErrBadReview = errors.New("bad request for changes")
 type Comment struct {
 	// File is the path in the diff the comment is on.
 	File string `json:"file"`
-	// Line is the line number in the new version (0 = the whole hunk or file).
+	// Line is the line number in the new version (0 = the whole hunk or
+	// file); with Side "old", in the old version (a deleted line).
 	Line int `json:"line"`
+	// EndLine, when set, ends a range of lines that starts at Line (in
+	// the same version).
+	EndLine int `json:"end_line,omitempty"`
+	// Side says which version Line and EndLine number: "new" (or "") or
+	// "old".
+	Side string `json:"side,omitempty"`
 	// Hunk is the diff text the comment is attached to, from its "@@" line
-	// ("" = none).
+	// ("" = none, or the hunk named by Index and Header).
 	Hunk string `json:"hunk"`
 	// Text is the user's comment.
 	Text string `json:"text"`
 	// Index and Header locate the hunk in the task's diff (its 1-based
 	// position among the file's hunks and its "@@" line); the service fills
-	// them in when it checks the request against the diff.
+	// them in when it checks the request against the diff. A comment may
+	// name its hunk by them instead of by its text (Hunk ""), as the diff
+	// model numbers them (worktree.DiffHunk.Index and Header).
 	Index  int    `json:"index,omitempty"`
 	Header string `json:"header,omitempty"`
+}
+
+// Sides of a comment's lines.
+const (
+	SideNew = "new"
+	SideOld = "old"
+)
+
+// checkAnchor checks where a comment is anchored: lines that are not
+// negative, a range that ends after it starts, a known side, and no line
+// or hunk without a file.
+func (c Comment) checkAnchor() error {
+	switch {
+	case c.File == "" && (c.Line != 0 || c.EndLine != 0 || c.Hunk != "" || c.Index != 0):
+		return errors.New("has a line or hunk but no file")
+	case c.Line < 0:
+		return fmt.Errorf("has line %d", c.Line)
+	case c.Index < 0:
+		return fmt.Errorf("names hunk %d", c.Index)
+	case c.EndLine != 0 && (c.Line == 0 || c.EndLine < c.Line):
+		return fmt.Errorf("has lines %d to %d, which are not a range", c.Line, c.EndLine)
+	case c.Side != "" && c.Side != SideNew && c.Side != SideOld:
+		return fmt.Errorf("has side %q (want %q or %q)", c.Side, SideNew, SideOld)
+	}
+	return nil
+}
+
+// lineLabel is ", line N", ", lines N-M", ", old line N" … for a comment
+// anchored to lines, "" otherwise.
+func (c Comment) lineLabel() string {
+	if c.Line <= 0 {
+		return ""
+	}
+	side := ""
+	if c.Side == SideOld {
+		side = "old "
+	}
+	if c.EndLine > c.Line {
+		return fmt.Sprintf(", %slines %d-%d", side, c.Line, c.EndLine)
+	}
+	return fmt.Sprintf(", %sline %d", side, c.Line)
 }
 
 // Drop is a hunk the user wants reverted: the fix run reverts it before
@@ -78,15 +128,14 @@ func (c ChangeRequest) Check() (ChangeRequest, error) {
 			return out, fmt.Errorf("%w: comment %d is empty", ErrBadReview, i+1)
 		case len(cm.Text) > MaxCommentText || len(cm.Hunk) > MaxHunkText:
 			return out, fmt.Errorf("%w: comment %d is too long", ErrBadReview, i+1)
-		case cm.File == "" && (cm.Line != 0 || cm.Hunk != ""):
-			return out, fmt.Errorf("%w: comment %d has a line or hunk but no file", ErrBadReview, i+1)
-		case cm.Line < 0:
-			return out, fmt.Errorf("%w: comment %d has line %d", ErrBadReview, i+1, cm.Line)
+		}
+		if err := cm.checkAnchor(); err != nil {
+			return out, fmt.Errorf("%w: comment %d %v", ErrBadReview, i+1, err)
 		}
 		out.Comments = append(out.Comments, cm)
 	}
 	for i, d := range c.Drops {
-		if d.File == "" || strings.TrimSpace(d.Hunk) == "" {
+		if d.File == "" || strings.TrimSpace(d.Hunk) == "" && d.Index <= 0 {
 			return out, fmt.Errorf("%w: dropped hunk %d needs a file and its hunk text", ErrBadReview, i+1)
 		}
 		if len(d.Hunk) > MaxHunkText {
@@ -124,9 +173,7 @@ func RenderHumanReview(c ChangeRequest) string {
 			} else {
 				b.WriteString(quoteName(cm.File))
 				b.WriteString(hunkLabel(cm.Index, cm.Header))
-				if cm.Line > 0 {
-					fmt.Fprintf(&b, ", line %d", cm.Line)
-				}
+				b.WriteString(cm.lineLabel())
 			}
 			b.WriteString(":\n")
 			if cm.Hunk != "" {
