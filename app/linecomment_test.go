@@ -18,7 +18,8 @@ import (
 // Comments anchored to a line, a range of lines and a deleted line, named
 // by the hunk numbers and line numbers of the diff model (no hunk text,
 // as the new diff view sends them), reach the developer's prompt naming
-// the file, the hunk and the lines, with the commented lines quoted.
+// the file, the hunk and the lines, with the commented lines quoted; the
+// draft the review was written in is gone once it is sent.
 func TestLineCommentsReachTheDeveloper(t *testing.T) {
 	f := startHost(t)
 	os.WriteFile(filepath.Join(f.repo, "lib.txt"), []byte(numbered(400)), 0o644)
@@ -54,10 +55,16 @@ func TestLineCommentsReachTheDeveloper(t *testing.T) {
 		{File: "lib.txt", Index: h2.Index, Header: h2.Header, Line: 200, Text: "And this one?"},
 		{File: "lib.txt", Index: h2.Index, Header: h2.Header, Line: 362, Side: review.SideOld, Text: "Keep line 362."},
 	}
+	if _, err := svc.SaveDraft(a.ID, review.Draft{Head: d.Head, Comments: comments}); err != nil {
+		t.Fatal(err)
+	}
 	stateBase := filepath.Join(filepath.Dir(f.repo), "data", "mock-state")
 	before := receivedIn(t, stateBase, done.WorktreePath)
 	if _, err := svc.RequestChanges(a.ID, review.ChangeRequest{Comments: comments}); err != nil {
 		t.Fatal(err)
+	}
+	if dr, _ := svc.Draft(a.ID); len(dr.Comments) != 0 {
+		t.Fatalf("the sent draft is still there: %+v", dr)
 	}
 	f.waitStatus(t, a.ID, task.StatusDone)
 	var dev string

@@ -111,6 +111,11 @@ func (s *Store) RequestFix(ctx context.Context, r FixRequest) (ChangeRequest, er
 		if err := transitionTx(ctx, tx, t, task.StatusPending, TransitionNote{Reason: string(task.EventChangesRequested)}, at); err != nil {
 			return err
 		}
+		if r.Source == SourceReview { // the user's review is sent: its draft is done with
+			if err := clearDraftTx(ctx, tx, r.TaskID); err != nil {
+				return err
+			}
+		}
 		return appendEventTx(ctx, tx, r.TaskID, at, task.ChangesRequested{Comments: r.Comments, Drops: len(r.Drops),
 			Request: out.ID, Fix: out.Seq, General: r.General, Source: r.Source})
 	})

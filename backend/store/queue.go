@@ -176,6 +176,11 @@ func transitionTx(ctx context.Context, tx *sql.Tx, t task.Task, to task.Status, 
 	if err := setStatusTx(ctx, tx, t.ID, from, to, at, note.Reason, set, args...); err != nil {
 		return err
 	}
+	if to == task.StatusAccepted { // the review was decided: its draft is done with
+		if err := clearDraftTx(ctx, tx, t.ID); err != nil {
+			return err
+		}
+	}
 	if from == task.StatusOngoing {
 		if _, err := tx.ExecContext(ctx, `UPDATE controls SET consumed_at = ? WHERE task_id = ? AND kind = 'stop' AND consumed_at IS NULL`, at, t.ID); err != nil {
 			return fmt.Errorf("transition %s: %w", t.ID, err)

@@ -66,6 +66,8 @@ func describeChangeRequest(err error) (string, Code, bool) {
 		return "Nothing changed: the request for changes is empty; write a comment or drop a hunk", InvalidInput, true
 	case errors.Is(err, review.ErrBadReview):
 		return "Nothing changed: " + strings.TrimPrefix(err.Error(), review.ErrBadReview.Error()+": "), InvalidInput, true
+	case errors.Is(err, review.ErrBadDraft):
+		return "The review draft was not saved: " + strings.TrimPrefix(err.Error(), review.ErrBadDraft.Error()+": "), InvalidInput, true
 	case errors.Is(err, review.ErrSubsetStrategy):
 		return "Nothing changed: a hunk-level accept is one squash commit; choose squash, leave out the leftovers, or accept the whole branch", InvalidInput, true
 	case errors.As(err, &np):
