@@ -200,7 +200,7 @@ func Defaults(cat Catalog) Settings {
 			IdleTimeoutMs: DefaultIdleTimeoutMs,
 		},
 		Stop:        Stop{GraceMs: DefaultGraceMs},
-		UI:          UI{Notifications: true, CloseToTray: true},
+		UI:          UI{Notifications: true, CloseToTray: true, DiffView: DiffUnified},
 		Verify:      defaultVerify(),
 		Breakers:    DefaultBreakers(),
 		Limits:      Limits{OnLimit: DefaultOnLimit, SwitchOrder: append([]string{}, cat.SwitchOrder...)},

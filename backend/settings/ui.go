@@ -11,4 +11,14 @@ type UI struct {
 	// StartAtLogin starts the app hidden in the tray when the user logs in
 	// (an XDG autostart entry the desktop app keeps in step); default off.
 	StartAtLogin bool `json:"startAtLogin"`
+	// DiffView is how the Review screen lays out a diff: DiffUnified (the
+	// default) or DiffSplit (side by side); it remembers the user's last
+	// choice.
+	DiffView string `json:"diffView"`
 }
+
+// The layouts of ui.diffView.
+const (
+	DiffUnified = "unified"
+	DiffSplit   = "split"
+)

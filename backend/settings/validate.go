@@ -92,6 +92,9 @@ func (s Settings) problems() []*KeyError {
 	}
 	between("retries.idleTimeoutMs", s.Retries.IdleTimeoutMs, minIdleTimeoutMs, maxDelayMs)
 	between("stop.graceMs", s.Stop.GraceMs, 0, maxGraceMs)
+	if v := s.UI.DiffView; v != DiffUnified && v != DiffSplit {
+		bad("ui.diffView", "must be %s or %s (got %q)", DiffUnified, DiffSplit, v)
+	}
 	s.Verify.problems(bad)
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		if !slices.Contains(s.catalog.Configurable, name) {
