@@ -102,11 +102,16 @@ type NewTaskInput struct {
 	// NotBefore is the earliest time the queue may start the task (nil:
 	// any time; a time in the past: now).
 	NotBefore *time.Time `json:"not_before,omitempty"`
+	// Repo is the repository the task runs in (an absolute path; see
+	// SetupService.PickRepository and RecentRepositories); "" is the
+	// settings' working directory, and with none set the task is refused.
+	Repo string `json:"repo"`
 }
 
-// Create stores a new pending task in the working directory of the
-// settings, with its template text and attachments, all at once or not at
-// all, and tells the UI the queue changed. It makes the checks of
+// Create stores a new pending task in its repository (in.Repo, else the
+// working directory of the settings), with its template text and
+// attachments, all at once or not at all, and tells the UI the queue
+// changed. It makes the checks of
 // `boof-runner add` (backend/intake): a working directory that exists, a
 // base ref that names a commit of it, a repository with a commit to start
 // from; nothing is stored when one fails.
@@ -117,7 +122,7 @@ func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
 	}
 	nt := task.NewTask{
 		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
-		Runs: in.Runs, Command: in.Command, NotBefore: in.NotBefore,
+		Runs: in.Runs, Command: in.Command, NotBefore: in.NotBefore, Repo: in.Repo,
 	}
 	c, err := s.intake.Task(s.ctx(), intake.Request{Task: nt, Files: files, Limit: store.DefaultAttachmentLimit})
 	return s.changed(c.Task, err)

@@ -53,6 +53,9 @@ type App struct {
 	// wraps, whose poll start runs.
 	forge *app.ForgeService
 	prs   *pullreq.Service
+	// setup is the first-launch screen's and the New task form's
+	// repository choice (what is missing, recent repositories, the picker).
+	setup *app.SetupService
 
 	autostart Autostart
 

@@ -262,6 +262,8 @@ func (a *App) buildServices(svc *host.Services) {
 	a.mergeQueue, a.verify = mergeQueueServices(a, svc, rc.Wake)
 	a.prs = svc.PullRequests(a.settingsNow, nil)
 	a.forge = app.NewForgeService(a.prs, g, a.store, a.emit, a.context, func() string { return a.settingsNow().WorkDir() }, app.WithWake(rc.Wake))
+	a.setup = app.NewSetupService(app.SetupDeps{Settings: sf, Store: a.store, Adapters: host.Adapters(), Health: a.settings.ToolHealth,
+		Picker: a.window, Intake: in, Git: g, Emit: a.emit, Ctx: a.context})
 }
 
 // settingsNow loads the settings; a bad file gives the defaults, as the
@@ -276,7 +278,7 @@ func (a *App) ui() settings.UI { return a.settingsNow().UI }
 // bound lists the services bound to the window: their exported methods are
 // what the front end calls (window.go.app.<Service>.<Method>).
 func (a *App) bound() []any {
-	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc, a.mergeQueue, a.verify, a.schedules, a.forge}
+	return []any{a.tasks, a.commands, a.runSvc, a.settings, a.review, a.diag, a.navSvc, a.mergeQueue, a.verify, a.schedules, a.forge, a.setup}
 }
 
 // branches lists a working directory's branches for the base-ref picker,

@@ -28,6 +28,11 @@ type Adapter struct {
 	ContextWindow int64
 	// Configurable is true when settings tools.<Name>.path and .env apply.
 	Configurable bool
+	// Install is the command that installs the CLI, SignIn the one that
+	// signs it in, and KeyEnv the variable that gives it an API key
+	// instead: what the first-launch screen tells a user whose tool is
+	// missing or not signed in ("" when not needed: a tool of the app).
+	Install, SignIn, KeyEnv string
 	// New builds the tool.
 	New func(Config) Tool
 }

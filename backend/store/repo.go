@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -48,4 +49,34 @@ func (s *Store) RecordRepo(ctx context.Context, id, repo string) (bool, error) {
 		return false, err
 	}
 	return false, nil
+}
+
+// RepoUse is a working directory tasks were added in, and when the last
+// of them was.
+type RepoUse struct {
+	Path     string    `json:"path"`
+	LastUsed time.Time `json:"last_used"`
+	Tasks    int       `json:"tasks"`
+}
+
+// RecentRepos returns the working directories recorded on tasks, the one
+// used last first, at most limit of them.
+func (s *Store) RecentRepos(ctx context.Context, limit int) ([]RepoUse, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT repo, MAX(created_at), COUNT(*) FROM tasks WHERE repo != ''
+		GROUP BY repo ORDER BY MAX(created_at) DESC, repo LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("recent repositories: %w", err)
+	}
+	defer rows.Close()
+	out := []RepoUse{}
+	for rows.Next() {
+		var u RepoUse
+		var at int64
+		if err := rows.Scan(&u.Path, &at, &u.Tasks); err != nil {
+			return nil, fmt.Errorf("recent repositories: %w", err)
+		}
+		u.LastUsed = time.UnixMilli(at).UTC()
+		out = append(out, u)
+	}
+	return out, rows.Err()
 }

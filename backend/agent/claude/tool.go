@@ -70,6 +70,9 @@ var Adapter = agent.Adapter{
 	Capabilities:  agent.Capabilities{Streaming: agent.StreamingEvents, MidRunInput: true, NativeResume: true, Usage: true},
 	Prices:        Prices,
 	Configurable:  true,
+	Install:       "npm install -g @anthropic-ai/claude-code",
+	SignIn:        "claude",
+	KeyEnv:        "ANTHROPIC_API_KEY",
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, MidRunInput: true, StateDir: c.StateDir})
 	},
