@@ -257,6 +257,20 @@ export namespace app {
 	        this.delete_branches = source["delete_branches"];
 	    }
 	}
+	export class DiffCursor {
+	    hunk: number;
+	    line: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffCursor(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hunk = source["hunk"];
+	        this.line = source["line"];
+	    }
+	}
 	export class DiffFile {
 	    path: string;
 	    old_path?: string;
@@ -264,6 +278,12 @@ export namespace app {
 	    additions: number;
 	    deletions: number;
 	    binary: boolean;
+	    similarity?: number;
+	    old_mode: string;
+	    new_mode: string;
+	    mode_changed: boolean;
+	    hash: string;
+	    language: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new DiffFile(source);
@@ -277,6 +297,12 @@ export namespace app {
 	        this.additions = source["additions"];
 	        this.deletions = source["deletions"];
 	        this.binary = source["binary"];
+	        this.similarity = source["similarity"];
+	        this.old_mode = source["old_mode"];
+	        this.new_mode = source["new_mode"];
+	        this.mode_changed = source["mode_changed"];
+	        this.hash = source["hash"];
+	        this.language = source["language"];
 	    }
 	}
 	export class DiffSummary {
@@ -366,6 +392,132 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.message = source["message"];
+	    }
+	}
+	export class FileDiff {
+	    path: string;
+	    old_path?: string;
+	    change: string;
+	    additions: number;
+	    deletions: number;
+	    binary: boolean;
+	    similarity?: number;
+	    old_mode: string;
+	    new_mode: string;
+	    mode_changed: boolean;
+	    hash: string;
+	    language: string;
+	    base: string;
+	    head: string;
+	    hunks: worktree.DiffHunk[];
+	    lines: number;
+	    next?: DiffCursor;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.old_path = source["old_path"];
+	        this.change = source["change"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	        this.binary = source["binary"];
+	        this.similarity = source["similarity"];
+	        this.old_mode = source["old_mode"];
+	        this.new_mode = source["new_mode"];
+	        this.mode_changed = source["mode_changed"];
+	        this.hash = source["hash"];
+	        this.language = source["language"];
+	        this.base = source["base"];
+	        this.head = source["head"];
+	        this.hunks = this.convertValues(source["hunks"], worktree.DiffHunk);
+	        this.lines = source["lines"];
+	        this.next = this.convertValues(source["next"], DiffCursor);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileDiffRequest {
+	    path: string;
+	    ignore_whitespace: boolean;
+	    leftovers: boolean;
+	    from_hunk: number;
+	    from_line: number;
+	    max_lines: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDiffRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.ignore_whitespace = source["ignore_whitespace"];
+	        this.leftovers = source["leftovers"];
+	        this.from_hunk = source["from_hunk"];
+	        this.from_line = source["from_line"];
+	        this.max_lines = source["max_lines"];
+	    }
+	}
+	export class FileLines {
+	    path: string;
+	    side: string;
+	    from: number;
+	    to: number;
+	    total: number;
+	    lines: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileLines(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.side = source["side"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.total = source["total"];
+	        this.lines = source["lines"];
+	    }
+	}
+	export class FileLinesRequest {
+	    path: string;
+	    side: string;
+	    from: number;
+	    to: number;
+	    leftovers: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileLinesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.side = source["side"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.leftovers = source["leftovers"];
 	    }
 	}
 	export class FilePatch {
@@ -591,6 +743,7 @@ export namespace app {
 	    attachments: AttachmentInput[];
 	    // Go type: time
 	    not_before?: any;
+	    repo: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTaskInput(source);
@@ -607,6 +760,7 @@ export namespace app {
 	        this.command = source["command"];
 	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
 	        this.not_before = this.convertValues(source["not_before"], null);
+	        this.repo = source["repo"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -930,6 +1084,43 @@ export namespace app {
 	        this.verified = source["verified"];
 	        this.attempts = source["attempts"];
 	        this.updated_at = this.convertValues(source["updated_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RecentRepository {
+	    path: string;
+	    working_directory: boolean;
+	    tasks: number;
+	    // Go type: time
+	    last_used?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecentRepository(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.working_directory = source["working_directory"];
+	        this.tasks = source["tasks"];
+	        this.last_used = this.convertValues(source["last_used"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1451,6 +1642,87 @@ export namespace app {
 	}
 	
 	
+	export class ToolHealthView {
+	    tool: string;
+	    installed: boolean;
+	    version: string;
+	    authenticated: boolean;
+	    reachable: boolean;
+	    error?: string;
+	    path: string;
+	    // Go type: time
+	    checked_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolHealthView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.installed = source["installed"];
+	        this.version = source["version"];
+	        this.authenticated = source["authenticated"];
+	        this.reachable = source["reachable"];
+	        this.error = source["error"];
+	        this.path = source["path"];
+	        this.checked_at = this.convertValues(source["checked_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SetupStatus {
+	    ready: boolean;
+	    problems: setup.Problem[];
+	    working_directory: string;
+	    tools: ToolHealthView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ready = source["ready"];
+	        this.problems = this.convertValues(source["problems"], setup.Problem);
+	        this.working_directory = source["working_directory"];
+	        this.tools = this.convertValues(source["tools"], ToolHealthView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class SyncResult {
 	    pull_request: PullRequestView;
@@ -1697,51 +1969,7 @@ export namespace app {
 	        this.path = source["path"];
 	    }
 	}
-	export class ToolHealthView {
-	    tool: string;
-	    installed: boolean;
-	    version: string;
-	    authenticated: boolean;
-	    reachable: boolean;
-	    error?: string;
-	    path: string;
-	    // Go type: time
-	    checked_at: any;
 	
-	    static createFrom(source: any = {}) {
-	        return new ToolHealthView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tool = source["tool"];
-	        this.installed = source["installed"];
-	        this.version = source["version"];
-	        this.authenticated = source["authenticated"];
-	        this.reachable = source["reachable"];
-	        this.error = source["error"];
-	        this.path = source["path"];
-	        this.checked_at = this.convertValues(source["checked_at"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class TranscriptPage {
 	    data: string;
 	    offset: number;
@@ -2061,6 +2289,8 @@ export namespace review {
 	export class Comment {
 	    file: string;
 	    line: number;
+	    end_line?: number;
+	    side?: string;
 	    hunk: string;
 	    text: string;
 	    index?: number;
@@ -2074,6 +2304,8 @@ export namespace review {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.file = source["file"];
 	        this.line = source["line"];
+	        this.end_line = source["end_line"];
+	        this.side = source["side"];
 	        this.hunk = source["hunk"];
 	        this.text = source["text"];
 	        this.index = source["index"];
@@ -2132,6 +2364,81 @@ export namespace review {
 	        this.subject = source["subject"];
 	        this.author = source["author"];
 	        this.date = this.convertValues(source["date"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Viewed {
+	    path: string;
+	    hash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Viewed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.hash = source["hash"];
+	    }
+	}
+	export class Selection {
+	    file: string;
+	    hunks?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Selection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.hunks = source["hunks"];
+	    }
+	}
+	export class Draft {
+	    head: string;
+	    general: string;
+	    comments: Comment[];
+	    drops: Drop[];
+	    chosen: Selection[];
+	    viewed: Viewed[];
+	    // Go type: time
+	    updated_at: any;
+	    moved: boolean;
+	    unviewed: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Draft(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.head = source["head"];
+	        this.general = source["general"];
+	        this.comments = this.convertValues(source["comments"], Comment);
+	        this.drops = this.convertValues(source["drops"], Drop);
+	        this.chosen = this.convertValues(source["chosen"], Selection);
+	        this.viewed = this.convertValues(source["viewed"], Viewed);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.moved = source["moved"];
+	        this.unviewed = source["unviewed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2324,20 +2631,7 @@ export namespace review {
 		    return a;
 		}
 	}
-	export class Selection {
-	    file: string;
-	    hunks?: number[];
 	
-	    static createFrom(source: any = {}) {
-	        return new Selection(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.file = source["file"];
-	        this.hunks = source["hunks"];
-	    }
-	}
 
 }
 
@@ -2361,6 +2655,53 @@ export namespace settings {
 	        this.noProgress = source["noProgress"];
 	        this.tokensPerMinute = source["tokensPerMinute"];
 	        this.velocityWindowMs = source["velocityWindowMs"];
+	    }
+	}
+
+}
+
+export namespace setup {
+	
+	export class Problem {
+	    kind: string;
+	    tool?: string;
+	    path?: string;
+	    message: string;
+	    fix: string;
+	    action: string;
+	    commands?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.tool = source["tool"];
+	        this.path = source["path"];
+	        this.message = source["message"];
+	        this.fix = source["fix"];
+	        this.action = source["action"];
+	        this.commands = source["commands"];
+	    }
+	}
+	export class RepoCheck {
+	    path: string;
+	    usable: boolean;
+	    git: boolean;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RepoCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.usable = source["usable"];
+	        this.git = source["git"];
+	        this.problem = source["problem"];
 	    }
 	}
 
@@ -2723,6 +3064,79 @@ export namespace verify {
 	        this.command = source["command"];
 	        this.because = source["because"];
 	    }
+	}
+
+}
+
+export namespace worktree {
+	
+	export class DiffLine {
+	    kind: string;
+	    old: number;
+	    new: number;
+	    text: string;
+	    no_newline?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffLine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.old = source["old"];
+	        this.new = source["new"];
+	        this.text = source["text"];
+	        this.no_newline = source["no_newline"];
+	    }
+	}
+	export class DiffHunk {
+	    index: number;
+	    header: string;
+	    section: string;
+	    old_start: number;
+	    old_lines: number;
+	    new_start: number;
+	    new_lines: number;
+	    count: number;
+	    first_line: number;
+	    lines: DiffLine[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffHunk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.header = source["header"];
+	        this.section = source["section"];
+	        this.old_start = source["old_start"];
+	        this.old_lines = source["old_lines"];
+	        this.new_start = source["new_start"];
+	        this.new_lines = source["new_lines"];
+	        this.count = source["count"];
+	        this.first_line = source["first_line"];
+	        this.lines = this.convertValues(source["lines"], DiffLine);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -7,7 +7,15 @@ export function Accept(arg1:string,arg2:app.AcceptInput):Promise<review.AcceptRe
 
 export function AcceptMessage(arg1:string,arg2:string):Promise<string>;
 
+export function ClearDraft(arg1:string):Promise<void>;
+
 export function Commits(arg1:string,arg2:boolean):Promise<Array<review.CommitInfo>>;
+
+export function Draft(arg1:string):Promise<review.Draft>;
+
+export function FileDiff(arg1:string,arg2:app.FileDiffRequest):Promise<app.FileDiff>;
+
+export function FileLines(arg1:string,arg2:app.FileLinesRequest):Promise<app.FileLines>;
 
 export function FilePatch(arg1:string,arg2:string,arg3:boolean):Promise<app.FilePatch>;
 
@@ -24,6 +32,8 @@ export function Reject(arg1:string):Promise<void>;
 export function RejectDeletingBranches(arg1:string,arg2:Array<review.Branch>):Promise<review.RejectRecord>;
 
 export function RequestChanges(arg1:string,arg2:review.ChangeRequest):Promise<review.Queued>;
+
+export function SaveDraft(arg1:string,arg2:review.Draft):Promise<review.Draft>;
 
 export function Summary(arg1:string):Promise<app.DiffSummary>;
 

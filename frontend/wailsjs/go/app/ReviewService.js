@@ -10,8 +10,24 @@ export function AcceptMessage(arg1, arg2) {
   return window['go']['app']['ReviewService']['AcceptMessage'](arg1, arg2);
 }
 
+export function ClearDraft(arg1) {
+  return window['go']['app']['ReviewService']['ClearDraft'](arg1);
+}
+
 export function Commits(arg1, arg2) {
   return window['go']['app']['ReviewService']['Commits'](arg1, arg2);
+}
+
+export function Draft(arg1) {
+  return window['go']['app']['ReviewService']['Draft'](arg1);
+}
+
+export function FileDiff(arg1, arg2) {
+  return window['go']['app']['ReviewService']['FileDiff'](arg1, arg2);
+}
+
+export function FileLines(arg1, arg2) {
+  return window['go']['app']['ReviewService']['FileLines'](arg1, arg2);
 }
 
 export function FilePatch(arg1, arg2, arg3) {
@@ -44,6 +60,10 @@ export function RejectDeletingBranches(arg1, arg2) {
 
 export function RequestChanges(arg1, arg2) {
   return window['go']['app']['ReviewService']['RequestChanges'](arg1, arg2);
+}
+
+export function SaveDraft(arg1, arg2) {
+  return window['go']['app']['ReviewService']['SaveDraft'](arg1, arg2);
 }
 
 export function Summary(arg1) {

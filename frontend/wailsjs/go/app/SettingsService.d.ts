@@ -5,6 +5,8 @@ import {app} from '../models';
 
 export function Budget():Promise<budget.Report>;
 
+export function DiffView():Promise<string>;
+
 export function Get():Promise<app.SaveSettingsResult>;
 
 export function Models(arg1:string):Promise<Array<string>>;
@@ -14,6 +16,8 @@ export function PickDirectory():Promise<string>;
 export function RetryBudgetStopped():Promise<app.BudgetRetryResult>;
 
 export function Save(arg1:app.SettingsView):Promise<app.SaveSettingsResult>;
+
+export function SetDiffView(arg1:string):Promise<string>;
 
 export function TestTool(arg1:string):Promise<app.ToolHealthView>;
 

@@ -6,6 +6,10 @@ export function Budget() {
   return window['go']['app']['SettingsService']['Budget']();
 }
 
+export function DiffView() {
+  return window['go']['app']['SettingsService']['DiffView']();
+}
+
 export function Get() {
   return window['go']['app']['SettingsService']['Get']();
 }
@@ -24,6 +28,10 @@ export function RetryBudgetStopped() {
 
 export function Save(arg1) {
   return window['go']['app']['SettingsService']['Save'](arg1);
+}
+
+export function SetDiffView(arg1) {
+  return window['go']['app']['SettingsService']['SetDiffView'](arg1);
 }
 
 export function TestTool(arg1) {
