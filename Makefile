@@ -150,6 +150,7 @@ reliability:
 
 test-window: build
 	scripts/smoke-window.sh $(BIN) $(OUT)/screens
+	scripts/first-frame-window.sh $(BIN) $(OUT)/screens
 	scripts/e2e-window.sh $(BIN) $(OUT)/screens
 
 # The desktop journeys through the real binary (app/shell/journey_test.go:

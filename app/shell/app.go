@@ -53,6 +53,8 @@ type App struct {
 	// wraps, whose poll start runs.
 	forge *app.ForgeService
 	prs   *pullreq.Service
+	// theme is the window's colour scheme (OpenForWindow; "" is light).
+	theme Theme
 	// setup is the first-launch screen's and the New task form's
 	// repository choice (what is missing, recent repositories, the picker).
 	setup *app.SetupService

@@ -163,7 +163,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 // runs on another goroutine while the calling one, which goes on to run
 // the window, initialises GTK and creates WebKit's web context on its
 // thread (startToolkit; the goroutine stays locked to it), so the
-// two no longer add up before the window starts. WebKit's environment is
+// two no longer add up before the window starts; GTK is told the desktop's
+// colour scheme first (theme.go). WebKit's environment is
 // set first, as it must be before GTK starts. Without a display to open it
 // closes what Open opened and returns ErrNoDisplay.
 func OpenForWindow(ctx context.Context, o Options) (*App, error) {
@@ -179,8 +180,11 @@ func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 		a, err := Open(ctx, o)
 		ch <- opened{a, err}
 	}()
-	shown := startToolkit()
+	shown, dark := startToolkit(portalPrefersDark(ctx))
 	r := <-ch
+	if r.err == nil && dark {
+		r.a.theme = ThemeDark
+	}
 	if r.err != nil || shown {
 		return r.a, r.err
 	}

@@ -3,5 +3,6 @@
 package shell
 
 // startToolkit does nothing without the desktop tag: the window code is
-// not built, and tests open the app without GTK.
-func startToolkit() bool { return true }
+// not built, and tests open the app without GTK. The theme is light
+// unless the portal asked for dark.
+func startToolkit(preferDark, portalSaid bool) (shown, dark bool) { return true, preferDark }

@@ -28,7 +28,7 @@ func runWindow(a *App) error {
 		MinHeight:        640,
 		StartHidden:      !a.window.Visible(),
 		AssetServer:      &assetserver.Options{Assets: a.opts.Assets},
-		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
+		BackgroundColour: windowBackground(a.theme),
 		OnStartup:        a.onStartup,
 		OnDomReady:       a.onDomReady,
 		OnBeforeClose:    a.desk.BeforeClose,
@@ -36,6 +36,16 @@ func runWindow(a *App) error {
 		Bind:             a.bound(),
 		Linux:            &linux.Options{ProgramName: "boof-runner", Icon: a.windowIcon(), WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
+}
+
+// windowBackground is the window's colour before the page paints: the
+// page's own background (--bg in frontend/src/app.css) in the theme, so
+// the first frame already matches the UI.
+func windowBackground(t Theme) *options.RGBA {
+	if t == ThemeDark {
+		return &options.RGBA{R: 0x17, G: 0x19, B: 0x1d, A: 255}
+	}
+	return &options.RGBA{R: 255, G: 255, B: 255, A: 255}
 }
 
 // wailsRuntime is the window as the rest of the app sees it: the event
