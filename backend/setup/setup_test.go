@@ -11,6 +11,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/host"
 	"github.com/boof-runner/boof-runner/backend/intake"
 )
 
@@ -115,5 +116,24 @@ func TestCheckRepository(t *testing.T) {
 	}
 	if !errors.Is(in.CheckBase(ctx, "", ""), intake.ErrNoWorkDir) {
 		t.Fatal("an intake without settings has a working directory")
+	}
+}
+
+// Every registered agent CLI says how to install it and sign it in, so
+// the first-launch screen can tell a new user (an adapter added without
+// them would leave its problem with no fix).
+func TestAdaptersSayHowToInstallAndSignIn(t *testing.T) {
+	n := 0
+	for _, a := range host.Adapters() {
+		if a.Bin == "" {
+			continue
+		}
+		n++
+		if a.Install == "" || a.SignIn == "" || a.KeyEnv == "" {
+			t.Errorf("%s: install %q, sign in %q, key %q", a.Name, a.Install, a.SignIn, a.KeyEnv)
+		}
+	}
+	if n < 2 {
+		t.Fatalf("%d agent CLIs registered", n)
 	}
 }

@@ -67,6 +67,9 @@ var Adapter = agent.Adapter{
 	Capabilities:  capabilities,
 	Prices:        Prices,
 	Configurable:  true,
+	Install:       "npm install -g @google/gemini-cli",
+	SignIn:        "gemini",
+	KeyEnv:        "GEMINI_API_KEY",
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env, StateDir: c.StateDir})
 	},
