@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,7 +100,21 @@ func newGitRepo(t *testing.T, dir string) string {
 // repositories then list after the working directory.
 func TestFirstRunNamesWhatIsMissing(t *testing.T) {
 	tmp := t.TempDir()
-	f := newFirstRun(t, `{"tools": {"claude-code": {"path": "`+filepath.Join(tmp, "no-claude")+`"}, "codex": {"path": "`+filepath.Join(tmp, "no-codex")+`"}}}`)
+	// every agent CLI at a path that does not exist, whatever this machine has
+	tools := func(codex string) string {
+		var ps []string
+		for _, a := range host.Adapters() {
+			p := filepath.Join(tmp, "no-"+a.Name)
+			if a.Name == "codex" && codex != "" {
+				p = codex
+			}
+			if a.Bin != "" {
+				ps = append(ps, strconv.Quote(a.Name)+`: {"path": `+strconv.Quote(p)+`}`)
+			}
+		}
+		return `{"tools": {` + strings.Join(ps, ", ") + `}}`
+	}
+	f := newFirstRun(t, tools(""))
 	if got := f.problems(t); got != "no_agent_cli:,no_repository:" {
 		t.Fatalf("fresh root: %q", got)
 	}
@@ -108,7 +123,7 @@ func TestFirstRunNamesWhatIsMissing(t *testing.T) {
 	os.WriteFile(codex, []byte("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 0.50.0'; exit 0; fi\n"+
 		"echo 'Not logged in: run codex login' >&2\nexit 1\n"), 0o755)
 	// the tools are built when the app opens: open it again with codex there
-	f = newFirstRun(t, `{"tools": {"claude-code": {"path": "`+filepath.Join(tmp, "no-claude")+`"}, "codex": {"path": "`+codex+`"}}}`)
+	f = newFirstRun(t, tools(codex))
 	s, err := f.setup.Status()
 	if err != nil || len(s.Problems) != 2 || s.Problems[0].Kind != setup.NotSignedIn || s.Problems[0].Tool != "codex" ||
 		!slices.Equal(s.Problems[0].Commands, []string{"codex login"}) || s.Problems[1].Kind != setup.NoRepository || s.Problems[1].Action != setup.ChooseRepository {

@@ -80,6 +80,9 @@ var Adapter = agent.Adapter{
 	Capabilities: capabilities,
 	Prices:       Prices,
 	Configurable: true,
+	Install:      "npm install -g opencode-ai",
+	SignIn:       "opencode auth login",
+	KeyEnv:       "OPENAI_API_KEY",
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
 	},

@@ -74,6 +74,8 @@ var Adapter = agent.Adapter{
 	Capabilities: capabilities,
 	Prices:       Prices,
 	Configurable: true,
+	Install:      "npm install -g @qwen-code/qwen-code",
+	KeyEnv:       "OPENAI_API_KEY",
 	New: func(c agent.Config) agent.Tool {
 		return New(Options{Path: c.Path, Runner: c.Runner, Env: c.Env})
 	},
