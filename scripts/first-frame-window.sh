@@ -6,7 +6,10 @@
 # prefers-color-scheme: dark); the window is screenshot as soon as it is
 # visible and again once the front end has loaded, and a pixel near its
 # bottom-right corner (page background in every screen) must be the theme's
-# background both times: #FFFFFF light, #17191D dark (app.css --bg).
+# background both times: #FFFFFF light, #17191D dark (app.css --bg). And
+# WebKit's storage stays in the data root: after both runs nothing of the
+# app is under ~/.local/share or ~/.cache, and what WebKit wrote is inside
+# the data root under folders of 0700 (DATA/webkit/data, DATA/webkit/cache).
 set -euo pipefail
 bin=$(realpath "${1:-build/bin/boof-runner}")
 out=$(mkdir -p "${2:-out/screens}" && realpath "${2:-out/screens}")
@@ -58,3 +61,16 @@ check() { # check NAME WANT [ENV=VALUE...]
 }
 check light '#FFFFFF'
 check dark '#17191D' GTK_THEME=Adwaita:dark
+for d in "$HOME/.local/share/boof-runner" "$HOME/.cache/boof-runner"; do
+	[ ! -e "$d" ] || { echo "first-frame: WebKit wrote outside the data root:" >&2; find "$d" >&2; exit 1; }
+done
+for name in light dark; do
+	w="$tmp/data-$name/webkit"
+	[ -n "$(find "$w" -mindepth 2 -print -quit)" ] || { echo "first-frame: WebKit wrote nothing under $w" >&2; exit 1; }
+	# WebKit makes its own folders 0755 below these: they are closed to
+	# others by the 0700 ones the app makes above them
+	for d in "$w" "$w/data" "$w/cache" "$tmp/data-$name"; do
+		[ "$(stat -c %a "$d")" = 700 ] || { echo "first-frame: $d is not 0700" >&2; ls -ld "$d" >&2; exit 1; }
+	done
+	echo "first-frame: $name: WebKit's storage in the data root: $(cd "$w" && find . -mindepth 1 -maxdepth 3 | sort | tr '\n' ' ')"
+done

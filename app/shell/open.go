@@ -171,6 +171,9 @@ func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 	if err := setupWebKitEnv(); err != nil {
 		return nil, fmt.Errorf("set up webkit: %w", err)
 	}
+	if err := setupWebKitStorage(o); err != nil {
+		return nil, fmt.Errorf("set up webkit: %w", err)
+	}
 	type opened struct {
 		a   *App
 		err error

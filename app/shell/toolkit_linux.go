@@ -6,6 +6,33 @@ package shell
 #cgo pkg-config: gtk+-3.0 webkit2gtk-4.0
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
+#include <stdlib.h>
+
+// keep_storage_in makes GLib's user data and cache folders data and cache
+// for this process: GLib reads XDG_DATA_HOME and XDG_CACHE_HOME once, at
+// the first g_get_user_data_dir and g_get_user_cache_dir, and keeps what
+// it read for the life of the process. They are set for that first read
+// and put back at once, so the environment (Go's, the agents', WebKit's
+// child processes') is as it was; WebKit's default context then keeps its
+// storage under them instead of ~/.local/share and ~/.cache.
+static void keep_storage_in(const char *data, const char *cache) {
+	gchar *old_data = g_strdup(g_getenv("XDG_DATA_HOME"));
+	gchar *old_cache = g_strdup(g_getenv("XDG_CACHE_HOME"));
+	g_setenv("XDG_DATA_HOME", data, TRUE);
+	g_setenv("XDG_CACHE_HOME", cache, TRUE);
+	g_get_user_data_dir();
+	g_get_user_cache_dir();
+	if (old_data != NULL)
+		g_setenv("XDG_DATA_HOME", old_data, TRUE);
+	else
+		g_unsetenv("XDG_DATA_HOME");
+	if (old_cache != NULL)
+		g_setenv("XDG_CACHE_HOME", old_cache, TRUE);
+	else
+		g_unsetenv("XDG_CACHE_HOME");
+	g_free(old_data);
+	g_free(old_cache);
+}
 
 // start_toolkit starts GTK and WebKit's default context. portal is the
 // desktop portal's colour scheme (1 dark, 2 light, 0 none): GTK is told a
@@ -36,7 +63,22 @@ static int start_toolkit(int portal) {
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
+
+// keepWebKitStorage makes GLib's user data and cache folders, where WebKit's
+// default context keeps its storage (hsts-storage.sqlite, mediakeys,
+// storage, its caches), data and cache inside the data root. It must run
+// before anything reads them (GTK, WebKit), on a process whose other
+// threads read no C environment yet: OpenForWindow calls it first.
+func keepWebKitStorage(data, cache string) {
+	d, c := C.CString(data), C.CString(cache)
+	defer C.free(unsafe.Pointer(d))
+	defer C.free(unsafe.Pointer(c))
+	C.keep_storage_in(d, c)
+}
 
 // startToolkit initialises GTK and creates WebKit's default web context
 // (about 50 ms here: its process pool and data manager). Wails' own

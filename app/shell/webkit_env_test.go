@@ -3,6 +3,8 @@ package shell
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -47,5 +49,24 @@ func TestWindowIconPrefersTheSmallIcon(t *testing.T) {
 	a = &App{opts: Options{AppIcon: big}}
 	if got := a.windowIcon(); !bytes.Equal(got, big) {
 		t.Fatalf("without a WindowIcon the window shows %q, want the AppIcon", got)
+	}
+}
+
+// WebKit's storage folders are made inside the data root, 0700, and one
+// left 0755 (by an older version or by hand) is closed again.
+func TestWebKitStorageFolders(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "webkit", "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, cache, err := webkitStorage(root)
+	if err != nil || data != filepath.Join(root, "webkit", "data") || cache != filepath.Join(root, "webkit", "cache") {
+		t.Fatalf("%q %q %v", data, cache, err)
+	}
+	for _, d := range []string{filepath.Join(root, "webkit"), data, cache} {
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v %v", d, fi.Mode(), err)
+		}
 	}
 }
