@@ -172,7 +172,7 @@ func OpenForWindow(ctx context.Context, o Options) (*App, error) {
 		return nil, fmt.Errorf("set up webkit: %w", err)
 	}
 	if err := setupWebKitStorage(o); err != nil {
-		return nil, fmt.Errorf("set up webkit: %w", err)
+		return nil, err // the data root's own error, as Open gives it
 	}
 	type opened struct {
 		a   *App
