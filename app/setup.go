@@ -44,7 +44,7 @@ type SetupDeps struct {
 	// is shown again for 10 minutes).
 	Health func() ([]ToolHealthView, error)
 	Picker DirectoryPicker
-	// Intake makes the checks of a new task (host.Intake).
+	// Intake makes the checks of a new task (host.Services.Intake).
 	Intake *intake.Service
 	Git    *gitx.Git
 	Emit   Emitter

@@ -48,13 +48,13 @@ func newFirstRun(t *testing.T, settingsJSON string) *firstRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.Open(host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
+	h, err := host.Open(context.Background(), host.Options{Paths: paths, Store: st, Exe: os.Args[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close(); st.Close() })
 	f := &firstRun{root: root, st: st, h: h, picker: &pickerAt{}, rec: &RecordingEmitter{}}
-	in := host.Intake(st, h.Settings)
+	in := h.Intake
 	settingsSvc := NewSettingsService(h.Settings, st, h.Tools.Tools, f.rec, context.Background, f.picker, nil)
 	f.tasks = NewTaskService(st, f.rec, context.Background, TaskDeps{
 		WorkDir: func() string { s, _ := h.Settings.Load(); return s.WorkDir() }, Wake: h.Runner.Wake, Intake: in})
