@@ -236,16 +236,9 @@ func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, e
 	if err != nil {
 		return q.block(ctx, e, q.describe(err), nil, "")
 	}
-	msg, err := review.TaskMessage(ctx, q.Store, review.Strategy(e.Strategy), t)
+	req, err := q.request(ctx, e, t)
 	if err != nil {
 		return 0, false, err
-	}
-	req := review.Request{Repo: e.Repo, TaskID: e.TaskID, Status: t.Status, Target: e.Target, Strategy: review.Strategy(e.Strategy),
-		Message: msg}
-	if reason, err := q.Store.UnverifiedReason(ctx, t.ID); err != nil {
-		return 0, false, err
-	} else {
-		req.Unverified = reason
 	}
 	plan, built, err := q.Review.Build(ctx, req)
 	if err != nil {
@@ -319,6 +312,22 @@ func (q *Queue) attempt(ctx context.Context, e task.QueueEntry) (result, bool, e
 		Landed: &built, Reason: ptr(""),
 		Event: task.MergeQueued{Action: task.QueueLandedOn, Entry: e.ID, Target: e.Target, Strategy: e.Strategy, Old: plan.TargetSHA, New: built}})
 	return resLanded, false, err
+}
+
+// request is the accept an entry makes of its task: the default message
+// of the strategy (review.TaskMessage) and whether the task went
+// unverified.
+func (q *Queue) request(ctx context.Context, e task.QueueEntry, t task.Task) (review.Request, error) {
+	msg, err := review.TaskMessage(ctx, q.Store, review.Strategy(e.Strategy), t)
+	if err != nil {
+		return review.Request{}, err
+	}
+	reason, err := q.Store.UnverifiedReason(ctx, t.ID)
+	if err != nil {
+		return review.Request{}, err
+	}
+	return review.Request{Repo: e.Repo, TaskID: e.TaskID, Status: t.Status, Target: e.Target, Strategy: review.Strategy(e.Strategy),
+		Message: msg, Unverified: reason}, nil
 }
 
 // block parks an entry in flight with a reason, the conflicting files or

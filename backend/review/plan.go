@@ -104,22 +104,8 @@ func (s *Service) Plan(ctx context.Context, r Request) (Plan, error) {
 func (s *Service) plan(ctx context.Context, r Request, common string, full bool) (Plan, error) {
 	var p Plan
 	var err error
-	if p.Strategy, err = ParseStrategy(string(r.Strategy)); err != nil {
+	if p.Strategy, err = checkRequest(r); err != nil {
 		return p, err
-	}
-	if r.Unverified != "" {
-		return p, &NotVerifiedError{Reason: r.Unverified}
-	}
-	if len(r.Only) > 0 && p.Strategy != StrategySquash {
-		return p, ErrSubsetStrategy
-	}
-	if len(r.Only) > 0 && r.IncludeLeftovers {
-		return p, fmt.Errorf("%w: the leftovers cannot be part of a hunk-level accept", ErrSubsetStrategy)
-	}
-	if r.Status != "" {
-		if err := task.CheckTransition(r.Status, task.StatusAccepted); err != nil {
-			return p, err
-		}
 	}
 	if p.TaskRef, err = branchRef(TaskBranch(r.TaskID)); err != nil {
 		return p, fmt.Errorf("task id %q: %w", r.TaskID, err)
@@ -207,6 +193,32 @@ func (s *Service) plan(ctx context.Context, r Request, common string, full bool)
 		return p, &DirtyError{Dir: p.Checkout, Files: p.Dirty}
 	}
 	return p, nil
+}
+
+// checkRequest refuses what no repository state makes acceptable: an
+// unknown strategy, an unverified task, a hunk choice with another
+// strategy or with the leftovers, a task not in a state to accept. It
+// returns the strategy.
+func checkRequest(r Request) (Strategy, error) {
+	st, err := ParseStrategy(string(r.Strategy))
+	if err != nil {
+		return st, err
+	}
+	if r.Unverified != "" {
+		return st, &NotVerifiedError{Reason: r.Unverified}
+	}
+	if len(r.Only) > 0 && st != StrategySquash {
+		return st, ErrSubsetStrategy
+	}
+	if len(r.Only) > 0 && r.IncludeLeftovers {
+		return st, fmt.Errorf("%w: the leftovers cannot be part of a hunk-level accept", ErrSubsetStrategy)
+	}
+	if r.Status != "" {
+		if err := task.CheckTransition(r.Status, task.StatusAccepted); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
 }
 
 // mustRef returns ref's commit, or missing (wrapped) when it does not exist.
