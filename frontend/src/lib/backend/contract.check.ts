@@ -9,6 +9,7 @@
 // name Go emits and hands over its generated payload.
 import type * as Commands from '../../../wailsjs/go/app/CommandService';
 import type * as Diag from '../../../wailsjs/go/app/DiagService';
+import type * as Forge from '../../../wailsjs/go/app/ForgeService';
 import type * as MergeQueue from '../../../wailsjs/go/app/MergeQueueService';
 import type * as Nav from '../../../wailsjs/go/app/NavService';
 import type * as Review from '../../../wailsjs/go/app/ReviewService';
@@ -30,7 +31,8 @@ export type GeneratedApi = Prefixed<'TaskService', typeof Tasks> &
   Prefixed<'NavService', typeof Nav> &
   Prefixed<'MergeQueueService', typeof MergeQueue> &
   Prefixed<'VerifyService', typeof Verify> &
-  Prefixed<'ScheduleService', typeof Schedules>;
+  Prefixed<'ScheduleService', typeof Schedules> &
+  Prefixed<'ForgeService', typeof Forge>;
 
 /** The data of a generated model class (its methods dropped); Go times are `any` there. */
 type Plain<T> = T extends readonly unknown[] ? { [I in keyof T]: Plain<T[I]> } : T extends object ? { [K in keyof T as T[K] extends (...a: never[]) => unknown ? never : K]: Plain<T[K]> } : T;
