@@ -25,5 +25,12 @@ export function errorMessage(err: unknown): string {
   msg = msg.split('\n')[0].trim();
   if (msg.startsWith('goroutine ') || msg === '') msg = 'Unexpected error';
   if (msg.length > 300) msg = msg.slice(0, 297) + '...';
-  return msg.charAt(0).toUpperCase() + msg.slice(1);
+  // As Go's usererr does: a first word that is a name (a URL, a path, an id) keeps its case.
+  return startsWithWord(msg) ? msg.charAt(0).toUpperCase() + msg.slice(1) : msg;
+}
+
+/** Whether the text's first word (up to a space, comma, colon or semicolon) is letters alone. */
+function startsWithWord(s: string): boolean {
+  const word = s.split(/[ ,:;]/, 1)[0];
+  return word !== '' && /^[\p{L}']+$/u.test(word);
 }

@@ -53,4 +53,11 @@ describe('errorMessage', () => {
     expect(errorMessage(undefined)).toBe('Unexpected error');
     expect(errorMessage('a'.repeat(400))).toHaveLength(300);
   });
+
+  it('keeps the case of a first word that is a name, as Go words it', () => {
+    // backend/usererr's sentence(): a first word with a dot, slash or digit is a name.
+    expect(errorMessage('boof-runner/fix-T1 on origin is at abc1234.')).toBe('boof-runner/fix-T1 on origin is at abc1234.');
+    expect(errorMessage('settings.json: unreadable')).toBe('settings.json: unreadable');
+    expect(errorMessage("can't push: no remote")).toBe("Can't push: no remote");
+  });
 });
