@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, fireEvent, waitFor, within } from '@testing-library/svelte';
 import { StubBackend } from './lib/backend/stub';
-import { DEMO, MODELS, budgetReport, demo, detailOf, runnerStatus, taskView, toolHealth, usageOf } from './lib/backend/stub-data';
+import { DEMO, MODELS, budgetReport, demo, detailOf, pullRequest, runnerStatus, taskView, toolHealth, usageOf } from './lib/backend/stub-data';
 import { defaultSettings } from './lib/backend/goldens';
 import type { TaskView, UIRequest } from './lib/backend/types';
 import App from './App.svelte';
@@ -35,6 +35,7 @@ function appBackend(tasks: TaskView[] = DEMO) {
       throw new Error('no dry run in this test');
     },
     'MergeQueueService.List': () => [],
+    'ForgeService.PullRequest': (id) => pullRequest(id),
     'NavService.Ready': () => [],
     'NavService.Shown': () => undefined,
   });

@@ -1,5 +1,6 @@
 // Data for the stubs of component tests: tasks as the services return them.
 // Only shapes and example values; no rule of the Go side lives here.
+import type { PullRequestView } from './forge-api';
 import type { BudgetReport, FeedItem, RunnerStatus, TaskDetail, TaskView, ToolHealth, UsageRange, UsageRow, UsageSummary } from './types';
 
 const AT = '2026-11-30T10:00:00Z';
@@ -142,4 +143,9 @@ export function usageOf(range: UsageRange): UsageSummary {
 /** A budget report, as SettingsService.Budget returns it: no budget unless lines are given. */
 export function budgetReport(over: Partial<BudgetReport> = {}): BudgetReport {
   return { now: AT, location: 'UTC', lines: [], breakers: { toolCalls: 200, repeatFailures: 3, noProgress: 12, tokensPerMinute: 400_000, velocityWindowMs: 30_000 }, stopped: [], held: 0, ...over };
+}
+
+/** A task's pull request as ForgeService.PullRequest gives it: never pushed unless `over` says so. */
+export function pullRequest(taskId: string, over: Partial<PullRequestView> = {}): PullRequestView {
+  return { task_id: taskId, pushed: false, remote: '', branch: '', pushed_sha: '', forge: '', host: '', project: '', number: 0, url: '', state: '', review: '', checks: [], merge_sha: '', problem: '', synced_at: '', ...over };
 }
