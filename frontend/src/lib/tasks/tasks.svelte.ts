@@ -3,6 +3,7 @@ import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
 import { EVENT_NAMES, type CreateTaskInput, type Status, type TaskView } from '../backend/types';
 import { normalizeTask } from '../backend/normalize';
+import type { IssueTask, IssueTaskInput } from '../backend/forge-api';
 import { allLabels, countByStatus, groupTasks, moveInQueue, queueOrder } from './group';
 
 /** The task list: loads through TaskService.List, reloads on `tasks:changed`, and performs list actions. */
@@ -62,6 +63,18 @@ export class TaskStore {
     }
     if (!this.tasks.some((x) => x.id === t.id)) this.tasks = [...this.tasks, t];
     void this.load();
+    return t;
+  }
+
+  /** Creates a pending task from a GitHub or GitLab issue; throws Go's sentence on failure. */
+  async createFromIssue(input: IssueTaskInput): Promise<IssueTask> {
+    let t: IssueTask;
+    try {
+      t = await this.backend.invoke('ForgeService.CreateFromIssue', input);
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+    await this.load();
     return t;
   }
 
