@@ -6,6 +6,7 @@
 // share helpers.mjs and never import this one.
 import { contentFlows } from './content.mjs';
 import { contractFlows } from './contract.mjs';
+import { forgeFlows } from './forge.mjs';
 import { mergeQueueFlows } from './mergequeue.mjs';
 import { reviewFlows } from './review.mjs';
 import { runningFlows } from './running.mjs';
@@ -23,5 +24,6 @@ export const flows = {
   ...contentFlows,
   ...scheduleFlows,
   ...mergeQueueFlows,
+  ...forgeFlows,
   ...contractFlows,
 };
