@@ -3,9 +3,8 @@
 // The shapes are the generated models' (wailsjs/go/models.ts) with Go's
 // string enums narrowed to the values app/forge.go documents.
 import type { app, task } from '../../../wailsjs/go/models';
+import type { Data } from './generated';
 
-/** The data of a generated model class (its methods dropped). */
-type Data<T> = T extends readonly unknown[] ? { [I in keyof T]: Data<T[I]> } : T extends object ? { [K in keyof T as T[K] extends (...a: never[]) => unknown ? never : K]: Data<T[K]> } : T;
 
 /** "" = never opened (or only pushed); "gone" = deleted on its forge. */
 export type PullRequestState = 'open' | 'draft' | 'merged' | 'closed' | 'gone' | '';

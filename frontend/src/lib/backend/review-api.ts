@@ -1,6 +1,17 @@
 // ReviewService: a task's diff, its accept (whole or hunks), undo, reject and
 // change requests (Go: app/review.go).
 import type { CommitInfo, DiffSummary, FilePatch } from './types';
+import type { app, review } from '../../../wailsjs/go/models';
+import type { Data } from './generated';
+
+/** One file's diff as rows with line numbers (Go: app.FileDiff; issue 40). */
+export type FileDiff = Data<app.FileDiff>;
+export type FileDiffRequest = Data<app.FileDiffRequest>;
+/** Lines of one side of a file, to expand context (Go: app.FileLines). */
+export type FileLines = Data<app.FileLines>;
+export type FileLinesRequest = Data<app.FileLinesRequest>;
+/** Unsent review work of a task, kept across reloads and restarts (Go: review.Draft). */
+export type ReviewDraft = Data<review.Draft>;
 
 export type AcceptStrategy = 'merge' | 'squash' | 'rebase';
 
@@ -121,4 +132,11 @@ export interface ReviewApi {
   'ReviewService.FilePatchWith': (taskId: string, path: string, opts: PatchRequest) => Promise<FilePatch>;
   'ReviewService.TaskBranches': (taskId: string) => Promise<TaskBranch[]>;
   'ReviewService.RejectDeletingBranches': (taskId: string, confirm: TaskBranch[]) => Promise<{ deleted: TaskBranch[]; at: string }>;
+  /** The message an accept with strategy writes when the dialog's is empty (its placeholder). */
+  'ReviewService.AcceptMessage': (taskId: string, strategy: AcceptStrategy) => Promise<string>;
+  'ReviewService.FileDiff': (taskId: string, req: FileDiffRequest) => Promise<FileDiff>;
+  'ReviewService.FileLines': (taskId: string, req: FileLinesRequest) => Promise<FileLines>;
+  'ReviewService.Draft': (taskId: string) => Promise<ReviewDraft>;
+  'ReviewService.SaveDraft': (taskId: string, draft: ReviewDraft) => Promise<ReviewDraft>;
+  'ReviewService.ClearDraft': (taskId: string) => Promise<void>;
 }

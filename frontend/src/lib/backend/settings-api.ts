@@ -13,6 +13,9 @@ export interface SettingsApi {
   'SettingsService.Usage': (range: UsageRange) => Promise<UsageSummary>;
   'SettingsService.Budget': () => Promise<BudgetReport>;
   'SettingsService.RetryBudgetStopped': () => Promise<BudgetRetryResult>;
+  /** The Review screen's diff layout (settings ui.diffView): "unified" or "split". */
+  'SettingsService.DiffView': () => Promise<string>;
+  'SettingsService.SetDiffView': (layout: 'unified' | 'split') => Promise<string>;
 }
 
 export interface CommandApi {
