@@ -1,4 +1,4 @@
-//go:build reliability
+//go:build linux && reliability
 
 package reliability
 
