@@ -150,7 +150,12 @@ func TestOutputByteExact(t *testing.T) {
 	}{
 		{"10MB-single-line", "bigline", []string{"10485760"}, []string{strings.Repeat("a", 10<<20), `{"ok":true}`}},
 	}
-	r := newRunner(t)
+	// The backlog holds the whole output: this test is about the bytes,
+	// not about how fast this consumer keeps up (a slow one drops for
+	// itself only, TestSlowConsumerNeverBlocksChild), which on a loaded machine under
+	// -race it may not.
+	r := NewRunner(RunnerOptions{MaxBacklog: 32 << 20})
+	t.Cleanup(func() { r.Shutdown(time.Second) })
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "t.log")
