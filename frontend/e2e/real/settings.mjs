@@ -120,7 +120,12 @@ export const settingsFlows = {
       const pane = await openTask(page, 'Fix flaky worktree test');
       await pane.getByText('Tool and model per role').click();
       const tools = pane.getByRole('combobox', { name: 'developer tool' });
-      await until('the tool choices', async () => (await tools.locator('option').allTextContents()).map((t) => t.trim()).join(',') === '(settings),claude-code,codex,mock');
+      // Every registered tool: the five agent CLIs and the mock.
+      const want = '(settings),claude-code,codex,gemini,mock,opencode,qwen-code';
+      await until('the tool choices', async () => {
+        const [first, ...rest] = (await tools.locator('option').allTextContents()).map((t) => t.trim());
+        return [first, ...rest.sort()].join(',') === want;
+      });
       await new Promise((r) => setTimeout(r, 3000));
       assert(called() === '', `the window's start ran the CLIs:\n${called()}`);
       await nav(page, 'Settings').click();
