@@ -40,7 +40,10 @@ func portalPrefersDark(ctx context.Context) (dark, ok bool) {
 	defer conn.Close()
 	var v dbus.Variant
 	obj := conn.Object("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop")
-	err = obj.CallWithContext(ctx, "org.freedesktop.portal.Settings.Read", 0, "org.freedesktop.appearance", "color-scheme").Store(&v)
+	// FlagNoAutoStart: a portal that is not running is not started for
+	// this (activating it left its document portal's fusermount3 behind
+	// the app); the desktop's own session starts one where there is one.
+	err = obj.CallWithContext(ctx, "org.freedesktop.portal.Settings.Read", dbus.FlagNoAutoStart, "org.freedesktop.appearance", "color-scheme").Store(&v)
 	if err != nil {
 		return false, false
 	}
