@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { count, countOr, listOf, plural } from './words';
+
+describe('words', () => {
+  it('counts with the right word', () => {
+    expect(count(0, 'file')).toBe('0 files');
+    expect(count(1, 'file')).toBe('1 file');
+    expect(count(2, 'file')).toBe('2 files');
+    expect(count(5000, 'file')).toBe((5000).toLocaleString() + ' files');
+    expect(count(1, 'branch')).toBe('1 branch');
+    expect(count(3, 'branch')).toBe('3 branches');
+    expect(count(2, 'entry')).toBe('2 entries');
+    expect(count(2, 'hunk', 'hunks dropped')).toBe('2 hunks dropped');
+  });
+
+  it('gives the word alone for a count shown apart', () => {
+    expect(plural('comment', 1)).toBe('comment');
+    expect(plural('comment', 0)).toBe('comments');
+    expect(plural('is', 1)).toBe('is');
+    expect(plural('is', 4)).toBe('are');
+  });
+
+  it('says none instead of 0 when asked', () => {
+    expect(countOr(0, 'comment', 'no comment')).toBe('no comment');
+    expect(countOr(1, 'comment', 'no comment')).toBe('1 comment');
+  });
+
+  it('joins a list as a sentence does', () => {
+    expect(listOf([])).toBe('');
+    expect(listOf(['a'])).toBe('a');
+    expect(listOf(['a', 'b'])).toBe('a and b');
+    expect(listOf(['a', 'b', 'c'])).toBe('a, b and c');
+  });
+});
