@@ -15,6 +15,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // RunningInfo describes a running task's current step.
@@ -220,7 +221,7 @@ func (r *RunService) Transcript(taskID string, offset, limit int64) (TranscriptP
 }
 
 func readRange(w io.Writer, path string, from, n int64) error {
-	f, err := os.Open(path)
+	f, err := userfile.OpenKept(path)
 	if err != nil {
 		return err
 	}

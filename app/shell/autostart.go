@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Autostart is the entry that starts the app hidden in the tray at login
@@ -46,7 +47,7 @@ func (a Autostart) Entry() string { return autostartEntry(a) }
 // removes ours when off. An entry the user wrote is left alone: Apply then
 // returns an error saying so when on, and nil when off.
 func (a Autostart) Apply(on bool) error {
-	cur, err := os.ReadFile(a.Path)
+	cur, err := userfile.ReadKept(a.Path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		cur = nil

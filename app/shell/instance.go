@@ -18,6 +18,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/app/desktop/handoff"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // One desktop app per data root. The first launch takes an OS file lock
@@ -148,7 +149,7 @@ func lockInstance(path string) (f *os.File, held bool, err error) {
 
 // holderPID names the pid written in the lock file, for a message.
 func holderPID(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if err != nil {
 		return ""
 	}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // readCommitTree returns the tree of the commit sha, read from the object
@@ -38,7 +40,7 @@ func readCommit(common, sha string) (commitHead, bool) {
 		return commitHead{}, false
 	}
 	objects := filepath.Join(common, "objects")
-	if f, err := os.Open(filepath.Join(objects, sha[:2], sha[2:])); err == nil {
+	if f, err := userfile.OpenKept(filepath.Join(objects, sha[:2], sha[2:])); err == nil {
 		defer f.Close()
 		zr, err := zlib.NewReader(f)
 		if err != nil {
@@ -109,7 +111,7 @@ func commitOf(r io.Reader, header bool) (commitHead, bool) {
 // packOffset finds id in a version 2 pack index: found with its offset in
 // the pack, or not found; ok is false when the index cannot be read.
 func packOffset(idx string, id []byte) (off int64, found, ok bool) {
-	f, err := os.Open(idx)
+	f, err := userfile.OpenKept(idx)
 	if err != nil {
 		return 0, false, false
 	}
@@ -164,7 +166,7 @@ func packOffset(idx string, id []byte) (off int64, found, ok bool) {
 // packedCommit reads the commit at off in pack; only a whole commit
 // object is read (a delta is left to git).
 func packedCommit(pack string, off int64) (commitHead, bool) {
-	f, err := os.Open(pack)
+	f, err := userfile.OpenKept(pack)
 	if err != nil {
 		return commitHead{}, false
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // RefSHAs returns the commits the given full refs under refs/heads/ point
@@ -81,7 +83,7 @@ func readRefsUnder(common, prefix string) (map[string]string, bool) {
 			return nil
 		}
 		rel, rerr := filepath.Rel(common, path)
-		b, ferr := os.ReadFile(path)
+		b, ferr := userfile.ReadKept(path)
 		sha := strings.TrimSpace(string(b))
 		ref := filepath.ToSlash(rel)
 		if rerr != nil || ferr != nil || !d.Type().IsRegular() || !isObjectID(sha) || checkRef(ref) != nil {
@@ -109,7 +111,7 @@ func readRefsUnder(common, prefix string) (map[string]string, bool) {
 // lines and comments aside); a missing file has none. ok is false when the
 // file cannot be read or holds a line git would have to judge.
 func eachPackedRef(common string, fn func(sha, ref string)) bool {
-	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	f, err := userfile.OpenKept(filepath.Join(common, "packed-refs"))
 	if errors.Is(err, os.ErrNotExist) {
 		return true
 	}
@@ -144,7 +146,7 @@ func readBranchFiles(common string, refs []string) (map[string]string, bool) {
 		if !strings.HasPrefix(ref, "refs/heads/") || checkRef(ref) != nil {
 			return nil, false
 		}
-		b, err := os.ReadFile(filepath.Join(common, filepath.FromSlash(ref)))
+		b, err := userfile.ReadKept(filepath.Join(common, filepath.FromSlash(ref)))
 		switch {
 		case err == nil:
 			sha := strings.TrimSpace(string(b))
@@ -195,7 +197,7 @@ func plainRefStore(common string) bool {
 // holds neither an include (which could hold anything) nor any of the
 // given words (lower case). It errs towards false: git is asked then.
 func configAllows(common string, words ...string) bool {
-	b, err := os.ReadFile(filepath.Join(common, "config"))
+	b, err := userfile.ReadKept(filepath.Join(common, "config"))
 	if err != nil {
 		return false
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // CheckedOut lists the branches checked out in the worktrees of the
@@ -49,7 +51,7 @@ func readWorktrees(common string) ([]WorktreeEntry, bool) {
 	}
 	for _, e := range ents {
 		admin := filepath.Join(common, "worktrees", e.Name())
-		gd, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+		gd, err := userfile.ReadKept(filepath.Join(admin, "gitdir"))
 		if err != nil {
 			continue // git skips an entry without gitdir as well
 		}
@@ -70,7 +72,7 @@ func readWorktrees(common string) ([]WorktreeEntry, bool) {
 // readHead reads a HEAD file: a symbolic ref gives Branch, a commit id
 // Detached; ok is false for anything else.
 func readHead(path string) (WorktreeEntry, bool) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if err != nil {
 		return WorktreeEntry{}, false
 	}
@@ -100,7 +102,7 @@ func isHex(s string) bool {
 // worktree where the layout puts it: not bare, no core.worktree. It errs
 // towards false (then git is asked).
 func plainConfig(common string) bool {
-	b, err := os.ReadFile(filepath.Join(common, "config"))
+	b, err := userfile.ReadKept(filepath.Join(common, "config"))
 	if err != nil {
 		return false
 	}

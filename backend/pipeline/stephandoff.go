@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ran is what the last attempt of the running step ran with: its tool,
@@ -108,7 +108,7 @@ func (r *run) cutHandoff(s stepSpec) string {
 	if path == "" {
 		return ""
 	}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if err != nil {
 		r.logf(task.LevelWarn, "Cannot read the handoff %s: %v", path, err)
 		return ""

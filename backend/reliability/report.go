@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Row is one line of the report.
@@ -73,7 +75,7 @@ func Record(r Row) error {
 
 // Load reads the rows recorded in path, in order.
 func Load(path string) ([]Row, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadKept(path)
 	if err != nil {
 		return nil, fmt.Errorf("load rows: %w", err)
 	}

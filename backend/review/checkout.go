@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // findCheckout sets p.Checkout to the worktree where the target is checked
@@ -148,11 +149,11 @@ func inProgress(common, ref string) error {
 	}
 	for _, d := range dirs {
 		for _, state := range []string{"rebase-merge", "rebase-apply"} {
-			b, err := os.ReadFile(filepath.Join(d, state, "head-name"))
+			b, err := userfile.ReadKept(filepath.Join(d, state, "head-name"))
 			if err == nil && strings.TrimSpace(string(b)) == ref {
 				where := filepath.Dir(common)
 				if d != common {
-					if gd, err := os.ReadFile(filepath.Join(d, "gitdir")); err == nil {
+					if gd, err := userfile.ReadKept(filepath.Join(d, "gitdir")); err == nil {
 						where = filepath.Dir(strings.TrimSpace(string(gd)))
 					}
 				}

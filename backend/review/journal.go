@@ -15,6 +15,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Op is what a journaled ref move does for the task.
@@ -173,7 +174,7 @@ func (j *Journal) Pending() ([]Move, error) {
 		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(j.dir, name))
+		data, err := userfile.ReadKept(filepath.Join(j.dir, name))
 		if err != nil {
 			return nil, fmt.Errorf("read accept journal: %w", err)
 		}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // The intent of a move is written in place into one slot file that
@@ -83,7 +85,7 @@ func (j *Journal) clearSlot(id string) {
 // readSlot returns the move in the slot; ok is false when it holds none
 // (empty, missing, or a write cut short).
 func (j *Journal) readSlot() (Move, bool) {
-	b, err := os.ReadFile(j.slotPath())
+	b, err := userfile.ReadKept(j.slotPath())
 	if err != nil || len(b) == 0 {
 		return Move{}, false
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/proc"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Resolution is what Reconcile did with one move a crash cut short.
@@ -441,7 +442,7 @@ func (s *Service) clearWork(ctx context.Context) {
 	}
 	for _, e := range ents {
 		d := filepath.Join(s.journal.workDir(), e.Name())
-		repo, _ := os.ReadFile(filepath.Join(d, "repo"))
+		repo, _ := userfile.ReadKept(filepath.Join(d, "repo"))
 		_ = os.RemoveAll(d)
 		if r := strings.TrimSpace(string(repo)); r != "" {
 			_, _ = s.git.Run(ctx, r, "worktree", "prune")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/filelock"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ErrLocked is matched (errors.Is) by every *LockedError.
@@ -63,7 +64,7 @@ func AcquireLock(path string) (*Lock, error) {
 
 // HolderPID reads the pid written by the lock's last holder (0 if none).
 func HolderPID(path string) int {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if err != nil {
 		return 0
 	}

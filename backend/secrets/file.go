@@ -3,9 +3,9 @@ package secrets
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ScrubFile rewrites the file at path with its secrets redacted, streaming
@@ -14,7 +14,7 @@ import (
 // with secrets is replaced atomically and durably (atomicfile), keeping its
 // mode.
 func ScrubFile(path string) (int, error) {
-	in, err := os.Open(path)
+	in, err := userfile.OpenKept(path)
 	if err != nil {
 		return 0, fmt.Errorf("scrub %s: %w", path, err)
 	}

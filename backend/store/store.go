@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ErrNotFound is matched by every *NotFoundError (a task, command,
@@ -148,7 +149,7 @@ func checkHeader(path string) error {
 	if !fi.Mode().IsRegular() {
 		return &NotDatabaseError{Path: path, Kind: dataroot.FileKind(fi.Mode())}
 	}
-	f, err := os.Open(path)
+	f, err := userfile.OpenKept(path)
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}

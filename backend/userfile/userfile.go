@@ -29,6 +29,10 @@ const (
 	Prompt      Role = "prompt"
 	Answer      Role = "answer"
 	CommandText Role = "command template"
+	// Kept is a file the program keeps itself (in the data root, a
+	// repository's git folder, an agent CLI's configuration), read with
+	// ReadFile.
+	Kept Role = "file"
 )
 
 // StdinPath is the Path of an *Error about standard input.
@@ -179,6 +183,72 @@ func Read(path string, role Role, limit int64) ([]byte, error) {
 		return nil, &Error{Role: role, Path: path, Problem: TooLarge, Limit: limit}
 	}
 	return b, nil
+}
+
+// ReadFile reads a file the program keeps, as os.ReadFile does, but only
+// a regular file: it is opened without blocking, so a named pipe put in
+// its place (by an agent, a user, another program) never holds the
+// process, and a folder, device or socket is refused as a NotRegular
+// *Error; beyond limit bytes it is a TooLarge *Error. A missing file is an
+// *Error that wraps the system's, so errors.Is(err, fs.ErrNotExist) holds
+// as it does for os.ReadFile. It costs what os.ReadFile costs (one open,
+// one fstat), so hot paths (refs, worktree metadata) use it too.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, fi, err := openKept(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > limit {
+		return nil, &Error{Role: Kept, Path: path, Problem: TooLarge, Limit: limit}
+	}
+	b := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, classify(path, Kept, err)
+		}
+		if int64(len(b)) > limit {
+			return nil, &Error{Role: Kept, Path: path, Problem: TooLarge, Limit: limit}
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// KeptLimit bounds ReadKept: larger than any file the program keeps.
+const KeptLimit int64 = 1 << 30
+
+// ReadKept is ReadFile up to KeptLimit.
+func ReadKept(path string) ([]byte, error) { return ReadFile(path, KeptLimit) }
+
+// OpenKept opens a file the program keeps for reading, as ReadFile does
+// (without blocking; a regular file only), for a caller that streams it.
+func OpenKept(path string) (*os.File, error) {
+	f, _, err := openKept(path)
+	return f, err
+}
+
+func openKept(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, classify(path, Kept, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, classify(path, Kept, err)
+	}
+	if k := KindOf(fi.Mode()); k != "" {
+		f.Close()
+		return nil, nil, &Error{Role: Kept, Path: path, Problem: NotRegular, Kind: k}
+	}
+	return f, fi, nil
 }
 
 // classify turns a system error about path into an *Error.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // snapshot is a worktree's tracked and untracked (not ignored) files as a
@@ -120,7 +121,7 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(from)
+	b, err := userfile.ReadKept(from)
 	if err != nil {
 		return err
 	}
@@ -214,11 +215,11 @@ func (s *snapshot) diff(ctx context.Context) ([]change, error) {
 
 // sameFiles reports whether files a and b hold the same bytes.
 func sameFiles(a, b string) (bool, error) {
-	x, err := os.ReadFile(a)
+	x, err := userfile.ReadKept(a)
 	if err != nil {
 		return false, fmt.Errorf("restore: %w", err)
 	}
-	y, err := os.ReadFile(b)
+	y, err := userfile.ReadKept(b)
 	if err != nil {
 		return false, fmt.Errorf("restore: %w", err)
 	}
@@ -262,11 +263,11 @@ func (s *snapshot) restoreIndex() error {
 	if s.orig == "" {
 		return nil
 	}
-	want, err := os.ReadFile(s.orig)
+	want, err := userfile.ReadKept(s.orig)
 	if err != nil {
 		return fmt.Errorf("restore index: %w", err)
 	}
-	if have, err := os.ReadFile(s.index); err == nil && bytes.Equal(have, want) {
+	if have, err := userfile.ReadKept(s.index); err == nil && bytes.Equal(have, want) {
 		return nil
 	}
 	if err := atomicfile.WriteFile(s.index, want, 0o644); err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Suggestion is a verify command the repository's files point to. It is
@@ -70,7 +72,7 @@ func readSmall(p string) ([]byte, bool) {
 	if !isFile(p) {
 		return nil, false
 	}
-	f, err := os.Open(p)
+	f, err := userfile.OpenKept(p)
 	if err != nil {
 		return nil, false
 	}

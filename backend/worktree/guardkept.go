@@ -10,6 +10,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/tmpdir"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // A worktree with uncommitted work, nothing staged, is recorded before a
@@ -100,7 +101,7 @@ func readKept(path string) (data []byte, mode string, exists, ok bool) {
 		if fi.Size() > keepBytes {
 			return nil, "", true, false
 		}
-		data, err := os.ReadFile(path)
+		data, err := userfile.ReadKept(path)
 		mode = "100644"
 		if fi.Mode()&0o100 != 0 {
 			mode = "100755"

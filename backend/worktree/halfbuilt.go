@@ -11,6 +11,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // The provisioning marker, <root>/.meta/<id>.provisioning.json, is written
@@ -28,7 +29,7 @@ func writeMarker(root string, m Meta) error {
 }
 
 func readMarker(root, taskID string) (Meta, bool, error) {
-	data, err := os.ReadFile(markerPath(root, taskID))
+	data, err := userfile.ReadKept(markerPath(root, taskID))
 	if errors.Is(err, os.ErrNotExist) {
 		return Meta{}, false, nil
 	}
@@ -60,7 +61,7 @@ func (m *Manager) incomplete(wt Worktree, marked, metaOK bool) string {
 	if err != nil {
 		return "it has no .git link"
 	}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "locked")); err == nil && strings.TrimSpace(string(b)) == "initializing" {
+	if b, err := userfile.ReadKept(filepath.Join(gitDir, "locked")); err == nil && strings.TrimSpace(string(b)) == "initializing" {
 		return "git's lock reason is \"initializing\""
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "index")); err != nil {
@@ -83,7 +84,7 @@ func gitDirOf(dir string) (string, error) {
 	if fi.IsDir() {
 		return p, nil
 	}
-	b, err := os.ReadFile(p)
+	b, err := userfile.ReadKept(p)
 	if err != nil {
 		return "", err
 	}
@@ -182,7 +183,7 @@ func writeRemoval(root, taskID string, r removal) error {
 }
 
 func readRemoval(root, taskID string) (removal, bool) {
-	data, err := os.ReadFile(removalPath(root, taskID))
+	data, err := userfile.ReadKept(removalPath(root, taskID))
 	if err != nil {
 		return removal{}, false
 	}
@@ -198,6 +199,6 @@ func lockedByUser(dir string) bool {
 	if err != nil {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join(gitDir, "locked"))
+	b, err := userfile.ReadKept(filepath.Join(gitDir, "locked"))
 	return err == nil && strings.TrimSpace(string(b)) != "initializing"
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Leftovers is the result of saving a worktree's uncommitted work.
@@ -178,7 +179,7 @@ func (m *Manager) seedIndex(ctx context.Context, dir, real, index string, env []
 }
 
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := userfile.OpenKept(src)
 	if err != nil {
 		return err
 	}
@@ -282,7 +283,7 @@ func (m *Manager) stateFiles(ctx context.Context, dir string) (wtState, bool) {
 		return wtState{}, false
 	}
 	common := gd
-	if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+	if b, err := userfile.ReadKept(filepath.Join(gd, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gd, c)
@@ -291,7 +292,7 @@ func (m *Manager) stateFiles(ctx context.Context, dir string) (wtState, bool) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return wtState{}, false
 	}
-	b, err := os.ReadFile(filepath.Join(gd, "HEAD"))
+	b, err := userfile.ReadKept(filepath.Join(gd, "HEAD"))
 	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: ")
 	if err != nil || !isRef || !strings.HasPrefix(ref, "refs/heads/") {
 		return wtState{}, false

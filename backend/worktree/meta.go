@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Meta is the sidecar written next to a task's worktree, under
@@ -30,7 +31,7 @@ func metaPath(root, taskID string) string {
 // ReadMeta reads the sidecar of taskID under root. It returns false when
 // there is none, and an error when it exists but cannot be read or parsed.
 func ReadMeta(root, taskID string) (Meta, bool, error) {
-	data, err := os.ReadFile(metaPath(root, taskID))
+	data, err := userfile.ReadKept(metaPath(root, taskID))
 	if errors.Is(err, os.ErrNotExist) {
 		return Meta{}, false, nil
 	}

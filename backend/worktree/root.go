@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ResolveRoot turns the worktree.root setting into an absolute directory:
@@ -86,7 +88,7 @@ func ensureExcluded(root, top, commonDir string) (string, error) {
 	}
 	pattern := "/" + escapeIgnore(filepath.ToSlash(rel)) + "/"
 	path := filepath.Join(commonDir, "info", "exclude")
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadKept(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("read exclude: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ReadOnlyDisallowed are the tools a read-only role runs without: every
@@ -154,7 +155,7 @@ func (k *knownTools) load() {
 	if err != nil || fi.ModTime().Equal(k.read) {
 		return
 	}
-	b, err := os.ReadFile(k.file)
+	b, err := userfile.ReadKept(k.file)
 	if err != nil {
 		return
 	}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // maxRolloutLine bounds one line of a session file we are willing to read.
@@ -61,7 +61,7 @@ func readRollout(codexHome, thread string) (r rollout, ok bool) {
 	if len(matches) == 0 {
 		return rollout{}, false
 	}
-	f, err := os.Open(matches[len(matches)-1])
+	f, err := userfile.OpenKept(matches[len(matches)-1])
 	if err != nil {
 		return rollout{}, false
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Start runs one step: codex exec (or codex exec resume for
@@ -194,7 +195,7 @@ func (r *run) failedTurn(res *agent.Result, haveUsage bool) rollout {
 // codex left the file missing or blank (it writes an empty file on
 // failure), and removes the file.
 func (r *run) readLast() string {
-	b, err := os.ReadFile(r.lastPath)
+	b, err := userfile.ReadKept(r.lastPath)
 	os.Remove(r.lastPath)
 	if err == nil && strings.TrimSpace(string(b)) != "" {
 		return string(b)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/filelock"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // A gemini step never runs with the user's ~/.gemini: gemini writes its
@@ -189,7 +190,7 @@ func (h *home) hasSession(id string) bool {
 	}
 	files, _ := filepath.Glob(filepath.Join(h.dir, ".gemini", "tmp", "*", "chats", "session-*-"+id[:8]+".json*"))
 	for _, name := range files {
-		b, err := os.ReadFile(name)
+		b, err := userfile.ReadKept(name)
 		if err == nil && bytes.Contains(b, []byte(`"sessionId":"`+id+`"`)) && bytes.Contains(b, []byte(`"type":"gemini"`)) {
 			return true
 		}
@@ -249,7 +250,7 @@ func authType(env []string, user string) string {
 	if user == "" {
 		return authAPIKey
 	}
-	if b, err := os.ReadFile(filepath.Join(user, "settings.json")); err == nil {
+	if b, err := userfile.ReadKept(filepath.Join(user, "settings.json")); err == nil {
 		var s struct {
 			Security struct {
 				Auth struct {

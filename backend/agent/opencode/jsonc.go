@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // ownConfigs reads the configs of the user's that a step keeps: the
@@ -58,7 +60,7 @@ func readUserConfig(path string) (map[string]any, error) {
 	if st.Size() > maxUserConfig {
 		return nil, fmt.Errorf("opencode user config %s: larger than %d bytes", path, maxUserConfig)
 	}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if err != nil {
 		return nil, fmt.Errorf("opencode user config: %w", err)
 	}

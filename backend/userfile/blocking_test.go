@@ -1,0 +1,149 @@
+package userfile
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// plainReaders are the production files that may read with os.ReadFile or
+// os.Open, each with why nothing there can be a named pipe or a device. Every
+// other file reads what it keeps through ReadFile, ReadKept or OpenKept (a
+// regular file only, opened without blocking), and what a user names
+// through Open or Read.
+var plainReaders = map[string]string{
+	"backend/atomicfile/syncdir_unix.go": "opens a folder it just wrote into, to fsync it",
+	"backend/proc/steptag_linux.go":      "reads /proc",
+	"backend/proc/tree_linux.go":         "reads /proc",
+	"backend/proc/environ_linux.go":      "reads /proc",
+	"backend/proc/cgroup_linux.go":       "reads /proc and the cgroup file system",
+	"backend/proc/holders_linux.go":      "reads /proc",
+	"backend/proc/children_linux.go":     "reads /proc",
+	"backend/runner/alive.go":            "reads /proc",
+	"backend/agent/mock/misbehave.go":    "the mock agent, a test tool reading its own scripted files",
+	"backend/agent/mock/work.go":         "the mock agent, a test tool reading its own scripted files",
+	"backend/agent/mock/received.go":     "the mock agent, a test tool reading its own scripted files",
+	"backend/agent/mock/agentmain.go":    "the mock agent, a test tool reading its own scripted files",
+	"backend/agent/mock/state.go":        "the mock agent, a test tool reading its own scripted files",
+	"backend/agent/mock/hostile.go":      "the mock agent, a test tool reading its own files and /proc",
+}
+
+// TestNoBlockingReadOutsideThisPackage walks every non-test Go file of the
+// repository (not node_modules or testdata) and refuses os.ReadFile and
+// os.Open outside this package and plainReaders: a named pipe put where a
+// kept file was expected held the command for ever (forge-tokens.json
+// made a FIFO: pr login and pr logout hung, and SIGTERM did not end them).
+func TestNoBlockingReadOutsideThisPackage(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "backend/userfile/") || strings.HasPrefix(rel, "scripts/") || strings.Contains(rel, "/k8stest/") || strings.Contains(rel, "/forgetest/") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		calls := plainReads(t, rel, src)
+		if len(calls) > 0 {
+			seen[rel] = true
+		}
+		if _, ok := plainReaders[rel]; !ok {
+			found = append(found, calls...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) > 0 {
+		t.Errorf("plain reads outside backend/userfile (use userfile.ReadKept, ReadFile or OpenKept, or add the file to plainReaders with why no pipe can be there):\n  %s",
+			strings.Join(found, "\n  "))
+	}
+	for rel := range plainReaders {
+		if !seen[rel] {
+			t.Errorf("plainReaders names %s, which reads nothing plainly: remove it", rel)
+		}
+	}
+}
+
+// TestPlainReadCheckFindsCalls: the check sees a read however os is named.
+func TestPlainReadCheckFindsCalls(t *testing.T) {
+	src := `package p
+
+import xos "os"
+
+func f() {
+	_, _ = xos.ReadFile("a")
+	g := xos.Open
+	_ = g
+	_, _ = xos.OpenFile("a", 0, 0)
+}
+`
+	got := plainReads(t, "p.go", []byte(src))
+	want := []string{"p.go:6: xos.ReadFile", "p.go:7: xos.Open"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("found %v, want %v", got, want)
+	}
+}
+
+// plainReads lists the uses of os.ReadFile and os.Open in the Go source src
+// of file rel, as "rel:line: pkg.Func".
+func plainReads(t *testing.T, rel string, src []byte) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("parse %s: %v", rel, err)
+	}
+	local := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == "os" {
+			local = "os"
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+		}
+	}
+	if local == "" {
+		return nil
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); ok && id.Name == local && (sel.Sel.Name == "ReadFile" || sel.Sel.Name == "Open") {
+			out = append(out, rel+":"+strconv.Itoa(fset.Position(sel.Pos()).Line)+": "+id.Name+"."+sel.Sel.Name)
+		}
+		return true
+	})
+	return out
+}
