@@ -302,7 +302,10 @@ func (f *ForgeService) SetToken(host, token string) (TokenResult, error) {
 }
 
 // ForgetToken removes a forge host's stored token.
-func (f *ForgeService) ForgetToken(host string) error { return userError(f.svc.Logout(f.ctx(), host)) }
+func (f *ForgeService) ForgetToken(host string) error {
+	_, err := f.svc.Logout(f.ctx(), host)
+	return userError(err)
+}
 
 // ReviewRequests counts the open pull requests waiting for the review of
 // the tokens' users, as last polled (the tray's Review queue adds them).

@@ -226,8 +226,11 @@ func closePR(ctx context.Context, c *call, p *prCall, id string, deleteBranch bo
 	if err != nil {
 		return err
 	}
-	if out.Record.Number > 0 {
+	switch {
+	case out.WasOpen:
 		fmt.Fprintf(c.io.Stdout, "closed pull request #%d\n", out.Record.Number)
+	case out.Record.Number > 0:
+		fmt.Fprintf(c.io.Stdout, "pull request #%d was already %s: left as it is\n", out.Record.Number, safeLine(out.Record.State))
 	}
 	if out.BranchDeleted {
 		fmt.Fprintf(c.io.Stdout, "deleted %s on %s\n", safeLine(out.Record.Head), safeLine(out.Record.Remote))
@@ -244,7 +247,7 @@ func prLogin(ctx context.Context, c *call) error {
 	if len(pos) != 1 {
 		return usagef("expected one forge HOST (github.com, gitlab.com, or a host of forge.hosts); the token is read from standard input")
 	}
-	b, err := readAll(ctx, c.io.Stdin, 16<<10, "the token on standard input")
+	b, err := readAll(ctx, c.io.Stdin, 16<<10, "token")
 	if err != nil {
 		return err
 	}
@@ -275,8 +278,13 @@ func prLogout(ctx context.Context, c *call) error {
 		return err
 	}
 	defer p.store.Close()
-	if err := p.svc.Logout(ctx, pos[0]); err != nil {
+	removed, err := p.svc.Logout(ctx, pos[0])
+	if err != nil {
 		return err
+	}
+	if !removed {
+		fmt.Fprintf(c.io.Stdout, "no token of %s was stored: nothing changed\n", safeLine(pos[0]))
+		return nil
 	}
 	fmt.Fprintf(c.io.Stdout, "forgot the stored token of %s\n", safeLine(pos[0]))
 	return nil

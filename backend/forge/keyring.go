@@ -163,26 +163,27 @@ func (k Keyring) Get(ctx context.Context, host string) (string, error) {
 	return string(secret.Value), nil
 }
 
-// Delete removes host's token; none is not an error.
-func (k Keyring) Delete(ctx context.Context, host string) error {
+// Delete removes host's token and says whether it held one; none is not
+// an error.
+func (k Keyring) Delete(ctx context.Context, host string) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, keyringTimeout)
 	defer cancel()
 	s, err := k.open(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer s.close()
 	items, err := s.search(ctx, host)
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, it := range items {
 		var prompt dbus.ObjectPath
 		if err := s.conn.Object(ssName, it).CallWithContext(ctx, ssItem+".Delete", dbus.FlagNoAutoStart).Store(&prompt); err != nil {
-			return fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
+			return false, fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 		}
 	}
-	return nil
+	return len(items) > 0, nil
 }
 
 // search returns host's items, unlocking the collection when they are

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
+	"github.com/boof-runner/boof-runner/backend/names"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Tokens finds the API token of a forge host: the host's environment
@@ -84,30 +86,65 @@ func (t Tokens) Lookup(ctx context.Context, p Project) (string, TokenSource, err
 func (t Tokens) Store(ctx context.Context, host, token string) (TokenSource, error) {
 	host = strings.ToLower(strings.TrimSpace(host))
 	token = strings.TrimSpace(token)
-	if host == "" || token == "" || strings.ContainsAny(token, " \t\r\n") {
+	if !names.Host(host) {
+		return TokenSource{}, &BadHostError{Host: host}
+	}
+	if !validToken(token) {
 		return TokenSource{}, ErrBadToken
 	}
 	if t.Keyring != nil {
 		if err := t.Keyring.Set(ctx, host, token); err == nil {
-			return TokenSource{Kind: "keyring"}, t.setFile(host, "")
+			_, err := t.setFile(host, "")
+			return TokenSource{Kind: "keyring"}, err
 		}
 	}
 	if t.File == "" {
 		return TokenSource{}, fmt.Errorf("store token: %w", ErrKeyringUnavailable)
 	}
-	return TokenSource{Kind: "file", Name: t.File}, t.setFile(host, token)
+	_, err := t.setFile(host, token)
+	return TokenSource{Kind: "file", Name: t.File}, err
 }
 
-// Remove forgets host's token in the keyring and the file.
-func (t Tokens) Remove(ctx context.Context, host string) error {
-	host = strings.ToLower(strings.TrimSpace(host))
-	if t.Keyring != nil {
-		if err := t.Keyring.Delete(ctx, host); err != nil && !errors.Is(err, ErrKeyringUnavailable) {
-			return err
+// validToken: a token is one word of printable ASCII (every forge's
+// tokens are), so no control character or escape reaches a header, the
+// keyring or the file.
+func validToken(token string) bool {
+	if token == "" || len(token) > maxToken {
+		return false
+	}
+	for i := 0; i < len(token); i++ {
+		if token[i] <= ' ' || token[i] > '~' {
+			return false
 		}
 	}
-	return t.setFile(host, "")
+	return true
 }
+
+// maxToken bounds a token (the longest forge tokens are a few hundred bytes).
+const maxToken = 4096
+
+// Remove forgets host's token in the keyring and the file, and says
+// whether either held one.
+func (t Tokens) Remove(ctx context.Context, host string) (bool, error) {
+	host = strings.ToLower(strings.TrimSpace(host))
+	if !names.Host(host) {
+		return false, &BadHostError{Host: host}
+	}
+	var inKeyring bool
+	if t.Keyring != nil {
+		var err error
+		if inKeyring, err = t.Keyring.Delete(ctx, host); err != nil && !errors.Is(err, ErrKeyringUnavailable) {
+			return false, err
+		}
+	}
+	inFile, err := t.setFile(host, "")
+	return inKeyring || inFile, err
+}
+
+// BadHostError: a host that is no host name (with an optional port).
+type BadHostError struct{ Host string }
+
+func (e *BadHostError) Error() string { return fmt.Sprintf("%q is not a host name", e.Host) }
 
 // Hosts lists the hosts the token file holds a token for.
 func (t Tokens) Hosts() ([]string, error) {
@@ -123,15 +160,16 @@ func (t Tokens) Hosts() ([]string, error) {
 	return out, nil
 }
 
-// ErrBadToken: an empty token, or one with white space inside.
-var ErrBadToken = errors.New("a token is one word without spaces")
+// ErrBadToken: an empty token, one with white space or a control
+// character inside, or one too long to be a token.
+var ErrBadToken = errors.New("a token is one word of printable characters")
 
 func (t Tokens) read() (tokenFile, error) {
 	f := tokenFile{Tokens: map[string]string{}}
 	if t.File == "" {
 		return f, nil
 	}
-	b, err := os.ReadFile(t.File)
+	b, err := userfile.ReadKept(t.File)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
@@ -148,18 +186,18 @@ func (t Tokens) read() (tokenFile, error) {
 }
 
 // setFile sets (or with "" removes) host's token in the file, written
-// atomically with mode 0600.
-func (t Tokens) setFile(host, token string) error {
+// atomically with mode 0600, and says whether the file changed.
+func (t Tokens) setFile(host, token string) (bool, error) {
 	if t.File == "" {
-		return nil
+		return false, nil
 	}
 	f, err := t.read()
 	if err != nil {
-		return err
+		return false, err
 	}
 	if token == "" {
 		if _, ok := f.Tokens[host]; !ok {
-			return nil
+			return false, nil
 		}
 		delete(f.Tokens, host)
 	} else {
@@ -167,10 +205,10 @@ func (t Tokens) setFile(host, token string) error {
 	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := atomicfile.WriteFile(t.File, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("write the token file: %w", err)
+		return false, fmt.Errorf("write the token file: %w", err)
 	}
-	return nil
+	return true, nil
 }

@@ -48,14 +48,25 @@ func TestTokensFileFallback(t *testing.T) {
 		t.Fatalf("lookup from the environment: %q %+v %v", tok, src, err)
 	}
 	delete(env, "GITHUB_TOKEN")
-	if err := tk.Remove(ctx, "github.com"); err != nil {
-		t.Fatal(err)
+	if removed, err := tk.Remove(ctx, "github.com"); err != nil || !removed {
+		t.Fatalf("remove: %v %v", removed, err)
+	}
+	if removed, err := tk.Remove(ctx, "github.com"); err != nil || removed {
+		t.Fatalf("remove again: %v %v, want nothing removed", removed, err)
 	}
 	if _, _, err := tk.Lookup(ctx, ghProject); !errors.As(err, &nt) {
 		t.Fatalf("after remove: %v", err)
 	}
-	if _, err := tk.Store(ctx, "github.com", "two words"); !errors.Is(err, forge.ErrBadToken) {
-		t.Fatalf("a token with a space: %v", err)
+	for _, bad := range []string{"two words", "ghp_\x00abc", "ghp_\x1b[31m", "ghp_é", strings.Repeat("a", 5000)} {
+		if _, err := tk.Store(ctx, "github.com", bad); !errors.Is(err, forge.ErrBadToken) {
+			t.Fatalf("token %q: %v, want ErrBadToken", bad, err)
+		}
+	}
+	var bh *forge.BadHostError
+	for _, host := range []string{"", "ho\x1b[2Jst", "https://github.com/x", "../../etc", strings.Repeat("a", 300)} {
+		if _, err := tk.Store(ctx, host, "ghp_ok"); !errors.As(err, &bh) {
+			t.Fatalf("host %q: %v, want a BadHostError", host, err)
+		}
 	}
 }
 
@@ -82,8 +93,8 @@ func TestTokensKeyring(t *testing.T) {
 	if tok, _, _ := tk.Lookup(ctx, ghProject); tok != "ghp_replaced" {
 		t.Fatalf("after replace: %q", tok)
 	}
-	if err := tk.Remove(ctx, "github.com"); err != nil {
-		t.Fatal(err)
+	if removed, err := tk.Remove(ctx, "github.com"); err != nil || !removed {
+		t.Fatalf("remove: %v %v", removed, err)
 	}
 	var nt *forge.NoTokenError
 	if _, _, err := tk.Lookup(ctx, ghProject); !errors.As(err, &nt) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/names"
 )
 
 // Remote is one configured remote of a repository.
@@ -152,11 +154,7 @@ func checkRemoteArgs(remote, branch string) error {
 	if err := CheckRev(remote); err != nil {
 		return fmt.Errorf("remote: %w", err)
 	}
-	if err := CheckRev(branch); err != nil {
-		return fmt.Errorf("branch: %w", err)
-	}
-	if strings.ContainsAny(branch, " ~^:?*[\\") || strings.Contains(branch, "..") || strings.HasSuffix(branch, ".lock") ||
-		strings.HasSuffix(branch, "/") || strings.HasPrefix(branch, "/") || strings.Contains(branch, "//") || strings.Contains(branch, "@{") {
+	if !names.Branch(branch) {
 		return fmt.Errorf("branch %q is not a valid branch name: %w", branch, ErrBadRev)
 	}
 	return nil

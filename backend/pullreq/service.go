@@ -170,5 +170,8 @@ func (s *Service) Login(ctx context.Context, host, token string) (forge.TokenSou
 	return s.d.Tokens.Store(ctx, host, token)
 }
 
-// Logout forgets host's stored token (the environment's stays).
-func (s *Service) Logout(ctx context.Context, host string) error { return s.d.Tokens.Remove(ctx, host) }
+// Logout forgets host's stored token (the environment's stays) and says
+// whether one was stored.
+func (s *Service) Logout(ctx context.Context, host string) (bool, error) {
+	return s.d.Tokens.Remove(ctx, host)
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/gitx"
+	"github.com/boof-runner/boof-runner/backend/names"
 )
 
 // Strategy is how an accept brings the task's commits into the target.
@@ -155,31 +156,10 @@ func (s *Service) committerEnv(ctx context.Context, repo string) []string {
 // git-check-ref-format --branch would refuse and names starting with '-'.
 func branchRef(branch string) (string, error) {
 	branch = strings.TrimPrefix(branch, "refs/heads/")
-	if !validBranch(branch) {
+	if !names.Branch(branch) {
 		return "", fmt.Errorf("branch %q: %w", branch, ErrBadBranch)
 	}
 	return "refs/heads/" + branch, nil
-}
-
-// validBranch applies git's ref name rules (git-check-ref-format) to a
-// branch name, in process: the accept path runs it for every request.
-func validBranch(b string) bool {
-	if b == "" || b == "@" || b == "HEAD" || strings.HasPrefix(b, "-") ||
-		strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".") ||
-		strings.Contains(b, "..") || strings.Contains(b, "//") || strings.Contains(b, "@{") {
-		return false
-	}
-	for _, r := range b {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
-			return false
-		}
-	}
-	for _, part := range strings.Split(b, "/") {
-		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
-			return false
-		}
-	}
-	return true
 }
 
 // cleanupTimeout bounds the git calls that undo a half-done change.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/boof-runner/boof-runner/backend/names"
 )
 
 // Defaults and limits of settings.forge.
@@ -78,7 +80,7 @@ func (f Forge) problems(bad func(key, format string, args ...any)) {
 	}
 	for i, h := range f.Hosts {
 		key := fmt.Sprintf("forge.hosts[%d]", i)
-		if h.Host == "" || strings.ContainsAny(h.Host, "/ \t\n@") {
+		if !names.Host(h.Host) {
 			bad(key+".host", "must be a host name, with a port if the remote URLs have one (got %q)", h.Host)
 		}
 		if h.Kind != "github" && h.Kind != "gitlab" {
@@ -98,16 +100,22 @@ func (f Forge) problems(bad func(key, format string, args ...any)) {
 	}
 	if f.Branch != "" {
 		sample := f.BranchName("01ABCDEFGHJKMNPQRSTVWXYZ00", "a-title")
-		if !strings.Contains(f.Branch, "{id}") || len(f.Branch) > maxForgeBranchPattern || !validBranch(sample) {
+		if !strings.Contains(f.Branch, "{id}") || len(f.Branch) > maxForgeBranchPattern || !names.Branch(sample) {
 			bad("forge.branch", "must be a branch name holding {id} (and maybe {slug}) (got %q)", f.Branch)
 		}
 	}
 	if len(f.Labels) > maxForgeLabels || len(f.Reviewers) > maxForgeLabels {
 		bad("forge.labels", "must list at most %d labels and reviewers", maxForgeLabels)
 	}
-	for _, l := range append(append([]string{}, f.Labels...), f.Reviewers...) {
-		if strings.TrimSpace(l) == "" || strings.ContainsAny(l, "\n\r\x00,") {
-			bad("forge.labels", "must be one-line names without commas (got %q)", l)
+	for _, l := range f.Labels {
+		if !names.Label(l) {
+			bad("forge.labels", "must be one-line names without commas, at most 255 bytes (got %q)", l)
+			break
+		}
+	}
+	for _, u := range f.Reviewers {
+		if !names.User(u) {
+			bad("forge.reviewers", "must be user names (letters, digits, '-', '_', '.') (got %q)", u)
 			break
 		}
 	}
@@ -117,25 +125,4 @@ func (f Forge) problems(bad func(key, format string, args ...any)) {
 	if f.TimeoutSeconds < minForgeTimeout || f.TimeoutSeconds > maxForgeTimeout {
 		bad("forge.timeoutSeconds", "must be between %d and %d (got %d)", minForgeTimeout, maxForgeTimeout, f.TimeoutSeconds)
 	}
-}
-
-// validBranch reports whether name is a branch name git accepts (the
-// rules of git check-ref-format for a branch).
-func validBranch(name string) bool {
-	if name == "" || strings.HasPrefix(name, "-") || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") ||
-		strings.HasSuffix(name, ".") || strings.HasSuffix(name, ".lock") || strings.Contains(name, "..") ||
-		strings.Contains(name, "//") || strings.Contains(name, "@{") || name == "@" {
-		return false
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
-			return false
-		}
-	}
-	for _, part := range strings.Split(name, "/") {
-		if strings.HasPrefix(part, ".") {
-			return false
-		}
-	}
-	return true
 }

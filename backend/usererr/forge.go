@@ -116,6 +116,7 @@ func describeForgeAPI(err error) (string, Code, bool) {
 	var nf *forge.NotFoundError
 	var uf *forge.UnknownForgeError
 	var bi *forge.BadIssueURLError
+	var bh *forge.BadHostError
 	var un *forge.UnreachableError
 	switch {
 	case errors.As(err, &nt):
@@ -150,7 +151,9 @@ func describeForgeAPI(err error) (string, Code, bool) {
 	case errors.As(err, &un):
 		return fmt.Sprintf("Nothing changed: cannot reach %s (%v); check the network", un.Host, un.Err), Forge, true
 	case errors.Is(err, forge.ErrBadToken):
-		return "Nothing stored: a token is one word without spaces", InvalidInput, true
+		return "Nothing stored: a token is one word of printable characters, without spaces", InvalidInput, true
+	case errors.As(err, &bh):
+		return fmt.Sprintf("Nothing changed: %q is not a host name (a forge's host, like github.com or gitlab.example.com:8443)", bh.Host), InvalidInput, true
 	}
 	return "", "", false
 }
