@@ -148,7 +148,7 @@ func TestForgeServiceMergeErrorsIssues(t *testing.T) {
 	if err != nil || where.Kind != "file" || !strings.HasSuffix(where.Path, "forge-tokens.json") {
 		t.Fatalf("token: %+v %v", where, err)
 	}
-	if _, err := f.SetToken(srv.Host, "two words"); err == nil || err.Error() != "Nothing stored: a token is one word without spaces." {
+	if _, err := f.SetToken(srv.Host, "two words"); err == nil || err.Error() != "Nothing stored: a token is one word of printable characters, without spaces." {
 		t.Fatalf("bad token: %v", err)
 	}
 	if err := f.ForgetToken(srv.Host); err != nil {
