@@ -85,6 +85,9 @@ func runAdd(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
+	if flagSet(fs, "from-issue") && strings.TrimSpace(*fromIssue) == "" {
+		return usagef("--from-issue needs an issue's address (like https://github.com/OWNER/REPO/issues/12)")
+	}
 	if *fromIssue != "" {
 		if len(pos) != 0 {
 			return usagef("--from-issue takes no PROMPT: the issue is the prompt")

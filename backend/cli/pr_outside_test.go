@@ -86,6 +86,8 @@ func TestForgeVerbsFromOutside(t *testing.T) {
 	}
 	fails(t, runCLI(t, e.data, "", "push", e.id, "--branch", "refs/heads/x"), 1, `"refs/heads/x" is not a valid branch name`)
 	fails(t, runCLI(t, e.data, "", "push", e.id, "--branch", "a\x1b[2Jb"), 1, "is not a valid branch name")
+	fails(t, runCLI(t, e.data, "", "add", "--from-issue", ""), 2, "--from-issue needs an issue's address")
+	fails(t, runCLI(t, e.data, "", "add", "--from-issue", "javascript:alert(1)"), 1, "boof-runner: javascript:alert(1) is not")
 	if got := e.srv.Branch("o/r", "refs/heads/x"); got != "" {
 		t.Fatalf("refs/heads/refs/heads/x pushed: %s", got)
 	}

@@ -34,12 +34,18 @@ type UnknownForgeError struct {
 	URL, Host string
 	// Path: the host is known but the path names no project.
 	Path bool
+	// Remote names the git remote when only its name is known (URL is
+	// then empty).
+	Remote string
 }
 
 // Error returns "<url> is not on a known forge".
 func (e *UnknownForgeError) Error() string {
 	if e.Path {
 		return fmt.Sprintf("%s names no project on %s", e.URL, e.Host)
+	}
+	if e.Remote != "" {
+		return fmt.Sprintf("remote %s is not on a known forge", e.Remote)
 	}
 	return fmt.Sprintf("%s is not on a known forge", e.URL)
 }

@@ -103,7 +103,7 @@ func (s *Service) client(ctx context.Context, p forge.Project, anonymous bool) (
 // project returns the forge project of a record.
 func project(rec Record, hosts []forge.Host) (forge.Project, error) {
 	if rec.Forge == "" {
-		return forge.Project{}, &forge.UnknownForgeError{URL: rec.Remote}
+		return forge.Project{}, &forge.UnknownForgeError{Remote: rec.Remote}
 	}
 	all := append(append([]forge.Host(nil), hosts...), forge.KnownHosts...)
 	for _, h := range all {

@@ -142,6 +142,8 @@ func describeForgeAPI(err error) (string, Code, bool) {
 		return fmt.Sprintf("%s was not found on %s (deleted, or the token cannot see it)", capital(nf.What), nf.Host), NotFound, true
 	case errors.As(err, &uf) && uf.Path:
 		return fmt.Sprintf("%s names no project on %s", uf.URL, uf.Host), InvalidInput, true
+	case errors.As(err, &uf) && uf.Remote != "":
+		return fmt.Sprintf("The remote %s is not on a forge Boof Runner knows (github.com, gitlab.com, or a host in the setting forge.hosts): a pull request needs a GitHub or GitLab remote", uf.Remote), InvalidInput, true
 	case errors.As(err, &uf):
 		return fmt.Sprintf("%s is not on a forge Boof Runner knows (github.com, gitlab.com, or a host in the setting forge.hosts): a pull request needs a GitHub or GitLab remote", uf.URL), InvalidInput, true
 	case errors.As(err, &bi):

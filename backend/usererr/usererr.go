@@ -150,12 +150,20 @@ func sentence(s string) string {
 }
 
 // startsWithWord reports whether s starts with a word of letters alone
-// (up to a space, a comma, a colon or a semicolon): a word of ours, not a
-// file name ("notes.txt"), a setting ("runner.concurrency") or an id.
+// (up to a space, a comma, a semicolon, or a colon that ends the word): a
+// word of ours, not a file name ("notes.txt"), a setting
+// ("runner.concurrency"), an id or an address ("https://…", "file:///…",
+// "javascript:…", whose colon is followed by no space).
 func startsWithWord(s string) bool {
-	end := strings.IndexAny(s, " ,:;")
+	end := strings.IndexAny(s, " ,;")
 	if end < 0 {
 		end = len(s)
+	}
+	if c := strings.IndexByte(s[:end], ':'); c >= 0 {
+		if c+1 < end {
+			return false
+		}
+		end = c
 	}
 	if end == 0 {
 		return false

@@ -346,6 +346,10 @@ func TestNamesKeepTheirCaseAndEchoesAreClipped(t *testing.T) {
 		"01abc is gone":                    "01abc is gone.",
 		"read prompt from stdin: the pipe": "Read prompt from stdin: the pipe.",
 		"don't do that":                    "Don't do that.",
+		"https://x.org/a is not an issue":  "https://x.org/a is not an issue.",
+		"file:///etc/passwd is no issue":   "file:///etc/passwd is no issue.",
+		"javascript:alert(1) is no issue":  "javascript:alert(1) is no issue.",
+		"origin: gone":                     "Origin: gone.",
 	} {
 		if got, _ := usererr.Describe(errors.New(in)); got != want {
 			t.Errorf("Describe(%q) = %q, want %q", in, got, want)
