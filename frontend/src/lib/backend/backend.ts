@@ -29,8 +29,16 @@ export function errorMessage(err: unknown): string {
   return startsWithWord(msg) ? msg.charAt(0).toUpperCase() + msg.slice(1) : msg;
 }
 
-/** Whether the text's first word (up to a space, comma, colon or semicolon) is letters alone. */
+/**
+ * Whether the text's first word (up to a space, comma, semicolon, or a colon that ends it) is
+ * letters alone; an address ("https://…", "javascript:…") is no word.
+ */
 function startsWithWord(s: string): boolean {
-  const word = s.split(/[ ,:;]/, 1)[0];
+  let word = s.split(/[ ,;]/, 1)[0];
+  const colon = word.indexOf(':');
+  if (colon >= 0) {
+    if (colon + 1 < word.length) return false;
+    word = word.slice(0, colon);
+  }
   return word !== '' && /^[\p{L}']+$/u.test(word);
 }

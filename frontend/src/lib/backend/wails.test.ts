@@ -59,5 +59,7 @@ describe('errorMessage', () => {
     expect(errorMessage('boof-runner/fix-T1 on origin is at abc1234.')).toBe('boof-runner/fix-T1 on origin is at abc1234.');
     expect(errorMessage('settings.json: unreadable')).toBe('settings.json: unreadable');
     expect(errorMessage("can't push: no remote")).toBe("Can't push: no remote");
+    expect(errorMessage('https://x.org/o/r/issues/1 is not on a forge')).toBe('https://x.org/o/r/issues/1 is not on a forge');
+    expect(errorMessage('javascript:alert(1) is not an issue')).toBe('javascript:alert(1) is not an issue');
   });
 });
