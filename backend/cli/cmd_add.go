@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,14 +86,8 @@ func runAdd(ctx context.Context, c *call) error {
 	if err != nil {
 		return err
 	}
-	if flagSet(fs, "from-issue") && strings.TrimSpace(*fromIssue) == "" {
-		return usagef("--from-issue needs an issue's address (like https://github.com/OWNER/REPO/issues/12)")
-	}
-	if *fromIssue != "" {
-		if len(pos) != 0 {
-			return usagef("--from-issue takes no PROMPT: the issue is the prompt")
-		}
-		pos = []string{issuePrompt} // checked with the rest, replaced by the issue's text
+	if pos, err = issueArgs(fs, *fromIssue, pos); err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("expected one PROMPT argument (use - to read it from stdin), got %d", len(pos))
@@ -216,4 +211,19 @@ func openAttachments(paths []string) ([]store.NewFile, func(), error) {
 		files = append(files, store.NewFile{Name: filepath.Base(p), Data: f})
 	}
 	return files, closeAll, nil
+}
+
+// issueArgs checks --from-issue against the positional arguments and
+// returns them with the placeholder prompt an issue's text replaces.
+func issueArgs(fs *flag.FlagSet, fromIssue string, pos []string) ([]string, error) {
+	if flagSet(fs, "from-issue") && strings.TrimSpace(fromIssue) == "" {
+		return nil, usagef("--from-issue needs an issue's address (like https://github.com/OWNER/REPO/issues/12)")
+	}
+	if fromIssue == "" {
+		return pos, nil
+	}
+	if len(pos) != 0 {
+		return nil, usagef("--from-issue takes no PROMPT: the issue is the prompt")
+	}
+	return []string{issuePrompt}, nil // checked with the rest, replaced by the issue's text
 }
