@@ -70,10 +70,14 @@ export interface AcceptRecord {
   only?: { file: string; hunks?: number[]; headers?: string[] }[];
 }
 
-/** A remark on a hunk (line = its first line in the new version, 0 = the whole file). */
+/** A remark on lines of a hunk (line = the first, end_line the last of a range; 0 = the whole hunk or file). */
 export interface ReviewComment {
   file: string;
   line: number;
+  /** The last line of a range starting at line (same version). */
+  end_line?: number;
+  /** Which version line numbers: "new" (default) or "old" (removed lines). */
+  side?: string;
   hunk: string;
   text: string;
   /** The hunk's number among the file's hunks and its "@@" line, filled in by the backend. */

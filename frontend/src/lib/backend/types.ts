@@ -367,6 +367,16 @@ export interface DiffFile {
   additions: number;
   deletions: number;
   binary: boolean;
+  /** A rename's or copy's similarity in percent. */
+  similarity?: number;
+  /** Git modes ("100644", "100755", "120000"; "000000" when absent) and whether an existing file's mode changed. */
+  old_mode?: string;
+  new_mode?: string;
+  mode_changed?: boolean;
+  /** The file's content at the end of the change: what a viewed mark holds. */
+  hash?: string;
+  /** The highlight.js language its path suggests ("" none). */
+  language?: string;
 }
 
 export interface DiffSummary {

@@ -1,15 +1,44 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
 import { byCodeUnits } from '../order';
-import type { CommitInfo, DiffSummary, FilePatch, Report } from '../backend/types';
-import type { AcceptSelection, ChangeRequest, TaskBranch } from '../backend/review-api';
-import { buildChangeRequest, choiceKey, parseHunks, patchLines, sideBySide, type Hunk, type HunkChoice } from './hunks';
+import type { CommitInfo, DiffSummary, Report } from '../backend/types';
+import type { AcceptSelection, ChangeRequest, FileDiff, TaskBranch } from '../backend/review-api';
+import { buildChangeRequest, hunkKey, type DraftComment, type DraftDrop } from './hunks';
+import { diffRows, sideRows, type DiffHunkData, type DiffLineData, type Row, type SideRow } from './diffrows';
+import { fromDraft, toDraft } from './draft';
+import { treeOrder } from './filetree';
+import { count, countOr, plural } from '../words/words';
 
-export { patchLines, parseHunks, type PatchLine, type Hunk, type SideRow } from './hunks';
+export type { Row, SideRow } from './diffrows';
+export type { DraftComment } from './hunks';
 
 export type ReviewTab = 'changes' | 'leftovers' | 'commits' | 'reports';
+/** The diff layout, remembered through SettingsService.SetDiffView. */
+export type DiffLayout = 'unified' | 'split';
 
-/** Review of one task: the file list from the summary, each file's patch on demand (small cache). */
+/** Lines of a file's diff asked for at a time (FileDiff pages the rest as the view scrolls to it). */
+export const PAGE_LINES = 2000;
+/** How long the draft waits after the last change before it is saved. */
+export const SAVE_DELAY_MS = 400;
+
+/** Lines chosen by clicking line numbers (shift-click extends): the anchor of the next comment. */
+export interface LineCursor {
+  /** The hunk (0-based) the lines are in. */
+  hunk: number;
+  side: 'old' | 'new';
+  line: number;
+  end: number;
+}
+
+/** One file's diff as shown: FileDiff's first page, each hunk's lines loaded so far, and where the next page starts. */
+interface Loaded {
+  diff: FileDiff;
+  lines: DiffLineData[][];
+  next: FileDiff['next'];
+  loaded: number;
+}
+
+/** Review of one task: the file list from the summary, each file's diff on demand (small cache), and the unsent review (a draft). */
 export class ReviewStore {
   tab = $state<ReviewTab>('changes');
   summary = $state.raw<DiffSummary | null>(null);
@@ -17,26 +46,48 @@ export class ReviewStore {
   /** The observer and reviewer reports with their verdicts, newest iteration first. */
   reports = $state.raw<Report[]>([]);
   selected = $state<string | null>(null);
-  patch = $state.raw<FilePatch | null>(null);
+  /** The shown file's diff. */
+  shown = $state.raw<Loaded | null>(null);
+  /** Unchanged lines read for the gap before hunk i of the shown file. */
+  expanded = $state.raw<ReadonlyMap<number, string[]>>(new Map());
   error = $state('');
   loadingPatch = $state(false);
   totals = $derived(this.summary?.files.reduce((a, f) => ({ add: a.add + f.additions, del: a.del + f.deletions }), { add: 0, del: 0 }) ?? { add: 0, del: 0 });
-  /** Lines and hunks of the shown patch (empty for binary or too-large files). */
-  lines = $derived(this.patch && !this.patch.binary && !this.patch.too_large ? patchLines(this.patch.patch) : []);
-  hunks = $derived(parseHunks(this.lines));
-  /** The hunk n/p moved to. */
+  /** The files in the tree's order (what n/p walk). */
+  order = $derived(treeOrder(this.summary?.files ?? []));
+  /** The shown file's hunks (all of them, lines or not). */
+  hunks: DiffHunkData[] = $derived(this.shown?.diff.hunks ?? []);
+  /** The hunk (0-based) j/k moved to. */
   hunk = $state(0);
-  /** Per-hunk comments and drops of the changes tab, by choiceKey(file, hunk). */
-  choices = $state<Record<string, HunkChoice>>({});
-  general = $state('');
+  /** Lines chosen for a comment. */
+  cursor = $state<LineCursor | null>(null);
+  /** Comments being written, on lines, ranges or whole hunks. */
+  comments = $state<DraftComment[]>([]);
+  /** The comment whose editor is open. */
+  editing = $state<number | null>(null);
+  /** Dropped hunks, by hunkKey. */
+  drops = $state<Record<string, DraftDrop>>({});
+  #general = $state('');
   /** The request being built: what "Send" would send. */
-  request: ChangeRequest = $derived(buildChangeRequest(this.general, Object.values(this.choices)));
+  request: ChangeRequest = $derived(buildChangeRequest(this.#general, this.comments, Object.values(this.drops)));
   busy = $state(false);
-  /** Show the patch side by side instead of unified. */
-  sideBySide = $state(false);
-  /** Rows of the side-by-side view of the shown patch. */
-  sideRows = $derived(this.sideBySide ? sideBySide(this.lines) : []);
-  /** Hide whitespace-only changes in the shown patches. */
+  /** Unified or side by side (SettingsService.DiffView). */
+  layout = $state<DiffLayout>('unified');
+  /** Rows of the shown file's diff. */
+  rows: Row[] = $derived(
+    this.shown
+      ? diffRows(
+          this.hunks,
+          this.shown.lines,
+          this.expanded,
+          this.comments.filter((c) => c.file === this.selected),
+          this.shown.diff.lines - this.shown.loaded,
+        )
+      : [],
+  );
+  /** Rows of the side-by-side view. */
+  sideRows: SideRow[] = $derived(this.layout === 'split' ? sideRows(this.rows) : []);
+  /** Hide whitespace-only changes in the shown diffs. */
   ignoreWhitespace = $state(false);
   /** Result of the last decision, shown to the user. */
   notice = $state('');
@@ -48,19 +99,44 @@ export class ReviewStore {
       .filter(([, p]) => p === true || p.length > 0)
       .map(([file, p]) => (p === true ? { file } : { file, hunks: [...p].sort((a, b) => a - b) })),
   );
-  private cache = new Map<string, FilePatch>();
+  /** Files marked viewed, with the content hash they had then. */
+  viewed = $state<Record<string, string>>({});
+  /** Files marked viewed that changed since (Draft says so): shown unviewed, with a note. */
+  changedSinceViewed = $state<string[]>([]);
+  /** Where the draft is: not read yet (nothing is saved before), saved, being saved, or failed. */
+  draft = $state<'loading' | 'ready' | 'saving' | 'saved' | 'failed'>('loading');
+  /** The error of the last draft save, shown beside the request. */
+  draftError = $state('');
+  private cache = new Map<string, Loaded>();
   private seq = 0;
+  private ids = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private draftLoad: Promise<void> | null = null;
 
   constructor(
     private readonly backend: Backend,
     readonly taskId: string,
   ) {}
 
+  /** The general comment. */
+  get general(): string {
+    return this.#general;
+  }
+  set general(v: string) {
+    this.#general = v;
+    this.changed();
+  }
+
+  /** Show the diff side by side (the layout is "split"). */
+  get sideBySide(): boolean {
+    return this.layout === 'split';
+  }
+
   /** Switches between the task branch, its leftovers branch and the commit list. */
   async show(tab: ReviewTab): Promise<void> {
     this.tab = tab;
     this.cache.clear();
-    this.patch = null;
+    this.shown = null;
     this.selected = null;
     if (tab === 'reports') {
       const r = await run(this, () => this.backend.invoke('TaskService.Get', this.taskId), { fail: 'Could not load the reports' });
@@ -80,41 +156,114 @@ export class ReviewStore {
 
   async load(): Promise<void> {
     const leftovers = this.tab === 'leftovers';
+    this.draftLoad ??= this.loadDraft();
     const r = await run(this, () => this.backend.invoke(leftovers ? 'ReviewService.LeftoversSummary' : 'ReviewService.Summary', this.taskId), {
       fail: `Could not load the ${leftovers ? 'leftovers' : 'changes'}`,
     });
     this.summary = r.ok ? { ...r.value, files: r.value.files ?? [] } : null;
-    if (this.summary?.files.length) await this.select(this.summary.files[0].path);
+    await this.draftLoad;
+    if (this.order.length) await this.select(this.order[0].path);
   }
 
-  async select(path: string, force = false): Promise<void> {
+  /** Reads the remembered layout and the task's draft (once per store); nothing is saved before it is read. */
+  private async loadDraft(): Promise<void> {
+    const [layout, d] = await Promise.allSettled([this.backend.invoke('SettingsService.DiffView'), this.backend.invoke('ReviewService.Draft', this.taskId)]);
+    if (layout.status === 'fulfilled') this.layout = layout.value === 'split' ? 'split' : 'unified';
+    if (d.status === 'rejected') {
+      this.draft = 'failed';
+      this.draftError = `Could not read the unsent review: ${String(d.reason)}`;
+      return;
+    }
+    const s = fromDraft(d.value, () => ++this.ids);
+    this.#general = s.general;
+    this.comments = s.comments;
+    this.drops = Object.fromEntries(s.drops.map((x) => [hunkKey(x.file, x.index), x]));
+    this.picks = s.picks;
+    this.viewed = s.viewed;
+    this.changedSinceViewed = s.unviewed;
+    this.draft = 'ready';
+  }
+
+  /** Schedules saving the draft (SAVE_DELAY_MS after the last change). */
+  private changed(): void {
+    if (this.draft === 'loading' || (this.draft === 'failed' && !this.draftError.startsWith('Could not save'))) return;
+    clearTimeout(this.timer);
+    this.draft = 'saving';
+    this.timer = setTimeout(() => void this.saveDraft(), SAVE_DELAY_MS);
+  }
+
+  /** Saves the draft now (the debounce's end). */
+  async saveDraft(): Promise<void> {
+    clearTimeout(this.timer);
+    const d = toDraft({ head: this.summary?.head ?? '', general: this.#general, comments: this.comments, drops: Object.values(this.drops), picks: this.picks, viewed: this.viewed });
+    try {
+      await this.backend.invoke('ReviewService.SaveDraft', this.taskId, d);
+      if (this.draft === 'saving') this.draft = 'saved';
+      this.draftError = '';
+    } catch (e) {
+      this.draft = 'failed';
+      this.draftError = `Could not save the unsent review: ${String(e)}`;
+    }
+  }
+
+  async select(path: string): Promise<void> {
     this.selected = path;
-    const key = `${force ? '!' : ''}${this.ignoreWhitespace ? 'w:' : ''}${path}`;
+    const key = `${this.tab === 'leftovers' ? 'l:' : ''}${this.ignoreWhitespace ? 'w:' : ''}${path}`;
     const hit = this.cache.get(key);
     if (hit) {
-      this.patch = hit;
-      this.hunk = 0;
+      this.showFile(hit);
       return;
     }
     const my = ++this.seq;
     const r = await run(
       this,
-      async () => {
-        const p = this.ignoreWhitespace
-          ? await this.backend.invoke('ReviewService.FilePatchWith', this.taskId, path, { force, ignore_whitespace: true, leftovers: this.tab === 'leftovers' })
-          : this.tab === 'leftovers'
-            ? await this.backend.invoke('ReviewService.LeftoversFilePatch', this.taskId, path, force)
-            : await this.backend.invoke('ReviewService.FilePatch', this.taskId, path, force);
-        if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(key, p);
-        return p;
-      },
+      () => this.backend.invoke('ReviewService.FileDiff', this.taskId, { path, ignore_whitespace: this.ignoreWhitespace, leftovers: this.tab === 'leftovers', from_hunk: 0, from_line: 0, max_lines: PAGE_LINES }),
       { fail: `Could not load ${path}`, flag: 'loadingPatch', current: () => my === this.seq },
     );
-    if (r.ok) {
-      this.patch = r.value;
-      this.hunk = 0;
-    }
+    if (!r.ok) return;
+    const d = { ...r.value, hunks: r.value.hunks ?? [] };
+    const got: Loaded = { diff: d, lines: d.hunks.map((h) => h.lines ?? []), next: d.next, loaded: 0 };
+    got.loaded = got.lines.reduce((n, l) => n + l.length, 0);
+    if (this.cache.size > 50) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, got);
+    this.showFile(got);
+  }
+
+  private showFile(l: Loaded): void {
+    this.shown = l;
+    this.expanded = new Map();
+    this.hunk = 0;
+    this.cursor = null;
+    this.editing = null;
+  }
+
+  /** Loads the next page of the shown file's lines. */
+  async more(): Promise<void> {
+    const cur = this.shown;
+    if (!cur?.next || this.loadingPatch) return;
+    const r = await run(
+      this,
+      () => this.backend.invoke('ReviewService.FileDiff', this.taskId, { path: cur.diff.path, ignore_whitespace: this.ignoreWhitespace, leftovers: this.tab === 'leftovers', from_hunk: cur.next!.hunk, from_line: cur.next!.line, max_lines: PAGE_LINES }),
+      { fail: `Could not load more of ${cur.diff.path}`, flag: 'loadingPatch' },
+    );
+    if (!r.ok || this.shown !== cur) return;
+    const lines = cur.lines.map((l, i) => (r.value.hunks?.[i]?.lines?.length ? [...l, ...r.value.hunks[i].lines] : l));
+    const next: Loaded = { diff: cur.diff, lines, next: r.value.next, loaded: lines.reduce((n, l) => n + l.length, 0) };
+    for (const [k, v] of this.cache) if (v === cur) this.cache.set(k, next);
+    this.shown = next;
+  }
+
+  /** Reads the unchanged lines before hunk i of the shown file (a collapsed region clicked open). */
+  async expand(i: number, newFrom: number, count: number): Promise<void> {
+    const cur = this.shown;
+    if (!cur) return;
+    const r = await run(
+      this,
+      () => this.backend.invoke('ReviewService.FileLines', this.taskId, { path: cur.diff.path, side: 'new', from: newFrom, to: newFrom + count - 1, leftovers: this.tab === 'leftovers' }),
+      { fail: 'Could not read the unchanged lines' },
+    );
+    if (!r.ok || this.shown !== cur) return;
+    this.expanded = new Map([...this.expanded, [i, r.value.lines ?? []]]);
   }
 
   /** Turns hiding whitespace-only changes on or off and reloads the shown file. */
@@ -123,43 +272,108 @@ export class ReviewStore {
     if (this.selected) await this.select(this.selected);
   }
 
-  /** Moves the selection by `delta` files (keyboard navigation). */
+  /** Switches unified / side by side and remembers the choice. */
+  async setLayout(layout: DiffLayout): Promise<void> {
+    this.layout = layout;
+    await run(this, () => this.backend.invoke('SettingsService.SetDiffView', layout), { fail: 'Could not remember the layout' });
+  }
+
+  /** Moves the selection by `delta` files in the tree's order (n/p). */
   step(delta: number): void {
-    const files = this.summary?.files ?? [];
+    const files = this.order;
     if (!files.length) return;
     const i = files.findIndex((f) => f.path === this.selected);
     const next = files[Math.max(0, Math.min(files.length - 1, i + delta))];
     if (next && next.path !== this.selected) void this.select(next.path);
   }
-  /** Moves the current hunk by `delta` within the shown file; returns it. */
-  stepHunk(delta: number): Hunk | undefined {
+  /** Moves the current hunk by `delta` within the shown file (j/k); returns its index. */
+  stepHunk(delta: number): number | undefined {
     if (!this.hunks.length) return undefined;
     this.hunk = Math.max(0, Math.min(this.hunks.length - 1, this.hunk + delta));
-    return this.hunks[this.hunk];
+    this.cursor = null;
+    return this.hunk;
   }
 
-  /** The user's choice on hunk `h` of the shown file, if any. */
-  choice(h: Hunk): HunkChoice | undefined {
-    return this.patch ? this.choices[choiceKey(this.patch.path, h.index)] : undefined;
+  /** Chooses line `line` (on `side`) of hunk `hunk`; with extend, stretches the choice to it (same hunk and side). */
+  pickLine(hunk: number, side: 'old' | 'new', line: number, extend = false): void {
+    const c = this.cursor;
+    this.hunk = hunk;
+    if (extend && c && c.hunk === hunk && c.side === side) this.cursor = { ...c, line: Math.min(c.line, line), end: Math.max(c.end, line) };
+    else this.cursor = { hunk, side, line, end: line };
   }
 
-  private edit(h: Hunk, change: Partial<HunkChoice>): void {
-    if (!this.patch) return;
-    const file = this.patch.path;
-    const key = choiceKey(file, h.index);
-    const next = { ...(this.choices[key] ?? { file, hunk: h.index, line: h.newStart, text: h.text, comment: '', drop: false }), ...change };
-    if (!next.comment.trim() && !next.drop) delete this.choices[key];
-    else this.choices[key] = next;
+  /** Whether line `line` on `side` is among the chosen lines. */
+  chosen(side: 'old' | 'new', line: number): boolean {
+    const c = this.cursor;
+    return !!c && c.side === side && line >= c.line && line <= c.end;
   }
 
-  /** Sets the comment on hunk `h` of the shown file ("" removes it). */
-  comment(h: Hunk, text: string): void {
-    this.edit(h, { comment: text });
+  /** Opens a new comment on the chosen lines, or on the current hunk when none are chosen (c). */
+  startComment(hunk = this.hunk): number | undefined {
+    const h = this.hunks[this.cursor?.hunk ?? hunk];
+    if (!h || !this.selected) return undefined;
+    const c = this.cursor;
+    const id = ++this.ids;
+    const line = c ? c.line : 0;
+    this.comments.push({ id, file: this.selected, index: h.index, header: h.header, side: c?.side ?? 'new', line, end_line: c && c.end > c.line ? c.end : undefined, text: '' });
+    this.editing = id;
+    this.cursor = null;
+    this.changed();
+    return id;
   }
 
-  /** Marks or unmarks hunk `h` of the shown file to be dropped. */
-  toggleDrop(h: Hunk): void {
-    this.edit(h, { drop: !this.choice(h)?.drop });
+  /** Sets the text of comment `id`. */
+  setText(id: number, text: string): void {
+    const c = this.comments.find((x) => x.id === id);
+    if (!c) return;
+    c.text = text;
+    this.changed();
+  }
+
+  /** Closes the editor; an empty comment goes away. */
+  closeEditor(): void {
+    const c = this.comments.find((x) => x.id === this.editing);
+    this.editing = null;
+    if (c && !c.text.trim()) this.removeComment(c.id);
+  }
+
+  /** Removes comment `id`. */
+  removeComment(id: number): void {
+    this.comments = this.comments.filter((c) => c.id !== id);
+    if (this.editing === id) this.editing = null;
+    this.changed();
+  }
+
+  /** The comments on the whole of hunk `h` (0-based) of the shown file. */
+  hunkComments(h: number): DraftComment[] {
+    const idx = this.hunks[h]?.index;
+    return this.comments.filter((c) => c.file === this.selected && c.index === idx && c.line <= 0);
+  }
+
+  /** Whether hunk `h` (0-based) of the shown file is dropped. */
+  dropped(h: number): boolean {
+    const x = this.hunks[h];
+    return !!x && !!this.selected && !!this.drops[hunkKey(this.selected, x.index)];
+  }
+
+  /** Marks or unmarks hunk `h` (0-based) of the shown file to be dropped. */
+  toggleDrop(h: number): void {
+    const x = this.hunks[h];
+    if (!x || !this.selected) return;
+    const key = hunkKey(this.selected, x.index);
+    const next = { ...this.drops };
+    if (next[key]) delete next[key];
+    else next[key] = { file: this.selected, index: x.index, header: x.header };
+    this.drops = next;
+    this.changed();
+  }
+
+  /** Un-drops a hunk by its key (the request's list). */
+  undrop(key: string): void {
+    const next = { ...this.drops };
+    delete next[key];
+    this.drops = next;
+    this.changed();
   }
 
   /** Chooses or un-chooses a whole file for a hunk-level accept. */
@@ -168,29 +382,50 @@ export class ReviewStore {
     if (next[path] === true) delete next[path];
     else next[path] = true;
     this.picks = next;
+    this.changed();
   }
 
-  /** Whether the whole file, or (with a hunk) that hunk of the shown file, is chosen. */
-  picked(path: string, h?: Hunk): boolean {
+  /** Whether the whole file, or (with a hunk, 0-based) that hunk of the shown file, is chosen. */
+  picked(path: string, h?: number): boolean {
     const p = this.picks[path];
     if (p === undefined) return false;
     if (p === true) return true;
-    return h ? p.includes(h.index + 1) : false;
+    return h !== undefined ? p.includes(this.hunks[h]?.index ?? -1) : false;
   }
 
-  /** Chooses or un-chooses one hunk of the shown file; a whole-file choice becomes every hunk but this one. */
-  pickHunk(h: Hunk): void {
+  /** Chooses or un-chooses one hunk (0-based) of the shown file (a); a whole-file choice becomes every hunk but this one. */
+  pickHunk(h: number): void {
     const path = this.selected;
-    if (!path) return;
+    const x = this.hunks[h];
+    if (!path || !x) return;
     const cur = this.picks[path];
-    const all = this.hunks.map((x) => x.index + 1);
+    const all = this.hunks.map((y) => y.index);
     let set = cur === true ? all : [...(cur ?? [])];
-    const n = h.index + 1;
-    set = set.includes(n) ? set.filter((x) => x !== n) : [...set, n];
+    set = set.includes(x.index) ? set.filter((n) => n !== x.index) : [...set, x.index];
     const next = { ...this.picks };
     if (!set.length) delete next[path];
     else next[path] = set.length === all.length ? true : set;
     this.picks = next;
+    this.changed();
+  }
+
+  /** Whether a file is marked viewed (a mark on other content than the file's now does not count). */
+  isViewed(path: string): boolean {
+    const hash = this.viewed[path];
+    if (hash === undefined) return false;
+    const f = this.summary?.files.find((x) => x.path === path);
+    return !f?.hash || f.hash === hash;
+  }
+
+  /** Marks or unmarks a file viewed (v), tied to its content now. */
+  toggleViewed(path = this.selected): void {
+    if (!path) return;
+    const next = { ...this.viewed };
+    if (this.isViewed(path)) delete next[path];
+    else next[path] = this.summary?.files.find((x) => x.path === path)?.hash ?? '';
+    this.viewed = next;
+    this.changedSinceViewed = this.changedSinceViewed.filter((p) => p !== path);
+    this.changed();
   }
 
   /** Sends the comments and dropped hunks back to the developer; true when sent. */
@@ -202,9 +437,14 @@ export class ReviewStore {
     }
     const r = await run(this, () => this.backend.invoke('ReviewService.RequestChanges', this.taskId, req), { flag: 'busy' });
     if (!r.ok) return false;
-    this.choices = {};
-    this.general = '';
-    this.notice = `Fix run ${r.value.fix} queued: the developer gets your ${req.comments.length} comments${req.general ? ' and general comment' : ''}, after ${req.drops.length} dropped hunks are reverted.`;
+    // Go deleted the draft: nothing of it is saved again.
+    clearTimeout(this.timer);
+    this.comments = [];
+    this.drops = {};
+    this.#general = '';
+    this.editing = null;
+    if (this.draft !== 'failed') this.draft = 'ready';
+    this.notice = `Fix run ${r.value.fix} queued: the developer gets ${countOr(req.comments.length, 'comment', 'no comments')}${req.general ? ' and your general comment' : ''}${req.drops.length ? `, after ${count(req.drops.length, 'dropped hunk')} ${plural('is', req.drops.length)} reverted` : ''}.`;
     return true;
   }
 

@@ -1,81 +1,145 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StubBackend } from '../backend/stub';
 import { demo, detailOf } from '../backend/stub-data';
 import { transitionError } from '../backend/goldens';
-import type { DiffFile, DiffSummary, FilePatch, Report } from '../backend/types';
-import { ReviewStore, patchLines } from './review.svelte';
+import type { DiffFile, DiffSummary, Report } from '../backend/types';
+import type { FileDiff, FileDiffRequest, ReviewDraft } from '../backend/review-api';
+import { ReviewStore, SAVE_DELAY_MS } from './review.svelte';
 
 const BIG = demo('Rename the module path');
 const DONE = demo('Refactor settings loader');
 
-/** A diff of n files, every 7th a large one (over the inline limit), one binary. */
+/** A diff of n files, one binary, each with its content hash. */
 function diffOf(id: string, n: number, prefix = 'pkg'): DiffSummary {
   const files: DiffFile[] = [];
-  for (let i = 0; i < n; i++) files.push({ path: `${prefix}/f${String(i).padStart(4, '0')}.go`, change: 'modified', additions: i % 7 === 3 ? 200 : 3, deletions: 1, binary: i === 5 });
+  for (let i = 0; i < n; i++) files.push({ path: `${prefix}/f${String(i).padStart(4, '0')}.go`, change: 'modified', additions: 3, deletions: 1, binary: i === 5, hash: `h${i}` });
   return { task_id: id, base: 'main', head: 'feedc0de', files };
 }
 
-/** A file's patch as Go gives it: too large unless forced when it has over 110 added lines. */
-function patchOf(summary: DiffSummary, path: string, force: boolean): FilePatch {
-  const f = summary.files.find((x) => x.path === path)!;
-  const body = `--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,${f.additions + 1} @@\n-old\n${'+new\n'.repeat(f.additions)} ctx\n`;
-  if (f.binary) return { path, patch: '', binary: true, too_large: false, bytes: 9 };
-  if (f.additions > 110 && !force) return { path, patch: '', binary: false, too_large: true, bytes: body.length };
-  return { path, patch: body, binary: false, too_large: false, bytes: body.length };
+type Line = FileDiff['hunks'][number]['lines'][number];
+const ctx = (o: number, n: number, text: string): Line => ({ kind: 'context', old: o, new: n, text });
+const del = (o: number, text: string): Line => ({ kind: 'del', old: o, new: 0, text });
+const add = (n: number, text: string): Line => ({ kind: 'add', old: 0, new: n, text });
+const hunk = (index: number, header: string, os: number, ol: number, ns: number, nl: number, lines: Line[]) => ({ index, header, section: '', old_start: os, old_lines: ol, new_start: ns, new_lines: nl, count: lines.length, first_line: 0, lines });
+
+/** Two hunks: lines 1-2 (b becomes B) and, after 17 unchanged lines, an added d after line 20. */
+const TWO = [
+  hunk(1, '@@ -1,2 +1,2 @@', 1, 2, 1, 2, [ctx(1, 1, 'a'), del(2, 'var b = 1'), add(2, 'var B = 1')]),
+  hunk(2, '@@ -20 +20,2 @@', 20, 1, 20, 2, [ctx(20, 20, 'c'), add(21, 'd')]),
+];
+
+/** A file's diff as Go gives it, the window FileDiffRequest asks for (lines across hunks, in order). */
+function fileDiffOf(summary: DiffSummary, req: FileDiffRequest): FileDiff {
+  const f = summary.files.find((x) => x.path === req.path)!;
+  const base = { ...f, hash: f.hash ?? '', old_mode: '100644', new_mode: '100644', mode_changed: false, language: 'go', base: 'main', head: summary.head, next: undefined };
+  if (f.binary) return { ...base, hunks: [], lines: 0 };
+  const all = f.path.endsWith('x.go') ? TWO : [hunk(1, '@@ -1,2 +1,4 @@', 1, 2, 1, 4, [del(1, 'old'), add(1, 'new'), add(2, 'new'), add(3, 'new'), ctx(2, 4, 'ctx')])];
+  // Window the lines: from (from_hunk, from_line), at most max_lines.
+  let budget = req.max_lines;
+  let next: FileDiff['next'];
+  const hunks = all.map((h, i) => {
+    if (i < req.from_hunk || budget <= 0) {
+      if (budget <= 0 && !next && i >= req.from_hunk) next = { hunk: i, line: 0 };
+      return { ...h, lines: [] };
+    }
+    const from = i === req.from_hunk ? req.from_line : 0;
+    const lines = h.lines.slice(from, from + budget);
+    budget -= lines.length;
+    if (from + lines.length < h.lines.length && !next) next = { hunk: i, line: from + lines.length };
+    return { ...h, first_line: from, lines };
+  });
+  return { ...base, hunks, lines: all.reduce((n, h) => n + h.count, 0), next };
 }
 
-/** A backend for a task's review: its diff, its leftovers (3 files), its commits. */
-function reviewBackend(id: string, files = 5000) {
+/** A backend for a task's review: its diff, its leftovers (3 files), its commits, a draft kept as Go keeps it. */
+function reviewBackend(id: string, files = 5000, extra: DiffFile[] = []) {
   const changes = diffOf(id, files);
+  changes.files.push(...extra);
   const leftovers = diffOf(id, 3, 'scratch');
-  return new StubBackend({
+  let stored: ReviewDraft | null = null;
+  let layout = 'unified';
+  const b = new StubBackend({
     'ReviewService.Summary': () => changes,
-    'ReviewService.FilePatch': (_id, path, force) => patchOf(changes, path, force),
-    'ReviewService.FilePatchWith': (_id, path, o) => patchOf(o.leftovers ? leftovers : changes, path, o.force),
+    'ReviewService.FileDiff': (_id, req) => fileDiffOf(req.leftovers ? leftovers : changes, req),
+    'ReviewService.FileLines': (_id, req) => ({ path: req.path, side: req.side, from: req.from, to: req.to, total: 40, lines: Array.from({ length: req.to - req.from + 1 }, (_, k) => `line ${req.from + k}`) }),
     'ReviewService.LeftoversSummary': () => leftovers,
-    'ReviewService.LeftoversFilePatch': (_id, path, force) => patchOf(leftovers, path, force),
+    'ReviewService.Draft': () => structuredClone(stored ?? { head: '', general: '', comments: [], drops: [], chosen: [], viewed: [], updated_at: '', moved: false, unviewed: [] }),
+    'ReviewService.SaveDraft': (_id, d) => {
+      // What Go keeps: JSON, without the screen's own fields.
+      stored = JSON.parse(JSON.stringify(d));
+      return stored!;
+    },
+    'SettingsService.DiffView': () => layout,
+    'SettingsService.SetDiffView': (l) => (layout = l),
     'ReviewService.Commits': () => [
       { sha: '9b8e771', subject: 'Rename the module path in every package', author: 'developer agent', date: '2026-11-30T07:00:00Z' },
       { sha: '5d1c2a0', subject: 'Add a test for the path rewrite', author: 'developer agent', date: '2026-11-30T07:10:00Z' },
     ],
   });
+  return Object.assign(b, { changes, stored: () => stored, setStored: (d: ReviewDraft) => (stored = d) });
 }
 
-describe('patchLines', () => {
-  it('types each line', () => {
-    expect(patchLines('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n c\n').map((l) => l.kind)).toEqual(['meta', 'meta', 'hunk', 'del', 'add', 'ctx']);
-  });
+const X: DiffFile = { path: 'x.go', change: 'modified', additions: 2, deletions: 1, binary: false, hash: 'hx' };
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('ReviewStore', () => {
-  it('loads 5000 files from the summary and one patch on demand', async () => {
+  it('loads 5000 files from the summary and one file diff on demand, walking them in the tree order', async () => {
     const b = reviewBackend(BIG.id);
     const s = new ReviewStore(b, BIG.id);
     await s.load();
     expect(s.summary!.files).toHaveLength(5000);
-    expect(b.count('ReviewService.FilePatch')).toBe(1);
-    expect(s.patch!.path).toBe(s.summary!.files[0].path);
+    expect(b.count('ReviewService.FileDiff')).toBe(1);
+    expect(s.shown!.diff.path).toBe(s.order[0].path);
     s.step(1);
     await new Promise((r) => setTimeout(r, 0));
-    expect(s.selected).toBe(s.summary!.files[1].path);
+    expect(s.selected).toBe(s.order[1].path);
     s.step(-5);
-    expect(s.selected).toBe(s.summary!.files[0].path);
+    expect(s.selected).toBe(s.order[0].path);
     const n = b.calls.length;
-    await s.select(s.summary!.files[0].path);
+    await s.select(s.order[0].path);
     expect(b.calls.length).toBe(n); // cached
   });
 
-  it('shows a large patch only when asked', async () => {
-    const b = reviewBackend(BIG.id);
-    const s = new ReviewStore(b, BIG.id);
+  it('numbers every line old and new, hides nothing of git but the data, and pairs the changed words', async () => {
+    const s = new ReviewStore(reviewBackend(DONE.id, 3, [X]), DONE.id);
     await s.load();
-    const big = s.summary!.files.find((f) => f.additions > 110 && !f.binary)!;
-    await s.select(big.path);
-    expect(s.patch!.too_large).toBe(true);
-    await s.select(big.path, true);
-    expect(b.argsOf('ReviewService.FilePatch').at(-1)).toEqual([BIG.id, big.path, true]);
-    expect(s.patch!.too_large).toBe(false);
-    expect(s.patch!.patch).toContain('+++ b/');
+    await s.select('x.go');
+    const lines = s.rows.filter((r) => r.kind === 'line');
+    expect(lines.map((l) => [l.t, l.old, l.new])).toEqual([
+      ['ctx', 1, 1],
+      ['del', 2, 0],
+      ['add', 0, 2],
+      ['ctx', 20, 20],
+      ['add', 0, 21],
+    ]);
+    expect(lines[1].words).toEqual([[4, 5]]); // "b" in "var b = 1"
+    expect(lines[2].words).toEqual([[4, 5]]);
+    // The 17 unchanged lines between the hunks are one collapsed row until expanded.
+    const gap = s.rows.find((r) => r.kind === 'gap')!;
+    expect(gap).toMatchObject({ hunk: 1, oldFrom: 3, newFrom: 3, count: 17 });
+    await s.expand(1, 3, 17);
+    expect(s.rows.some((r) => r.kind === 'gap')).toBe(false);
+    const shown = s.rows.filter((r) => r.kind === 'line' && r.hunk === -1);
+    expect(shown).toHaveLength(17);
+    expect(shown[0]).toMatchObject({ old: 3, new: 3, text: 'line 3' });
+  });
+
+  it('pages through a file larger than a window as the view reaches its end', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    // A window of 2 lines (PAGE_LINES is larger; the stub windows what it is asked).
+    b.on('ReviewService.FileDiff', (_id, req) => fileDiffOf(b.changes, { ...req, max_lines: 2 }));
+    await s.select('x.go');
+    expect(s.rows.at(-1)).toMatchObject({ kind: 'more', left: 3 });
+    await s.more();
+    await s.more();
+    expect(s.rows.some((r) => r.kind === 'more')).toBe(false);
+    expect(s.rows.filter((r) => r.kind === 'line').map((l) => (l.kind === 'line' ? l.text : ''))).toEqual(['a', 'var b = 1', 'var B = 1', 'c', 'd']);
+    expect(b.argsOf('ReviewService.FileDiff').at(-1)![1]).toMatchObject({ from_hunk: 1, from_line: 1 });
   });
 
   it('explains a task without a branch', async () => {
@@ -84,6 +148,8 @@ describe('ReviewStore', () => {
       'ReviewService.Summary': (id) => {
         throw new Error(`Task ${id} has no branch yet.`);
       },
+      'ReviewService.Draft': () => ({ head: '', general: '', comments: [], drops: [], chosen: [], viewed: [], updated_at: '', moved: false, unviewed: [] }),
+      'SettingsService.DiffView': () => 'unified',
     });
     const s = new ReviewStore(b, pending.id);
     await s.load();
@@ -99,7 +165,7 @@ describe('ReviewStore tabs', () => {
     await s.load();
     await s.show('leftovers');
     expect(s.summary!.files).toHaveLength(3);
-    expect(b.calls.at(-1)!.method).toBe('ReviewService.LeftoversFilePatch');
+    expect(b.argsOf('ReviewService.FileDiff').at(-1)![1]).toMatchObject({ leftovers: true });
     await s.show('commits');
     expect(s.commits.map((c) => c.sha)).toEqual(['9b8e771', '5d1c2a0']);
     await s.show('changes');
@@ -112,12 +178,10 @@ describe('ReviewStore tabs', () => {
     await s.load();
     const path = s.selected!;
     await s.setIgnoreWhitespace(true);
-    const call = b.calls.at(-1)!;
-    expect(call.method).toBe('ReviewService.FilePatchWith');
-    expect(call.args).toEqual([s.taskId, path, { force: false, ignore_whitespace: true, leftovers: false }]);
-    expect(s.patch!.path).toBe(path);
+    expect(b.argsOf('ReviewService.FileDiff').at(-1)).toEqual([s.taskId, { path, ignore_whitespace: true, leftovers: false, from_hunk: 0, from_line: 0, max_lines: 2000 }]);
+    const n = b.count('ReviewService.FileDiff');
     await s.setIgnoreWhitespace(false);
-    expect(b.calls.at(-1)!.method).toBe('ReviewService.FilePatchWith'); // the plain patch came from the cache
+    expect(b.count('ReviewService.FileDiff')).toBe(n); // the plain diff came from the cache
   });
 
   it('shows only observer and reviewer reports with their verdicts', async () => {
@@ -134,70 +198,141 @@ describe('ReviewStore tabs', () => {
 });
 
 describe('ReviewStore decisions', () => {
-  const TWO_HUNKS = '--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -20 +20,2 @@\n c\n+d\n';
-
   it('chooses files and hunks for a hunk-level accept', async () => {
-    const s = new ReviewStore(reviewBackend(DONE.id, 3), DONE.id);
+    const s = new ReviewStore(reviewBackend(DONE.id, 3, [X]), DONE.id);
     await s.load();
-    s.selected = 'x.go';
-    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
+    await s.select('x.go');
     expect(s.selection).toEqual([]);
-    s.pickHunk(s.hunks[1]);
+    s.pickHunk(1);
     expect(s.selection).toEqual([{ file: 'x.go', hunks: [2] }]);
-    expect(s.picked('x.go', s.hunks[1])).toBe(true);
-    expect(s.picked('x.go', s.hunks[0])).toBe(false);
-    s.pickHunk(s.hunks[0]);
+    expect(s.picked('x.go', 1)).toBe(true);
+    expect(s.picked('x.go', 0)).toBe(false);
+    s.pickHunk(0);
     expect(s.selection).toEqual([{ file: 'x.go' }]); // every hunk: the whole file
-    s.pickHunk(s.hunks[1]);
+    s.pickHunk(1);
     expect(s.selection).toEqual([{ file: 'x.go', hunks: [1] }]);
     s.pickFile('go.mod');
     expect(s.selection).toEqual([{ file: 'x.go', hunks: [1] }, { file: 'go.mod' }]);
     s.pickFile('go.mod');
-    s.pickHunk(s.hunks[0]);
+    s.pickHunk(0);
     expect(s.selection).toEqual([]);
   });
 
-  it('moves between hunks with n/p within the file', async () => {
-    const s = new ReviewStore(reviewBackend(DONE.id, 3), DONE.id);
+  it('moves between hunks with j/k within the file', async () => {
+    const s = new ReviewStore(reviewBackend(DONE.id, 6, [X]), DONE.id);
     await s.load();
-    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
-    expect(s.hunks.map((h) => h.newStart)).toEqual([1, 20]);
-    expect(s.stepHunk(1)!.index).toBe(1);
-    expect(s.stepHunk(1)!.index).toBe(1);
-    expect(s.stepHunk(-5)!.index).toBe(0);
-    s.patch = { path: 'y.bin', patch: '', binary: true, too_large: false, bytes: 9 };
+    await s.select('x.go');
+    expect(s.hunks.map((h) => h.new_start)).toEqual([1, 20]);
+    expect(s.stepHunk(1)).toBe(1);
+    expect(s.stepHunk(1)).toBe(1);
+    expect(s.stepHunk(-5)).toBe(0);
+    await s.select('pkg/f0005.go'); // binary
     expect(s.stepHunk(1)).toBeUndefined();
   });
 
-  it('builds the request from hunk comments and drops and sends it', async () => {
-    const b = reviewBackend(DONE.id, 3);
+  it('builds the request from line, range and hunk comments and drops, and sends it', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
     b.on('ReviewService.RequestChanges', () => ({ request: 1, fix: 1, body: '## Human review' }));
     const id = DONE.id;
     const s = new ReviewStore(b, id);
     await s.load();
-    const first = s.summary!.files[0].path;
-    const [h] = s.hunks;
-    s.comment(h, 'Keep the old name as an alias');
-    s.toggleDrop(h);
-    s.patch = { path: 'x.go', patch: TWO_HUNKS, binary: false, too_large: false, bytes: TWO_HUNKS.length };
-    s.toggleDrop(s.hunks[1]);
-    s.comment(s.hunks[0], 'typed then cleared');
-    s.comment(s.hunks[0], '  ');
+    const first = s.selected!;
+    s.startComment(0); // on the whole hunk
+    s.setText(s.editing!, 'Keep the old name as an alias');
+    s.toggleDrop(0);
+    await s.select('x.go');
+    s.toggleDrop(1);
+    s.pickLine(0, 'new', 2);
+    s.startComment();
+    s.setText(s.editing!, ' Name it b ');
+    s.pickLine(1, 'new', 20);
+    s.pickLine(1, 'new', 21, true); // shift-click: a range
+    s.startComment();
+    s.setText(s.editing!, 'typed then cleared');
+    s.setText(s.editing!, '  ');
+    s.closeEditor(); // an empty comment goes away
     s.general = ' Good start ';
     expect(s.request).toEqual({
       general: 'Good start',
-      comments: [{ file: first, line: h.newStart, hunk: h.text, text: 'Keep the old name as an alias' }],
+      comments: [
+        { file: first, line: 0, hunk: '', text: 'Keep the old name as an alias', index: 1, header: '@@ -1,2 +1,4 @@' },
+        { file: 'x.go', line: 2, side: 'new', hunk: '', text: 'Name it b', index: 1, header: '@@ -1,2 +1,2 @@' },
+      ],
       drops: [
-        { file: first, hunk: h.text },
-        { file: 'x.go', hunk: '@@ -20 +20,2 @@\n c\n+d\n' },
+        { file: first, hunk: '', index: 1, header: '@@ -1,2 +1,4 @@' },
+        { file: 'x.go', hunk: '', index: 2, header: '@@ -20 +20,2 @@' },
       ],
     });
-    expect(Object.keys(s.choices)).toHaveLength(2);
     const want = JSON.parse(JSON.stringify(s.request));
     expect(await s.requestChanges()).toBe(true);
     expect(b.argsOf('ReviewService.RequestChanges')).toEqual([[id, want]]);
-    expect(s.choices).toEqual({});
-    expect(s.notice).toBe('Fix run 1 queued: the developer gets your 1 comments and general comment, after 2 dropped hunks are reverted.');
+    expect(s.comments).toEqual([]);
+    expect(s.drops).toEqual({});
+    expect(s.notice).toBe('Fix run 1 queued: the developer gets 2 comments and your general comment, after 2 dropped hunks are reverted.');
+  });
+
+  it('anchors a range comment on its first and last line, and shows it under the last', async () => {
+    const s = new ReviewStore(reviewBackend(DONE.id, 3, [X]), DONE.id);
+    await s.load();
+    await s.select('x.go');
+    s.pickLine(1, 'new', 21);
+    s.pickLine(1, 'new', 20, true);
+    const cid = s.startComment()!;
+    s.setText(cid, 'Both lines');
+    expect(s.request.comments).toEqual([{ file: 'x.go', line: 20, end_line: 21, side: 'new', hunk: '', text: 'Both lines', index: 2, header: '@@ -20 +20,2 @@' }]);
+    const at = s.rows.findIndex((r) => r.kind === 'thread');
+    expect(s.rows[at - 1]).toMatchObject({ kind: 'line', new: 21 });
+    // A removed line is anchored on the old side.
+    s.pickLine(0, 'old', 2);
+    const oid = s.startComment()!;
+    s.setText(oid, 'Why?');
+    expect(s.request.comments[0]).toMatchObject({ line: 2, side: 'old', index: 1 });
+    expect(s.rows[s.rows.findIndex((r) => r.kind === 'thread') - 1]).toMatchObject({ kind: 'line', t: 'del', old: 2 });
+  });
+
+  it('saves the unsent review (debounced) and gets it back in a new store, as after a reload', async () => {
+    vi.useFakeTimers();
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    await s.select('x.go');
+    s.pickLine(0, 'new', 2);
+    s.setText(s.startComment()!, 'Name it b');
+    s.toggleDrop(1);
+    s.pickHunk(0);
+    s.toggleViewed('x.go');
+    s.general = 'Nearly';
+    expect(b.count('ReviewService.SaveDraft')).toBe(0);
+    expect(s.draft).toBe('saving');
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(b.count('ReviewService.SaveDraft')).toBe(1); // one save for all the changes
+    expect(s.draft).toBe('saved');
+    await s.setLayout('split');
+    vi.useRealTimers();
+
+    const again = new ReviewStore(b, DONE.id);
+    await again.load();
+    await again.select('x.go');
+    expect(again.general).toBe('Nearly');
+    expect(again.request).toEqual(s.request);
+    expect(again.selection).toEqual([{ file: 'x.go', hunks: [1] }]);
+    expect(again.isViewed('x.go')).toBe(true);
+    expect(again.isViewed(again.order[0].path)).toBe(false);
+    expect(again.layout).toBe('split');
+    expect(again.sideRows.length).toBeGreaterThan(0);
+    expect(b.stored()!.viewed).toEqual([{ path: 'x.go', hash: 'hx' }]);
+  });
+
+  it('shows a file changed since it was viewed as unviewed, and saves nothing before the draft is read', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
+    b.setStored({ head: 'old', general: '', comments: [], drops: [], chosen: [], viewed: [{ path: 'x.go', hash: 'stale' }], updated_at: '', moved: true, unviewed: ['pkg/f0001.go'] });
+    const s = new ReviewStore(b, DONE.id);
+    s.general = 'typed before the draft came';
+    expect(s.draft).toBe('loading');
+    await s.load();
+    expect(b.count('ReviewService.SaveDraft')).toBe(0);
+    expect(s.isViewed('x.go')).toBe(false); // its content is not the one viewed
+    expect(s.changedSinceViewed).toEqual(['pkg/f0001.go']);
   });
 
   it('refuses an empty request without calling the backend', async () => {
