@@ -6,6 +6,7 @@
 // share helpers.mjs and never import this one.
 import { contentFlows } from './content.mjs';
 import { contractFlows } from './contract.mjs';
+import { diffViewFlows } from './diffview.mjs';
 import { forgeFlows } from './forge.mjs';
 import { mergeQueueFlows } from './mergequeue.mjs';
 import { reviewFlows } from './review.mjs';
@@ -21,6 +22,7 @@ export const flows = {
   ...settingsFlows,
   ...windowFlows,
   ...reviewFlows,
+  ...diffViewFlows,
   ...contentFlows,
   ...scheduleFlows,
   ...mergeQueueFlows,

@@ -8,7 +8,7 @@ import { git } from './app.mjs';
 import { nav, until } from './helpers.mjs';
 
 /** Seeds one task run to done by the mock pipeline; returns its id, branch file and worktree. */
-function doneTask(world, title, prompt = `${title}: write the mock file`) {
+export function doneTask(world, title, prompt = `${title}: write the mock file`) {
   const id = world.add(prompt, '--title', title);
   world.runQueue();
   const t = world.show(id);
@@ -19,7 +19,7 @@ function doneTask(world, title, prompt = `${title}: write the mock file`) {
 }
 
 /** Commits extra files onto the task's branch (more of the agent's work), in a worktree of our own. */
-function commitOnTask(world, task, files, message) {
+export function commitOnTask(world, task, files, message) {
   const wt = path.join(world.dir, 'extra-worktree');
   world.git('worktree', 'add', '-q', wt, task.branch);
   for (const [name, body] of Object.entries(files)) {
@@ -31,7 +31,7 @@ function commitOnTask(world, task, files, message) {
   world.git('worktree', 'remove', wt);
 }
 
-async function open(page, title, text = 'Developer run 1.') {
+export async function open(page, title, text = 'Developer run 1.') {
   await nav(page, 'Review').click();
   await page.getByRole('combobox', { name: 'Task to review' }).selectOption({ label: `${title} (done)` });
   await page.getByRole('list', { name: 'Patch' }).getByText(text).first().waitFor();
@@ -135,21 +135,31 @@ export const reviewFlows = {
     async run(page, { world, shot, seeded }) {
       await open(page, 'Refactor settings loader', 'package loader');
       const patch = page.getByRole('list', { name: 'Patch' });
-      await patch.getByRole('button', { name: 'Comment' }).first().click();
+      // The gutter numbers the new file's lines 1-4; a comment anchored to line 4.
+      await patch.getByRole('button', { name: 'Line 4', exact: true }).waitFor();
+      const gutter = await patch.locator('.ln .num:nth-child(2)').allTextContents();
+      assert(gutter.join(',') === '1,2,3,4', `the gutter numbers lines 1-4 (${gutter})`);
+      await patch.getByRole('button', { name: 'Line 4', exact: true }).click();
+      await page.keyboard.press('c');
+      await patch.getByRole('textbox', { name: 'Comment on alias.go:4' }).waitFor();
+      await page.keyboard.type('Name the alias after what it loads');
+      await page.keyboard.press('Escape');
+      await patch.getByRole('group', { name: 'Comments' }).getByText('Name the alias after what it loads').waitFor();
+      await patch.getByRole('button', { name: 'Comment', exact: true }).first().click();
       await page.keyboard.type('Keep the old loader name as an alias');
       await patch.getByRole('button', { name: 'Drop this hunk' }).first().click();
-      // Next file (j), drop its hunk too.
+      // Next file (n), next hunk (j), drop its hunk too.
       await page.getByRole('list', { name: 'Changed files' }).getByRole('button').first().focus();
-      await page.keyboard.press('j');
-      await selectedFile(page).filter({ hasText: seeded.file }).waitFor();
-      await patch.getByText('Developer run 1.').waitFor(); // its patch has loaded
       await page.keyboard.press('n');
+      await selectedFile(page).filter({ hasText: seeded.file }).waitFor();
+      await patch.getByText('Developer run 1.').waitFor(); // its diff has loaded
+      await page.keyboard.press('j');
       await patch.getByRole('button', { name: 'Drop this hunk' }).first().click();
       const cr = page.getByRole('region', { name: 'Request changes' });
       await cr.getByRole('textbox', { name: 'General comment' }).fill('Good direction; see the two hunks.');
-      await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(1).waitFor();
+      await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(3).waitFor();
       await shot('review-request-changes');
-      await cr.getByRole('button', { name: /Send back \(1 comments, 2 drops\)/ }).click();
+      await cr.getByRole('button', { name: 'Send back (2 comments, 2 drops)' }).click();
       await page.getByRole('status').filter({ hasText: 'Fix run 1 queued' }).waitFor();
       assert(world.show(seeded.id).status === 'pending', 'task back in the queue');
       const sections = world.cli('show', seeded.id, '--sections');
@@ -166,6 +176,8 @@ export const reviewFlows = {
       for (const want of ['Fix run 1 for your review', 'Good direction; see the two hunks.', 'Keep the old loader name as an alias', '### Dropped hunks']) {
         assert(got[0].prompt.includes(want), `the developer received ${want}`);
       }
+      // The line comment names the file and line 4.
+      assert(/`loader\/alias\.go`, hunk 1 `[^`]*`, line 4:\n\s+Name the alias after what it loads/.test(got[0].prompt), `the developer's prompt names loader/alias.go, line 4 with the comment:\n${got[0].prompt}`);
       const log = world.git('log', '--format=%s', `${seeded.head}..${seeded.branch}`);
       assert((log.match(/^Drop hunk /gm) ?? []).length === 2, `two Drop hunk commits (${log})`);
     },
@@ -258,30 +270,19 @@ export const reviewFlows = {
       return t;
     },
     async run(page, { shot, seeded }) {
-      await open(page, 'Rename the module path');
+      await open(page, 'Rename the module path', 'package module');
       const files = page.getByRole('list', { name: 'Changed files' });
       await files.getByRole('listitem').first().waitFor();
       const rendered = await files.getByRole('listitem').count();
       assert(rendered < 150, `5000-file list is virtualized (${rendered} rendered)`);
       await page.getByText('5,000 files').waitFor();
-      await files.getByRole('button').first().click();
-      // A j pressed while the review still loads is overridden by the load selecting the
-      // first file: press again, at most three times.
-      for (let i = 0; ; i++) {
-        await page.keyboard.press('j');
-        try {
-          await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor({ timeout: 3000 });
-          break;
-        } catch (e) {
-          if (i === 2) throw e;
-          console.log('     note: j was overridden by the loading review; pressing again');
-        }
-      }
-      await page.getByRole('list', { name: 'Patch' }).getByText('package module').waitFor();
+      // The tree shows pkg/ first: its first file is shown; n moves to the next file.
+      await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor();
+      await files.getByRole('button', { name: /file_0000\.go/ }).focus();
       // Go is coloured (the languages register at the first line shown, not at load).
       const keyword = page.getByRole('list', { name: 'Patch' }).locator('.hljs-keyword', { hasText: 'package' });
-      assert((await keyword.count()) > 0, 'the Go patch is coloured: "package" is a keyword');
-      await page.keyboard.press('j');
+      await keyword.first().waitFor();
+      await page.keyboard.press('n');
       await selectedFile(page).filter({ hasText: 'file_0001.go' }).waitFor();
       await page.getByRole('list', { name: 'Patch' }).getByText('// File 1.').waitFor();
       await page.getByLabel('Ignore whitespace').check();
@@ -305,16 +306,14 @@ export const reviewFlows = {
       await page.getByRole('tab', { name: 'Reports' }).click();
       await page.getByRole('list', { name: 'Observer and reviewer reports' }).getByText('Checked the working tree.').first().waitFor();
       await shot('review-reports');
-      // Figures (no thresholds): the next file on j, over 20 steps.
+      // Figures (no thresholds): the next file on n, over 5 steps.
       await page.getByRole('tab', { name: 'Changes' }).click();
-      await page.getByRole('list', { name: 'Patch' }).getByText('Developer run 1.').waitFor(); // reloaded
-      await files.getByRole('button').first().click();
+      await page.getByRole('list', { name: 'Patch' }).getByText('// File 0.').waitFor(); // reloaded
+      await files.getByRole('button', { name: /file_0000\.go/ }).focus();
       const steps = 5;
-      await page.keyboard.press('j');
-      await selectedFile(page).filter({ hasText: 'file_0000.go' }).waitFor();
       const t0 = Date.now();
       for (let i = 1; i <= steps; i++) {
-        await page.keyboard.press('j');
+        await page.keyboard.press('n');
         await page.getByRole('list', { name: 'Patch' }).getByText(`// File ${i}.`).waitFor();
       }
       console.log(`     figures: 5,000-file review against the real backend: next file ${((Date.now() - t0) / steps).toFixed(1)} ms/file over ${steps}`);

@@ -112,6 +112,8 @@ export class ReviewStore {
   private ids = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draftLoad: Promise<void> | null = null;
+  /** Counts the changes: a save that returns after a newer change does not say "saved". */
+  private generation = 0;
 
   constructor(
     private readonly backend: Backend,
@@ -188,6 +190,7 @@ export class ReviewStore {
   private changed(): void {
     if (this.draft === 'loading' || (this.draft === 'failed' && !this.draftError.startsWith('Could not save'))) return;
     clearTimeout(this.timer);
+    this.generation++;
     this.draft = 'saving';
     this.timer = setTimeout(() => void this.saveDraft(), SAVE_DELAY_MS);
   }
@@ -196,9 +199,10 @@ export class ReviewStore {
   async saveDraft(): Promise<void> {
     clearTimeout(this.timer);
     const d = toDraft({ head: this.summary?.head ?? '', general: this.#general, comments: this.comments, drops: Object.values(this.drops), picks: this.picks, viewed: this.viewed });
+    const gen = this.generation;
     try {
       await this.backend.invoke('ReviewService.SaveDraft', this.taskId, d);
-      if (this.draft === 'saving') this.draft = 'saved';
+      if (this.draft === 'saving' && gen === this.generation) this.draft = 'saved';
       this.draftError = '';
     } catch (e) {
       this.draft = 'failed';
