@@ -201,6 +201,9 @@ func (s *Service) ResolveReview(ctx context.Context, t task.Task, c ChangeReques
 			return c, nil, err
 		}
 		c.Drops[i].Index, c.Drops[i].Header = h.Index, h.Header
+		if d.Hunk == "" && h.Index > 0 {
+			c.Drops[i].Hunk = excerpt(h, Comment{})
+		}
 		drops = append(drops, task.HunkDrop{File: f.Path, Index: h.Index, Header: h.Header, Patch: f.dropPatch(h)})
 	}
 	SortDrops(drops)
