@@ -80,7 +80,7 @@ export class ReviewStore {
           this.hunks,
           this.shown.lines,
           this.expanded,
-          this.comments.filter((c) => c.file === this.selected),
+          this.comments.filter((c) => c.file === this.shown!.diff.path),
           this.shown.diff.lines - this.shown.loaded,
         )
       : [],
@@ -213,12 +213,13 @@ export class ReviewStore {
   async select(path: string): Promise<void> {
     this.selected = path;
     const key = `${this.tab === 'leftovers' ? 'l:' : ''}${this.ignoreWhitespace ? 'w:' : ''}${path}`;
+    // Every selection is a newer call: a file still loading from before does not replace this one.
+    const my = ++this.seq;
     const hit = this.cache.get(key);
     if (hit) {
       this.showFile(hit);
       return;
     }
-    const my = ++this.seq;
     const r = await run(
       this,
       () => this.backend.invoke('ReviewService.FileDiff', this.taskId, { path, ignore_whitespace: this.ignoreWhitespace, leftovers: this.tab === 'leftovers', from_hunk: 0, from_line: 0, max_lines: PAGE_LINES }),
@@ -312,14 +313,19 @@ export class ReviewStore {
     return !!c && c.side === side && line >= c.line && line <= c.end;
   }
 
+  /** The path of the file whose diff is shown (hunk choices are on it, even while another loads). */
+  get shownPath(): string | null {
+    return this.shown?.diff.path ?? null;
+  }
+
   /** Opens a new comment on the chosen lines, or on the current hunk when none are chosen (c). */
   startComment(hunk = this.hunk): number | undefined {
     const h = this.hunks[this.cursor?.hunk ?? hunk];
-    if (!h || !this.selected) return undefined;
+    if (!h || !this.shownPath) return undefined;
     const c = this.cursor;
     const id = ++this.ids;
     const line = c ? c.line : 0;
-    this.comments.push({ id, file: this.selected, index: h.index, header: h.header, side: c?.side ?? 'new', line, end_line: c && c.end > c.line ? c.end : undefined, text: '' });
+    this.comments.push({ id, file: this.shownPath, index: h.index, header: h.header, side: c?.side ?? 'new', line, end_line: c && c.end > c.line ? c.end : undefined, text: '' });
     this.editing = id;
     this.cursor = null;
     this.changed();
@@ -348,26 +354,20 @@ export class ReviewStore {
     this.changed();
   }
 
-  /** The comments on the whole of hunk `h` (0-based) of the shown file. */
-  hunkComments(h: number): DraftComment[] {
-    const idx = this.hunks[h]?.index;
-    return this.comments.filter((c) => c.file === this.selected && c.index === idx && c.line <= 0);
-  }
-
   /** Whether hunk `h` (0-based) of the shown file is dropped. */
   dropped(h: number): boolean {
     const x = this.hunks[h];
-    return !!x && !!this.selected && !!this.drops[hunkKey(this.selected, x.index)];
+    return !!x && !!this.shownPath && !!this.drops[hunkKey(this.shownPath, x.index)];
   }
 
   /** Marks or unmarks hunk `h` (0-based) of the shown file to be dropped. */
   toggleDrop(h: number): void {
     const x = this.hunks[h];
-    if (!x || !this.selected) return;
-    const key = hunkKey(this.selected, x.index);
+    if (!x || !this.shownPath) return;
+    const key = hunkKey(this.shownPath, x.index);
     const next = { ...this.drops };
     if (next[key]) delete next[key];
-    else next[key] = { file: this.selected, index: x.index, header: x.header };
+    else next[key] = { file: this.shownPath, index: x.index, header: x.header };
     this.drops = next;
     this.changed();
   }
@@ -399,7 +399,7 @@ export class ReviewStore {
 
   /** Chooses or un-chooses one hunk (0-based) of the shown file (a); a whole-file choice becomes every hunk but this one. */
   pickHunk(h: number): void {
-    const path = this.selected;
+    const path = this.shownPath;
     const x = this.hunks[h];
     if (!path || !x) return;
     const cur = this.picks[path];

@@ -142,6 +142,21 @@ describe('ReviewStore', () => {
     expect(b.argsOf('ReviewService.FileDiff').at(-1)![1]).toMatchObject({ from_hunk: 1, from_line: 1 });
   });
 
+  it('shows the file selected last: a file still loading does not replace a cached one chosen after it', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    const first = s.selected!;
+    let release: () => void = () => {};
+    b.on('ReviewService.FileDiff', (_id, req) => new Promise((r) => (release = () => r(fileDiffOf(b.changes, req)))));
+    const slow = s.select('x.go'); // n: still loading
+    await s.select(first); // p: back to the cached file at once
+    release();
+    await slow;
+    expect(s.selected).toBe(first);
+    expect(s.shownPath).toBe(first);
+  });
+
   it('explains a task without a branch', async () => {
     const pending = demo('Document the CLI');
     const b = new StubBackend({
