@@ -71,6 +71,9 @@ type SetupStatus struct {
 	WorkingDirectory string `json:"working_directory"`
 	// Tools are the tools' checks.
 	Tools []ToolHealthView `json:"tools"`
+	// Dismissed is set once the user dismissed the first-launch screen
+	// (settings ui.setupDismissed): the window does not open on it again.
+	Dismissed bool `json:"dismissed"`
 }
 
 // Status checks what a task needs (runs the tools' checks, see
@@ -95,7 +98,19 @@ func (s *SetupService) Status() (SetupStatus, error) {
 	if hs == nil {
 		hs = []ToolHealthView{}
 	}
-	return SetupStatus{Ready: len(problems) == 0, Problems: problems, WorkingDirectory: cur.WorkDir(), Tools: hs}, nil
+	return SetupStatus{Ready: len(problems) == 0, Problems: problems, WorkingDirectory: cur.WorkDir(), Tools: hs,
+		Dismissed: cur.UI.SetupDismissed}, nil
+}
+
+// Dismiss remembers that the user dismissed the first-launch screen
+// (settings ui.setupDismissed), so the window no longer opens on it; it
+// returns the settings' refusal when the file cannot be written.
+func (s *SetupService) Dismiss() error {
+	if _, err := s.file.Set("ui.setupDismissed", "true"); err != nil {
+		return userError(err)
+	}
+	s.emit.Emit(EventSettingsChanged)
+	return nil
 }
 
 // RecentRepository is a repository the New task form offers.

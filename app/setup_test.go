@@ -118,6 +118,19 @@ func TestFirstRunNamesWhatIsMissing(t *testing.T) {
 	if got := f.problems(t); got != "no_agent_cli:,no_repository:" {
 		t.Fatalf("fresh root: %q", got)
 	}
+	// dismissing the first-launch screen is remembered in the settings
+	if s, err := f.setup.Status(); err != nil || s.Dismissed {
+		t.Fatalf("a fresh root's screen dismissed: %+v %v", s, err)
+	}
+	if err := f.setup.Dismiss(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := f.setup.Status(); err != nil || !s.Dismissed || s.Ready || len(s.Problems) != 2 {
+		t.Fatalf("after dismissing: %+v %v", s, err)
+	}
+	if cur, _ := f.h.Settings.Load(); !cur.UI.SetupDismissed {
+		t.Fatal("the dismissal is not in the settings file")
+	}
 
 	codex := filepath.Join(tmp, "codex")
 	os.WriteFile(codex, []byte("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 0.50.0'; exit 0; fi\n"+

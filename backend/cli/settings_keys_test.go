@@ -36,7 +36,7 @@ func samples(dir string) []sample {
 		sample{"worktree.root", `"/srv/worktrees"`}, sample{"worktree.onDone", `"delete"`}, sample{"worktree.onFailure", `"delete"`},
 		sample{"retries.transient", "3"}, sample{"retries.backoffMs", "[1000,2000]"}, sample{"retries.idleTimeoutMs", "60000"},
 		sample{"stop.graceMs", "1000"},
-		sample{"ui.notifications", "false"}, sample{"ui.closeToTray", "false"}, sample{"ui.startAtLogin", "true"}, sample{"ui.diffView", `"split"`},
+		sample{"ui.notifications", "false"}, sample{"ui.closeToTray", "false"}, sample{"ui.startAtLogin", "true"}, sample{"ui.diffView", `"split"`}, sample{"ui.setupDismissed", "true"},
 		sample{"verify.command", `"make check"`}, sample{"verify.timeoutMs", "60000"}, sample{"verify.maxOutputBytes", "1048576"},
 		sample{"tools.*.path", `"codex-nightly"`}, sample{"tools.*.env.*", `"on"`})
 	for _, scope := range []string{"budgets.", "budgets.tools.*."} {

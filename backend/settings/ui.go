@@ -15,6 +15,10 @@ type UI struct {
 	// default) or DiffSplit (side by side); it remembers the user's last
 	// choice.
 	DiffView string `json:"diffView"`
+	// SetupDismissed is set once the user dismissed the first-launch
+	// screen: the window no longer opens on it while something is missing
+	// (Settings still reaches it); default off.
+	SetupDismissed bool `json:"setupDismissed"`
 }
 
 // The layouts of ui.diffView.

@@ -1692,6 +1692,7 @@ export namespace app {
 	    problems: setup.Problem[];
 	    working_directory: string;
 	    tools: ToolHealthView[];
+	    dismissed: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SetupStatus(source);
@@ -1703,6 +1704,7 @@ export namespace app {
 	        this.problems = this.convertValues(source["problems"], setup.Problem);
 	        this.working_directory = source["working_directory"];
 	        this.tools = this.convertValues(source["tools"], ToolHealthView);
+	        this.dismissed = source["dismissed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

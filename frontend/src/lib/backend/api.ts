@@ -7,9 +7,10 @@ import type { ReviewApi } from './review-api';
 import type { RunApi } from './run-api';
 import type { ScheduleApi } from './schedules-api';
 import type { CommandApi, SettingsApi } from './settings-api';
+import type { SetupApi } from './setup-api';
 import type { TaskApi } from './task-api';
 import type { WindowApi } from './window-api';
 
-export type Api = TaskApi & RunApi & CommandApi & SettingsApi & ReviewApi & QueueApi & ScheduleApi & WindowApi & ForgeApi;
+export type Api = TaskApi & RunApi & CommandApi & SettingsApi & ReviewApi & QueueApi & ScheduleApi & WindowApi & ForgeApi & SetupApi;
 
 export type Method = keyof Api;

@@ -16,6 +16,7 @@ import type * as Review from '../../../wailsjs/go/app/ReviewService';
 import type * as Run from '../../../wailsjs/go/app/RunService';
 import type * as Schedules from '../../../wailsjs/go/app/ScheduleService';
 import type * as Settings from '../../../wailsjs/go/app/SettingsService';
+import type * as Setup from '../../../wailsjs/go/app/SetupService';
 import type * as Tasks from '../../../wailsjs/go/app/TaskService';
 import type * as Verify from '../../../wailsjs/go/app/VerifyService';
 import type { Api } from './api';
@@ -32,7 +33,8 @@ export type GeneratedApi = Prefixed<'TaskService', typeof Tasks> &
   Prefixed<'MergeQueueService', typeof MergeQueue> &
   Prefixed<'VerifyService', typeof Verify> &
   Prefixed<'ScheduleService', typeof Schedules> &
-  Prefixed<'ForgeService', typeof Forge>;
+  Prefixed<'ForgeService', typeof Forge> &
+  Prefixed<'SetupService', typeof Setup>;
 
 /** The data of a generated model class (its methods dropped); Go times are `any` there. */
 type Plain<T> = T extends readonly unknown[] ? { [I in keyof T]: Plain<T[I]> } : T extends object ? { [K in keyof T as T[K] extends (...a: never[]) => unknown ? never : K]: Plain<T[K]> } : T;

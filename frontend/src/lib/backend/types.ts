@@ -71,6 +71,8 @@ export interface CreateTaskInput {
   attachments?: AttachmentInput[];
   /** Start at (RFC 3339); absent: now. A time in the past runs now. */
   not_before?: string;
+  /** The repository the task runs in (an absolute path); "" or absent: the settings' working directory. */
+  repo?: string;
 }
 
 export interface ToolChoice {

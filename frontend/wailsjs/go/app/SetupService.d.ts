@@ -5,6 +5,8 @@ import {app} from '../models';
 
 export function CheckRepository(arg1:string):Promise<setup.RepoCheck>;
 
+export function Dismiss():Promise<void>;
+
 export function PickRepository():Promise<setup.RepoCheck>;
 
 export function RecentRepositories():Promise<Array<app.RecentRepository>>;

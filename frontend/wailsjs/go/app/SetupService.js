@@ -6,6 +6,10 @@ export function CheckRepository(arg1) {
   return window['go']['app']['SetupService']['CheckRepository'](arg1);
 }
 
+export function Dismiss() {
+  return window['go']['app']['SetupService']['Dismiss']();
+}
+
 export function PickRepository() {
   return window['go']['app']['SetupService']['PickRepository']();
 }
