@@ -112,6 +112,9 @@ export function makeWorld(bin) {
   for (const role of ['planner', 'refinement', 'developer', 'reviewer']) cli('settings', 'set', `roles.${role}`, '{"tool":"mock"}');
   cli('settings', 'set', 'stop.graceMs', '1000');
   cli('settings', 'set', 'runner.enabled', 'false');
+  // No agent CLI runs here (the mock does the work): the first-launch screen, which would name
+  // them, is dismissed; the first-run flows (setup.mjs) undo this and the working directory.
+  cli('settings', 'set', 'ui.setupDismissed', 'true');
   return world;
 }
 

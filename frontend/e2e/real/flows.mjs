@@ -13,6 +13,7 @@ import { reviewFlows } from './review.mjs';
 import { runningFlows } from './running.mjs';
 import { scheduleFlows } from './schedules.mjs';
 import { settingsFlows } from './settings.mjs';
+import { setupFlows } from './setup.mjs';
 import { taskFlows } from './tasks.mjs';
 import { windowFlows } from './window.mjs';
 
@@ -28,4 +29,5 @@ export const flows = {
   ...mergeQueueFlows,
   ...forgeFlows,
   ...contractFlows,
+  ...setupFlows,
 };
