@@ -133,10 +133,13 @@ bench: go-flags build
 	$(call CLI_ENV,$$bin) scripts/bench.sh $(BIN)
 
 # The browser flows against the real backend: a dev-tagged build serves
-# frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs).
+# frontend/dist with live Go bindings (see frontend/e2e/real/app.mjs); the
+# fake forge the pull request flows talk to is forgetest's compiled test
+# binary (TestServe), beside it and never in the app.
 DEV_BIN := build/bin/boof-runner-dev
 test-e2e: frontend
 	go build -tags desktop,dev -o $(DEV_BIN) .
+	go test -c -o build/bin/fakeforge.test ./backend/forge/forgetest
 	cd frontend && node e2e/real/run.mjs ../$(DEV_BIN)
 
 # The reliability report (rows R1…R7 in backend/reliability, build tag
