@@ -102,6 +102,18 @@ func (s *SetupService) Status() (SetupStatus, error) {
 		Dismissed: cur.UI.SetupDismissed}, nil
 }
 
+// Dismissed reports whether the first-launch screen was dismissed
+// (settings ui.setupDismissed), without checking the tools: the window
+// asks it at start and runs Status (a CLI process and a model request per
+// tool) only when the screen may open.
+func (s *SetupService) Dismissed() (bool, error) {
+	cur, err := s.file.Load()
+	if err != nil {
+		return false, userError(err)
+	}
+	return cur.UI.SetupDismissed, nil
+}
+
 // Dismiss remembers that the user dismissed the first-launch screen
 // (settings ui.setupDismissed), so the window no longer opens on it; it
 // returns the settings' refusal when the file cannot be written.

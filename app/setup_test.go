@@ -122,8 +122,14 @@ func TestFirstRunNamesWhatIsMissing(t *testing.T) {
 	if s, err := f.setup.Status(); err != nil || s.Dismissed {
 		t.Fatalf("a fresh root's screen dismissed: %+v %v", s, err)
 	}
+	if d, err := f.setup.Dismissed(); err != nil || d {
+		t.Fatalf("dismissed on a fresh root: %v %v", d, err)
+	}
 	if err := f.setup.Dismiss(); err != nil {
 		t.Fatal(err)
+	}
+	if d, err := f.setup.Dismissed(); err != nil || !d {
+		t.Fatalf("dismissed after Dismiss: %v %v", d, err)
 	}
 	if s, err := f.setup.Status(); err != nil || !s.Dismissed || s.Ready || len(s.Problems) != 2 {
 		t.Fatalf("after dismissing: %+v %v", s, err)

@@ -21,6 +21,8 @@ export type RecentRepository = Omit<Data<app.RecentRepository>, 'last_used'> & {
 
 export interface SetupApi {
   'SetupService.Status': () => Promise<SetupStatus>;
+  /** Whether the first-launch screen was dismissed (settings ui.setupDismissed); checks no tool. */
+  'SetupService.Dismissed': () => Promise<boolean>;
   'SetupService.Dismiss': () => Promise<void>;
   'SetupService.RecentRepositories': () => Promise<RecentRepository[]>;
   'SetupService.PickRepository': () => Promise<RepoCheck>;

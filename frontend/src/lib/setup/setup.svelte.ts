@@ -34,6 +34,19 @@ export class SetupStore {
     return () => offs.forEach((off) => off());
   }
 
+  /**
+   * At start: unless the screen was dismissed, checks what is missing and
+   * opens the screen when something is. Nothing missing counts as
+   * dismissed, so later starts check no tool (Status runs each tool's
+   * check, a model request); Settings still reaches the screen.
+   */
+  async start(): Promise<void> {
+    const d = await run(this, () => this.backend.invoke('SetupService.Dismissed'));
+    if (d.ok && d.value) return;
+    await this.check(true);
+    if (this.status?.ready) await this.dismiss();
+  }
+
   /** Checks what is missing; at start (`atStart`) opens the screen when something is and it was not dismissed. */
   async check(atStart = false): Promise<void> {
     const my = ++this.seq;

@@ -105,6 +105,26 @@ describe('FirstLaunch', () => {
     await waitFor(() => expect(b.count('SetupService.Dismiss')).toBe(1));
   });
 
+  it('checks no tool at start once dismissed, and counts nothing missing as dismissed', async () => {
+    const dismissed = new StubBackend({ 'SetupService.Dismissed': () => true, 'SetupService.Status': () => status });
+    const s = new SetupStore(dismissed);
+    await s.start();
+    expect(s.open).toBe(false);
+    expect(dismissed.count('SetupService.Status')).toBe(0);
+
+    const ready = new StubBackend({ 'SetupService.Dismissed': () => false, 'SetupService.Status': () => ({ ...status, ready: true, problems: [] }), 'SetupService.Dismiss': () => undefined });
+    const r = new SetupStore(ready);
+    await r.start();
+    expect(r.open).toBe(false);
+    expect(ready.count('SetupService.Dismiss')).toBe(1);
+
+    const missing = new StubBackend({ 'SetupService.Dismissed': () => false, 'SetupService.Status': () => status, 'SetupService.Dismiss': () => undefined });
+    const m = new SetupStore(missing);
+    await m.start();
+    expect(m.open).toBe(true);
+    expect(missing.count('SetupService.Dismiss')).toBe(0);
+  });
+
   it('does not open at start once dismissed, nor when nothing is missing', async () => {
     for (const st of [{ ...status, dismissed: true }, { ...status, ready: true, problems: [] }]) {
       const s = new SetupStore(new StubBackend({ 'SetupService.Status': () => st }));

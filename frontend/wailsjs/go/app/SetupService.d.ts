@@ -7,6 +7,8 @@ export function CheckRepository(arg1:string):Promise<setup.RepoCheck>;
 
 export function Dismiss():Promise<void>;
 
+export function Dismissed():Promise<boolean>;
+
 export function PickRepository():Promise<setup.RepoCheck>;
 
 export function RecentRepositories():Promise<Array<app.RecentRepository>>;

@@ -10,6 +10,10 @@ export function Dismiss() {
   return window['go']['app']['SetupService']['Dismiss']();
 }
 
+export function Dismissed() {
+  return window['go']['app']['SetupService']['Dismissed']();
+}
+
 export function PickRepository() {
   return window['go']['app']['SetupService']['PickRepository']();
 }
