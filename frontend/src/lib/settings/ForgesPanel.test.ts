@@ -7,7 +7,7 @@ describe('ForgesPanel', () => {
   it('stores a token without showing it back, says where, and forgets it', async () => {
     const b = new StubBackend({
       'ForgeService.SetToken': (host, token) => {
-        if (/\s/.test(token)) throw new Error('Nothing stored: a token is one word without spaces.');
+        if (/\s/.test(token)) throw new Error('Nothing stored: a token is one word of printable characters, without spaces.');
         return { kind: 'file', path: '/data/forge-tokens.json' };
       },
       'ForgeService.ForgetToken': () => undefined,
@@ -19,7 +19,7 @@ describe('ForgesPanel', () => {
     await fireEvent.input(host, { target: { value: 'git.example.com' } });
     await fireEvent.input(token, { target: { value: 'two words' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Store token' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Nothing stored: a token is one word without spaces.'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Nothing stored: a token is one word of printable characters, without spaces.'));
     expect(token.value).toBe('two words');
     await fireEvent.input(token, { target: { value: 'glpat-abc' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Store token' }));
