@@ -28,10 +28,7 @@ func (r *run) attempt(ctx context.Context, a try) (agent.Result, error) {
 	if err := r.ready(ctx, a.s.name()); err != nil {
 		return agent.Result{}, err
 	}
-	w := r.watch
-	if w == nil {
-		w = r.newWatch(a.tool.Name(), false)
-	}
+	w := r.cur.watching(func() *watch { return r.newWatch(a.tool.Name(), false) })
 	in, diff, err := r.stepInput(ctx, a)
 	if err != nil {
 		return agent.Result{}, err
@@ -40,7 +37,7 @@ func (r *run) attempt(ctx context.Context, a try) (agent.Result, error) {
 	if err != nil {
 		return agent.Result{}, err
 	}
-	r.lastDiff = diff
+	r.cur.shows(diff)
 	exec, err := r.openExecution(ctx, a.tool.Name(), a.model, a.s, a.n)
 	if err != nil {
 		return agent.Result{}, err
@@ -66,7 +63,7 @@ func (r *run) attempt(ctx context.Context, a try) (agent.Result, error) {
 	}
 	g.started(live)
 	w.started(live)
-	r.last = ran{tool: a.tool.Name(), model: a.model, session: a.session}
+	r.cur.started(a.tool.Name(), a.model, a.session)
 	r.recordProcess(ctx, exec.ID, live, nil)
 	res, userStop, werr := r.wait(ctx, a, exec, live)
 	strayNote, strayErr := r.guardAfter(a.s, exec, a.n, snap)
@@ -97,7 +94,7 @@ func (r *run) ready(ctx context.Context, name string) error {
 func (r *run) stepInput(ctx context.Context, a try) (PromptInput, *promptDiff, error) {
 	in := a.s.in
 	in.Role = a.s.role
-	in.Injected = r.injected
+	in.Injected = r.injected.all()
 	in.Attachments = r.atts
 	in.Interrupted = a.interrupted
 	in.Resumed = r.res.takeNote()
@@ -154,7 +151,7 @@ func (r *run) wait(ctx context.Context, a try, exec task.Execution, live agent.R
 	close(done)
 	wg.Wait()
 	if res.SessionID != "" {
-		r.last.session = res.SessionID
+		r.cur.session(res.SessionID)
 		if err := r.st.SetExecutionSession(context.WithoutCancel(ctx), exec.ID, res.SessionID); err != nil {
 			r.p.o.Logger.Warn("pipeline: cannot record the session id", "task", r.t.ID, "exec", exec.ID, "err", err)
 		}

@@ -41,20 +41,20 @@ func (r *run) iteration(ctx context.Context, secs []task.Section) error {
 		}
 		plan = res.Report
 	}
-	r.finalPlan = at.finalPlan
-	if r.finalPlan == "" {
+	r.settled.setPlan(at.finalPlan)
+	if r.settled.finalPlan == "" {
 		rin := base
 		rin.Plan = plan
 		res, err := r.ask(ctx, stepSpec{role: task.RoleRefinement, in: rin})
 		if err != nil {
 			return err
 		}
-		r.finalPlan = res.Report
+		r.settled.setPlan(res.Report)
 		if err := r.section(ctx, task.SectionFinalPlan, task.RoleRefinement, 0, "", res.Report); err != nil {
 			return err
 		}
 	}
-	base.FinalPlan = r.finalPlan
+	base.FinalPlan = r.settled.finalPlan
 	if err := r.dropHunks(ctx, at.drops); err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (r *run) ask(ctx context.Context, s stepSpec) (agentResult, error) {
 		}
 		r.emit(0, task.PlannerAsked{Role: s.role, Questions: qs},
 			task.LevelInfo, fmt.Sprintf("%s asked %d question(s); the planner answers them", titleCase(string(s.role)), len(qs)))
-		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.finalPlan,
+		ain := PromptInput{Task: s.in.Task, Command: s.in.Command, Answers: s.in.Answers, FinalPlan: r.settled.finalPlan,
 			Plan: s.in.Plan, PrevIteration: s.in.PrevIteration, HumanReview: s.in.HumanReview, Questions: qs, Asker: s.role}
 		ans, err := r.step(ctx, stepSpec{role: task.RolePlannerAnswer, in: ain})
 		if err != nil {

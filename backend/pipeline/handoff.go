@@ -99,7 +99,7 @@ func (h handoff) markdown() string {
 func (r *run) writeHandoff(ctx context.Context, s stepSpec, h handoff) (text, path string) {
 	h.Step = s.name()
 	h.Task = clip(r.t.Prompt, handoffReportChars)
-	h.Plan = clip(r.finalPlan, handoffReportChars)
+	h.Plan = clip(r.settled.finalPlan, handoffReportChars)
 	if secs, err := r.st.Sections(ctx, r.t.ID); err == nil {
 		for _, sec := range secs {
 			if sec.ID <= r.res.afterSection || sec.Iteration != r.iter {

@@ -125,7 +125,7 @@ func (r *run) guardAfter(s stepSpec, e task.Execution, attempt int, snap *worktr
 	}
 	if len(st.Files) == 0 && !st.HeadMoved {
 		r.ro.atBase = snap.Clean && st.Ref == "" && snap.Head == r.wt.BaseSHA
-		r.ro.verified = &verified{snap: *snap, at: time.Now(), diff: r.lastDiff}
+		r.ro.verified = &verified{snap: *snap, at: time.Now(), diff: r.cur.diff}
 		return "", nil
 	}
 	r.ro.atBase = false

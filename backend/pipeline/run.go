@@ -25,22 +25,23 @@ const finalWriteTimeout = 30 * time.Second
 
 // run is the state of one Run.
 type run struct {
-	p        *Pipeline
-	st       Store
-	t        task.Task
-	set      settings.Settings
-	iter     int
-	wt       worktree.Worktree
-	first    *task.Execution // opened by the claim, used by the first step
-	injected []string
+	p     *Pipeline
+	st    Store
+	t     task.Task
+	set   settings.Settings
+	iter  int
+	wt    worktree.Worktree
+	first *task.Execution // opened by the claim, used by the first step
+	// injected are the user's injected prompts, in every step's prompt.
+	injected injections
 	// atts are the task's attachments, listed in every prompt; readDirs
 	// the directories holding them, which the tools may read.
 	atts     []Attachment
 	readDirs []string
 	// rounds are the fix rounds left and the round each step is at.
-	rounds    rounds
-	verifyCmd VerifyChoice
-	finalPlan string
+	rounds rounds
+	// settled are the verify command and the final plan, once known.
+	settled settled
 	// res is where the run goes on from (after a usage limit, a crash).
 	res resumeState
 	// start is where this run begins (task.RunStart); runNo the planned
@@ -52,16 +53,11 @@ type run struct {
 	// switched are the tools the task left at their usage limits and the
 	// handoff files written.
 	switched toolSwitches
-	// last is what the running step's last attempt ran with; files the
-	// files touched as the last step handoff listed them (nil: not yet).
-	last  ran
-	files []string
 	// ro is what the read-only guard knows of the worktree.
 	ro readOnlyState
-	// lastDiff is the prompt diff of the running step (nil: it has none).
-	lastDiff *promptDiff
-	// watch follows the running step attempt (rotation, handoff output).
-	watch *watch
+	// cur is the running step: its attempt's watch, what it ran with, its
+	// handoff's files and its prompt diff.
+	cur running
 }
 
 // Run executes one iteration of a task the caller has claimed (status
@@ -105,11 +101,7 @@ func (r *run) execute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range secs {
-		if s.Kind == task.SectionInjectedPrompt {
-			r.injected = append(r.injected, s.Body)
-		}
-	}
+	r.injected.load(secs)
 	if r.t.Command != "" && commandText(secs) == "" {
 		r.logf(task.LevelWarn, "Command template %q has no copy in this task (it was deleted before tasks kept one); the prompts go without it", r.t.Command)
 	}
@@ -147,7 +139,7 @@ func (r *run) execute(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("verify command: %w", err)
 	}
-	r.verifyCmd = vc
+	r.settled.setVerify(vc)
 	return r.iteration(ctx, secs)
 }
 

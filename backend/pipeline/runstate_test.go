@@ -3,6 +3,7 @@ package pipeline
 import (
 	"testing"
 
+	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
@@ -57,5 +58,57 @@ func TestReplayTakesEachReportOnce(t *testing.T) {
 	}
 	if !p.wasStored(task.SectionPlannerReport, 0) || !p.forget(task.SectionPlannerReport, 0) || p.forget(task.SectionPlannerReport, 0) {
 		t.Fatal("the replayed section is not skipped exactly once")
+	}
+}
+
+// TestRunningListsTheFilesOncePerWrite: a step that may write lists the
+// files every time; a read-only step reuses the last list (listing only
+// when there is none) or lists none when its guard found the worktree clean
+// at the base.
+func TestRunningListsTheFilesOncePerWrite(t *testing.T) {
+	var s running
+	calls := 0
+	list := func(files ...string) func() []string {
+		return func() []string { calls++; return files }
+	}
+	if got := s.listFiles(true, false, list("a.go")); len(got) != 1 || got[0] != "a.go" || calls != 1 {
+		t.Fatalf("first read-only step: %v after %d listings, want [a.go] after 1", got, calls)
+	}
+	if got := s.listFiles(true, false, list("other.go")); len(got) != 1 || got[0] != "a.go" || calls != 1 {
+		t.Fatalf("next read-only step: %v after %d listings, want the last list without a listing", got, calls)
+	}
+	if got := s.listFiles(false, false, list("b.go")); len(got) != 1 || got[0] != "b.go" || calls != 2 {
+		t.Fatalf("a step that may write: %v after %d listings, want [b.go] after 2", got, calls)
+	}
+	if got := s.listFiles(true, true, list("c.go")); got == nil || len(got) != 0 || calls != 2 {
+		t.Fatalf("a read-only step clean at the base: %v after %d listings, want an empty list, no listing", got, calls)
+	}
+	if s.ranAttempt() || s.output(agent.Result{Report: "x"}) != "" {
+		t.Fatal("a step with no attempt started reports one, or output without a watch")
+	}
+	s.started("codex", "m", "")
+	s.session("sess")
+	if !s.ranAttempt() || s.last != (ran{tool: "codex", model: "m", session: "sess"}) {
+		t.Fatalf("after an attempt started: %+v", s.last)
+	}
+	s.begin()
+	if s.ranAttempt() {
+		t.Fatal("a new step still reports the last step's attempt")
+	}
+}
+
+// TestInjectionsKeepTheStoredOrder: the stored injected prompts come first,
+// in order, then those added while the run goes on; other sections are not
+// taken.
+func TestInjectionsKeepTheStoredOrder(t *testing.T) {
+	var in injections
+	in.load([]task.Section{
+		{Kind: task.SectionInjectedPrompt, Body: "one"},
+		{Kind: task.SectionPlannerReport, Body: "plan"},
+		{Kind: task.SectionInjectedPrompt, Body: "two"},
+	})
+	in.add("three")
+	if got := in.all(); len(got) != 3 || got[0] != "one" || got[1] != "two" || got[2] != "three" {
+		t.Fatalf("injections %q, want [one two three]", got)
 	}
 }

@@ -64,9 +64,9 @@ func (r *run) runStep(ctx context.Context, s stepSpec) (agent.Result, error) {
 	budget, first := r.set.Retries.Transient, a.n
 	rotations := 0
 	for ; ; a.n++ {
-		r.watch = r.newWatch(a.tool.Name(), rotations < r.set.Sessions.MaxRotations)
+		w := r.newWatch(a.tool.Name(), rotations < r.set.Sessions.MaxRotations)
+		r.cur.attemptWith(w)
 		res, err := r.attempt(ctx, a)
-		w := r.watch
 		if err != nil {
 			return res, err
 		}
@@ -344,7 +344,7 @@ func (r *run) deliverLive(ctx context.Context, live agent.Run, exec task.Executi
 		return
 	}
 	for _, inj := range injs {
-		r.injected = append(r.injected, inj.Text)
+		r.injected.add(inj.Text)
 		if err := live.Send(inj.Text); err != nil {
 			r.emit(exec.ID, task.InjectionApplied{Injection: inj.ID, Step: name, Delivery: task.DeliveryNextStep, Error: err.Error()},
 				task.LevelInfo, fmt.Sprintf("Injected prompt stored (not delivered live: %v); it is included in every later step's prompt", err))
@@ -362,7 +362,7 @@ func (r *run) applyInjections(ctx context.Context, name string) error {
 		return fmt.Errorf("apply injections: %w", err)
 	}
 	for _, inj := range injs {
-		r.injected = append(r.injected, inj.Text)
+		r.injected.add(inj.Text)
 		r.emit(0, task.InjectionApplied{Injection: inj.ID, Step: name, Delivery: task.DeliveryNextStep},
 			task.LevelInfo, fmt.Sprintf("Injected prompt applied to %s's prompt", name))
 	}

@@ -13,18 +13,13 @@ import (
 	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
-// ran is what the last attempt of the running step ran with: its tool,
-// model and native session (tool is "" until an attempt started).
-type ran struct {
-	tool, model, session string
-}
-
 // step runs a step (runStep) and, when an attempt of it ran, writes the
 // step's handoff: every step end leaves one next to the task's transcripts.
 func (r *run) step(ctx context.Context, s stepSpec) (agent.Result, error) {
-	r.last, r.ro.atBase = ran{}, false
+	r.cur.begin()
+	r.ro.atBase = false
 	res, err := r.runStep(ctx, s)
-	if r.last.tool != "" {
+	if r.cur.ranAttempt() {
 		r.stepHandoff(ctx, s, res, err)
 	}
 	return res, err
@@ -42,18 +37,14 @@ func (r *run) stepHandoff(ctx context.Context, s stepSpec, res agent.Result, err
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalWriteTimeout)
 	defer cancel()
-	switch {
-	case r.readOnly(s.role) && r.ro.atBase:
-		r.files = []string{}
-	case r.files == nil || !r.readOnly(s.role):
-		r.files = append([]string{}, r.changedFiles(wctx)...)
-	}
+	files := r.cur.listFiles(r.readOnly(s.role), r.ro.atBase, func() []string { return r.changedFiles(wctx) })
 	broken, next := stepEnd(s, res, err)
-	h := handoff{Reason: fmt.Sprintf("step %s ended", s.name()), From: r.last.tool, FromModel: r.last.model,
-		FromSession: r.last.session, Done: clip(strings.TrimSpace(res.Report), handoffReportChars), Broken: broken,
-		Next: next, Files: r.files}
-	if broken != "" && r.watch != nil {
-		h.Output = r.watch.out.text(res)
+	last := r.cur.last
+	h := handoff{Reason: fmt.Sprintf("step %s ended", s.name()), From: last.tool, FromModel: last.model,
+		FromSession: last.session, Done: clip(strings.TrimSpace(res.Report), handoffReportChars), Broken: broken,
+		Next: next, Files: files}
+	if broken != "" {
+		h.Output = r.cur.output(res)
 	}
 	r.writeHandoff(wctx, s, h)
 }

@@ -84,10 +84,7 @@ func (r *run) switchOver(ctx context.Context, s stepSpec, l *limited, to agent.T
 	if err != nil {
 		return "", err
 	}
-	out := ""
-	if r.watch != nil {
-		out = r.watch.out.text(res)
-	}
+	out := r.cur.output(res)
 	text, path := r.writeHandoff(ctx, s, handoff{
 		Reason: fmt.Sprintf("%s reached its usage limit", l.tool),
 		From:   l.tool, To: to.Name(), FromModel: l.model, FromSession: l.session, Output: out,

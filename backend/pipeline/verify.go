@@ -69,7 +69,7 @@ type VerifyStore interface {
 // observer and reviewer prompts.
 func (r *run) verifyGate(ctx context.Context, base *PromptInput) error {
 	r.ro.verified = nil
-	if r.verifyCmd.Command == "" {
+	if r.settled.verify.Command == "" {
 		return nil
 	}
 	for {
@@ -114,13 +114,13 @@ func (r *run) verifyOnce(ctx context.Context) (task.VerifyRun, error) {
 		return task.VerifyRun{}, fmt.Errorf("start execution: %w", err)
 	}
 	r.emit(exec.ID, task.StepStarted{StepAttempt: r.stepAttempt(exec, s, 1), Tool: VerifyTool},
-		task.LevelInfo, fmt.Sprintf("Step %s started: `%s` (from %s)", name, r.verifyCmd.Command, r.verifyCmd.Source))
+		task.LevelInfo, fmt.Sprintf("Step %s started: `%s` (from %s)", name, r.settled.verify.Command, r.settled.verify.Source))
 	var onOutput func([]byte)
 	if h := r.p.o.Hooks.OnOutput; h != nil {
 		onOutput = func(b []byte) { h(r.t.ID, exec.ID, b) }
 	}
 	spec := verify.Spec{
-		Dir: r.wt.WorkDir, Command: r.verifyCmd.Command, Env: r.stepEnv(nil, name),
+		Dir: r.wt.WorkDir, Command: r.settled.verify.Command, Env: r.stepEnv(nil, name),
 		Timeout: time.Duration(r.set.Verify.TimeoutMs) * time.Millisecond, MaxOutput: r.set.Verify.MaxOutputBytes,
 		Grace: time.Duration(r.set.Stop.GraceMs) * time.Millisecond, TranscriptPath: exec.TranscriptPath, OnOutput: onOutput,
 	}
@@ -155,7 +155,7 @@ func (r *run) verifyOnce(ctx context.Context) (task.VerifyRun, error) {
 	wg.Wait()
 	r.sweep(name)
 	vr.Execution, vr.Step, vr.Iteration, vr.Round = exec.ID, name, r.iter, s.round
-	vr.Source, vr.Where = r.verifyCmd.Source, "task"
+	vr.Source, vr.Where = r.settled.verify.Source, "task"
 	interrupted := vr.Outcome == task.VerifyStopped && !userStop
 	outcome := task.OutcomeSucceeded
 	switch {
