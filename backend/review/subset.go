@@ -64,12 +64,42 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 		return nil
 	}
 	defer readErr() // never leave it running over the removal of tmp
+	picks, err := s.pickHunks(ctx, r, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := readErr(); err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	failpoint.Hit(FailHunksIndex)
+	if conflicts, err := s.applyPicks(ctx, top, env, picks, p); err != nil || conflicts {
+		return nil, err
+	}
+	if p.Tree, err = s.git.WriteTree(ctx, top, env); err != nil {
+		return nil, fmt.Errorf("hunk accept: %w", err)
+	}
+	return takenFiles(picks), nil
+}
+
+// hunkPick is one file of a hunk-level accept and the hunks taken of it
+// (nil: the whole file).
+type hunkPick struct {
+	f     FileHunks
+	hunks []int
+}
+
+// pickHunks reads the task's diff of the selected files (from r.Base, else
+// from the merge base with the target) and checks every selection against
+// it: *StaleHunkError for a file or hunk the diff does not have, a file
+// chosen twice is ErrBadReview.
+func (s *Service) pickHunks(ctx context.Context, r Request, p *Plan) ([]hunkPick, error) {
 	paths := make([]string, 0, len(r.Only))
 	for _, sel := range r.Only {
 		paths = append(paths, sel.File)
 	}
 	m := worktree.NewManager(s.git, s.now)
 	var fps []worktree.FilePatch
+	var err error
 	if r.Base != "" {
 		fps, err = m.Patches(ctx, r.Repo, r.Base, p.TaskHead, true, uniq(paths)...)
 	} else {
@@ -83,11 +113,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 	for _, fp := range fps {
 		files = append(files, splitFile(fp))
 	}
-	type pick struct {
-		f     FileHunks
-		hunks []int
-	}
-	var picks []pick
+	var picks []hunkPick
 	seen := map[string]bool{}
 	for _, sel := range r.Only {
 		f, ok := fileOf(files, sel.File)
@@ -108,14 +134,16 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 		if len(hs) == len(f.Hunks) {
 			hs = nil // every hunk: the whole file, mode and rename included
 		}
-		picks = append(picks, pick{f, hs})
+		picks = append(picks, hunkPick{f, hs})
 	}
-	if err := readErr(); err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
-	failpoint.Hit(FailHunksIndex)
-	// One git apply takes every chosen file (it is all or nothing); only
-	// when it fails is each file tried alone, to name those that conflict.
+	return picks, nil
+}
+
+// applyPicks applies the picks to the temporary index env names, in top.
+// One git apply takes every chosen file (it is all or nothing); only when
+// it fails is each file tried alone, to name those that conflict in
+// p.Conflicts (conflicts true then); an error when none does alone.
+func (s *Service) applyPicks(ctx context.Context, top string, env []string, picks []hunkPick, p *Plan) (conflicts bool, err error) {
 	patches := make([]string, len(picks))
 	for i, pk := range picks {
 		patches[i] = pk.f.patchOf(pk.hunks)
@@ -127,17 +155,24 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 		_, err := s.git.Exec(ctx, gitx.Cmd{Dir: top, Env: env, Args: []string{"apply", "--cached", "--binary"}, Input: []byte(patch)})
 		return err
 	}
-	if err := apply(strings.Join(patches, "")); err != nil {
-		for i, pk := range picks {
-			if apply(patches[i]) != nil {
-				p.Conflicts = append(p.Conflicts, pk.f.Path)
-			}
-		}
-		if len(p.Conflicts) == 0 {
-			return nil, fmt.Errorf("hunk accept: %w", err)
-		}
-		return nil, nil
+	err = apply(strings.Join(patches, ""))
+	if err == nil {
+		return false, nil
 	}
+	for i, pk := range picks {
+		if apply(patches[i]) != nil {
+			p.Conflicts = append(p.Conflicts, pk.f.Path)
+		}
+	}
+	if len(p.Conflicts) == 0 {
+		return false, fmt.Errorf("hunk accept: %w", err)
+	}
+	return true, nil
+}
+
+// takenFiles is the accept's record of the picks: each file with the
+// hunks taken and their headers.
+func takenFiles(picks []hunkPick) []task.AcceptedFile {
 	taken := make([]task.AcceptedFile, 0, len(picks))
 	for _, pk := range picks {
 		af := task.AcceptedFile{File: pk.f.Path}
@@ -147,10 +182,7 @@ func (s *Service) subsetTree(ctx context.Context, r Request, common string, p *P
 		}
 		taken = append(taken, af)
 	}
-	if p.Tree, err = s.git.WriteTree(ctx, top, env); err != nil {
-		return nil, fmt.Errorf("hunk accept: %w", err)
-	}
-	return taken, nil
+	return taken
 }
 
 // partPatch is a patch of some of a modified file's hunks: like dropPatch,

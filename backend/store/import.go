@@ -71,33 +71,6 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 	if err := checkImport(in); err != nil {
 		return task.Task{}, err
 	}
-	prev := ""
-	if t.Status == task.StatusArchived {
-		prev = string(t.PrevStatus)
-	}
-	var qs []string
-	for _, q := range t.Questions {
-		if q != "" {
-			qs = append(qs, q)
-		}
-	}
-	if qs == nil {
-		qs = []string{}
-	}
-	extra := ""
-	if len(t.Extra) > 0 {
-		extra = string(t.Extra)
-	}
-	seen := map[string]bool{}
-	for _, f := range in.Files {
-		if err := CheckAttachmentName(f.Name); err != nil {
-			return task.Task{}, err
-		}
-		if seen[f.Name] {
-			return task.Task{}, invalidf("attachment name %q is given twice", f.Name)
-		}
-		seen[f.Name] = true
-	}
 	now := s.now()
 	id, err := task.NewID(now, rand.Reader)
 	if err != nil {
@@ -119,56 +92,16 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 	if updated < created {
 		updated = created
 	}
-	u := t.Usage
 	var out task.Task
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		if t.OriginID != "" && !in.Again {
-			var other string
-			err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE origin_id = ? ORDER BY created_at, id LIMIT 1`, t.OriginID).Scan(&other)
-			if err == nil {
-				return &DuplicateOriginError{OriginID: t.OriginID, TaskID: other}
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("import task: %w", err)
-			}
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, prev_status, priority, skip, labels, command,
-			runs, completed_runs, base, repo, questions, tools, created_at, updated_at, started_at, finished_at,
-			branch, base_sha, head_sha, worktree_path, error, tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, n.Title, n.Prompt, string(t.Status), prev, n.Priority, t.Skip, mustJSON(n.Labels), n.Command,
-			n.Runs, t.CompletedRuns, n.Base, n.Repo, mustJSON(qs), mustJSON(n.Tools), created, updated, timeMs(t.StartedAt), timeMs(t.FinishedAt),
-			t.Branch, t.BaseSHA, t.HeadSHA, t.WorktreePath, t.Error, u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.CostUSD,
-			t.OriginID, extra)
-		if err != nil {
-			return fmt.Errorf("import task: %w", err)
-		}
-		if _, err := addSectionTx(ctx, tx, task.Section{TaskID: id, Kind: task.SectionPrompt, Body: n.Prompt}, ms); err != nil {
+		if err := checkOriginTx(ctx, tx, t.OriginID, in.Again); err != nil {
 			return err
 		}
-		for _, sec := range in.Sections {
-			if sec.Kind == task.SectionPrompt {
-				continue
-			}
-			sec.TaskID = id
-			if _, err := addSectionTx(ctx, tx, sec, ms); err != nil {
-				return err
-			}
+		if err := insertImportedTx(ctx, tx, id, n, t, created, updated); err != nil {
+			return err
 		}
-		for _, l := range in.Log {
-			at := ms
-			if !l.At.IsZero() {
-				at = l.At.UnixMilli()
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO log_lines (task_id, at, level, text) VALUES (?, ?, ?, ?)`, id, at, string(l.Level), l.Text); err != nil {
-				return fmt.Errorf("import log: %w", err)
-			}
-		}
-		for _, f := range staged {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO attachments (task_id, name, size, sha256, added_at) VALUES (?, ?, ?, ?, ?)`,
-				id, f.Name, f.Size, f.SHA256, ms); err != nil {
-				return fmt.Errorf("import attachment %s: %w", f.Name, err)
-			}
+		if err := importContentTx(ctx, tx, id, in, n.Prompt, staged, ms); err != nil {
+			return err
 		}
 		// Adding the sections moved updated_at; the file's time is kept.
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, updated, id); err != nil {
@@ -194,7 +127,8 @@ func (s *Store) ImportTask(ctx context.Context, in Import) (task.Task, error) {
 
 // checkImport applies the rules ImportTask adds to the task's own: a
 // status it may be stored in, counters and usage in range, valid sections
-// and log levels, a one-line origin id and an object of extra fields.
+// and log levels, a one-line origin id, an object of extra fields and
+// attachment names valid and given once.
 func checkImport(in Import) error {
 	t := in.Task
 	if _, err := task.ParseStatus(string(t.Status)); err != nil {
@@ -237,6 +171,102 @@ func checkImport(in Import) error {
 		var obj map[string]json.RawMessage
 		if len(t.Extra) > MaxExtra || json.Unmarshal(t.Extra, &obj) != nil || obj == nil {
 			return invalidf("extra fields must be a JSON object of at most %d bytes", MaxExtra)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range in.Files {
+		if err := CheckAttachmentName(f.Name); err != nil {
+			return err
+		}
+		if seen[f.Name] {
+			return invalidf("attachment name %q is given twice", f.Name)
+		}
+		seen[f.Name] = true
+	}
+	return nil
+}
+
+// checkOriginTx returns a *DuplicateOriginError when a task already has
+// origin (unless again: the user imports it once more).
+func checkOriginTx(ctx context.Context, tx *sql.Tx, origin string, again bool) error {
+	if origin == "" || again {
+		return nil
+	}
+	var other string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE origin_id = ? ORDER BY created_at, id LIMIT 1`, origin).Scan(&other)
+	if err == nil {
+		return &DuplicateOriginError{OriginID: origin, TaskID: other}
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("import task: %w", err)
+	}
+	return nil
+}
+
+// insertImportedTx inserts the task row of an import as id: n its
+// normalized fields, t the rest as imported (an archived task's previous
+// status, its questions without empty ones, its extra fields), created and
+// updated its times in Unix milliseconds.
+func insertImportedTx(ctx context.Context, tx *sql.Tx, id string, n task.NewTask, t task.Task, created, updated int64) error {
+	prev := ""
+	if t.Status == task.StatusArchived {
+		prev = string(t.PrevStatus)
+	}
+	qs := []string{}
+	for _, q := range t.Questions {
+		if q != "" {
+			qs = append(qs, q)
+		}
+	}
+	extra := ""
+	if len(t.Extra) > 0 {
+		extra = string(t.Extra)
+	}
+	u := t.Usage
+	_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, prev_status, priority, skip, labels, command,
+		runs, completed_runs, base, repo, questions, tools, created_at, updated_at, started_at, finished_at,
+		branch, base_sha, head_sha, worktree_path, error, tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, n.Title, n.Prompt, string(t.Status), prev, n.Priority, t.Skip, mustJSON(n.Labels), n.Command,
+		n.Runs, t.CompletedRuns, n.Base, n.Repo, mustJSON(qs), mustJSON(n.Tools), created, updated, timeMs(t.StartedAt), timeMs(t.FinishedAt),
+		t.Branch, t.BaseSHA, t.HeadSHA, t.WorktreePath, t.Error, u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.CostUSD,
+		t.OriginID, extra)
+	if err != nil {
+		return fmt.Errorf("import task: %w", err)
+	}
+	return nil
+}
+
+// importContentTx stores what an import carries besides its task row: the
+// prompt section (from prompt; the prompt sections in in.Sections are
+// dropped), the other sections, the log (a line without a time at ms) and
+// the rows of the staged files.
+func importContentTx(ctx context.Context, tx *sql.Tx, id string, in Import, prompt string, staged []stagedFile, ms int64) error {
+	if _, err := addSectionTx(ctx, tx, task.Section{TaskID: id, Kind: task.SectionPrompt, Body: prompt}, ms); err != nil {
+		return err
+	}
+	for _, sec := range in.Sections {
+		if sec.Kind == task.SectionPrompt {
+			continue
+		}
+		sec.TaskID = id
+		if _, err := addSectionTx(ctx, tx, sec, ms); err != nil {
+			return err
+		}
+	}
+	for _, l := range in.Log {
+		at := ms
+		if !l.At.IsZero() {
+			at = l.At.UnixMilli()
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO log_lines (task_id, at, level, text) VALUES (?, ?, ?, ?)`, id, at, string(l.Level), l.Text); err != nil {
+			return fmt.Errorf("import log: %w", err)
+		}
+	}
+	for _, f := range staged {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO attachments (task_id, name, size, sha256, added_at) VALUES (?, ?, ?, ?, ?)`,
+			id, f.Name, f.Size, f.SHA256, ms); err != nil {
+			return fmt.Errorf("import attachment %s: %w", f.Name, err)
 		}
 	}
 	return nil
