@@ -20,6 +20,10 @@ func describeReview(err error) (string, Code, bool) {
 	var nt *review.NoTargetError
 	var tw *mergequeue.TwiceError
 	switch {
+	case errors.Is(err, review.ErrUnsettled):
+		// Before the git error it wraps: the move may have been made.
+		return "The branch may or may not have moved (git failed and the branch could not be read back); the next accept or undo " +
+			"in this repository, or the next start of the runner, settles it, so check the branch before you try again", Git, true
 	case errors.As(err, &nt):
 		return "Nothing changed: the target branch " + nt.Branch + " does not exist in " + nt.Repo, InvalidInput, true
 	case errors.As(err, &tw):
