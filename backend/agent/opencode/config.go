@@ -40,10 +40,10 @@ func (t *Tool) stateDir(env []string) (string, error) {
 	if t.opts.StateDir != "" {
 		return t.opts.StateDir, nil
 	}
-	if x := t.lookup(env, "XDG_STATE_HOME"); filepath.IsAbs(x) {
+	if x := t.cli().Lookup(env, "XDG_STATE_HOME"); filepath.IsAbs(x) {
 		return filepath.Join(x, "boof-runner", Name), nil
 	}
-	if h := t.lookup(env, "HOME"); filepath.IsAbs(h) {
+	if h := t.cli().Lookup(env, "HOME"); filepath.IsAbs(h) {
 		return filepath.Join(h, ".local", "state", "boof-runner", Name), nil
 	}
 	return "", errors.New("opencode: no directory for its config home: set HOME or XDG_STATE_HOME")
@@ -51,10 +51,10 @@ func (t *Tool) stateDir(env []string) (string, error) {
 
 // userConfigHome is the user's XDG config home for env ("" when unknown).
 func (t *Tool) userConfigHome(env []string) string {
-	if x := t.lookup(env, "XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+	if x := t.cli().Lookup(env, "XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 		return x
 	}
-	if h := t.lookup(env, "HOME"); filepath.IsAbs(h) {
+	if h := t.cli().Lookup(env, "HOME"); filepath.IsAbs(h) {
 		return filepath.Join(h, ".config")
 	}
 	return ""

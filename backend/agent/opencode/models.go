@@ -37,9 +37,9 @@ func (t *Tool) Models(ctx context.Context) []agent.Model {
 			out = append(out, agent.Model{ID: id, Label: label, Source: source})
 		}
 	}
-	env := t.env(nil)
-	if t.lookup(env, "OPENAI_BASE_URL") != "" {
-		if m := t.lookup(env, "OPENAI_MODEL"); m != "" {
+	env := t.cli().Environ(nil)
+	if t.cli().Lookup(env, "OPENAI_BASE_URL") != "" {
+		if m := t.cli().Lookup(env, "OPENAI_MODEL"); m != "" {
 			add(Provider+"/"+m, m+" (OPENAI_BASE_URL)", agent.ModelSourceSettings)
 		}
 	}
@@ -59,7 +59,7 @@ func (t *Tool) catalog(ctx context.Context, env []string) []string {
 	if t.opts.Runner == nil {
 		return nil
 	}
-	bin, err := t.resolveBin(env)
+	bin, err := t.cli().ResolveBin(env)
 	if err != nil {
 		return nil
 	}

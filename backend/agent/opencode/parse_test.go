@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
@@ -38,22 +39,9 @@ func parsed(b []byte) (*run, *[]agent.Event) {
 	return r, evs
 }
 
-// kinds renders events as "kind[:tool]" joined by commas.
-func kinds(evs []agent.Event) string {
-	var out []string
-	for _, e := range evs {
-		k := string(e.Kind)
-		if e.Tool != "" {
-			k += ":" + e.Tool
-		}
-		out = append(out, k)
-	}
-	return strings.Join(out, ",")
-}
-
 func TestParseToolUse(t *testing.T) {
 	r, evs := parsed(readTestdata(t, "tool_use.jsonl"))
-	if got, want := kinds(*evs), "session,text,tool_call:write,tool_result:write,usage,text,usage"; got != want {
+	if got, want := clitest.Kinds(*evs), "session,text,tool_call:write,tool_result:write,usage,text,usage"; got != want {
 		t.Fatalf("events %s, want %s", got, want)
 	}
 	res := r.finish(proc.Result{}, "", func(agent.Event) {})
@@ -98,7 +86,7 @@ func TestFinishRateLimitIsALimit(t *testing.T) {
 		}
 	}
 	if retries != 6 {
-		t.Fatalf("%d retry events, want 6 (the call and five retries): %s", retries, kinds(*evs))
+		t.Fatalf("%d retry events, want 6 (the call and five retries): %s", retries, clitest.Kinds(*evs))
 	}
 	res := r.finish(proc.Result{ExitCode: 1}, "", func(agent.Event) {})
 	if !res.Failed() || res.Transient || res.Limit == nil || res.Limit.Message != "API Error: 429 Rate limit reached for requests" ||

@@ -18,6 +18,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -59,23 +60,23 @@ func realTool(t testing.TB, srvURL string) (*Tool, string) {
 	if err := os.WriteFile(filepath.Join(cfg, "opencode.json"), []byte(user), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before := treeState(t, cfg)
+	before := clitest.TreeState(t, cfg)
 	t.Cleanup(func() {
-		if after := treeState(t, cfg); after != before {
+		if after := clitest.TreeState(t, cfg); after != before {
 			t.Errorf("the user's ~/.config/opencode changed:\nbefore\n%s\nafter\n%s", before, after)
 		}
 	})
 	env := []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin", "OPENAI_BASE_URL=" + srvURL + "/v1",
 		"OPENAI_API_KEY=sk-fake-opencode-key", "OPENAI_MODEL=fake-model"}
-	return New(Options{Path: bin, Runner: newRunner(t), Env: env, LookupEnv: noEnv, TempDir: t.TempDir()}), home
+	return New(Options{Path: bin, Runner: clitest.Runner(t), Env: env, LookupEnv: clitest.NoEnv, TempDir: t.TempDir()}), home
 }
 
 // startStep starts a real step and fails the test on error; quiet is the
 // silence after a refused model call that makes a limit (0 = the default).
-func startStep(t *testing.T, c *Tool, req agent.Request, quiet time.Duration) (agent.Run, *recorder) {
+func startStep(t *testing.T, c *Tool, req agent.Request, quiet time.Duration) (agent.Run, *clitest.Recorder) {
 	t.Helper()
-	rec := &recorder{}
-	req.OnEvent, req.OnOutput = rec.event, rec.chunk
+	rec := &clitest.Recorder{}
+	req.OnEvent, req.OnOutput = rec.Event, rec.Chunk
 	if req.Grace == 0 {
 		req.Grace = 2 * time.Second
 	}
@@ -92,25 +93,11 @@ func startStep(t *testing.T, c *Tool, req agent.Request, quiet time.Duration) (a
 	return run, rec
 }
 
-// chatRequests returns the chat requests the fake received, parsed.
-func chatRequests(t *testing.T, srv *fakemodel.Server) []fakemodel.ChatRequest {
-	t.Helper()
-	var out []fakemodel.ChatRequest
-	for _, r := range srv.ModelRequests(fakemodel.ChatPath) {
-		cr, err := fakemodel.ParseChat(r.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, cr)
-	}
-	return out
-}
-
 func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.Start(t)
 	c, _ := realTool(t, srv.URL())
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	srv.Enqueue(
 		fakemodel.Reply{Text: "Writing it.", ToolCalls: []fakemodel.ToolCall{{Name: "write",
 			Input: map[string]any{"filePath": filepath.Join(dir, "hello.txt"), "content": "hello\n"}}}, InputTokens: 40, OutputTokens: 6},
@@ -122,7 +109,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 		TranscriptPath: filepath.Join(t.TempDir(), "step.log"), IdleTimeout: 5 * time.Minute}, 0)
 	res, err := run.Wait()
 	if err != nil || res.Failed() {
-		t.Fatalf("result %+v %v\nevents %s\noutput %q", res, err, rec.kinds(), rec.output)
+		t.Fatalf("result %+v %v\nevents %s\noutput %q", res, err, rec.Kinds(), rec.Output)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "hello.txt")); err != nil || string(b) != "hello\n" {
 		t.Fatalf("hello.txt %q %v", b, err)
@@ -133,8 +120,8 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if res.Usage.InputTokens != 100 || res.Usage.OutputTokens != 15 || res.Usage.CostKnown {
 		t.Fatalf("usage %+v, want 100 in, 15 out, no cost (opencode does not know the fake's price)", res.Usage)
 	}
-	if !sessionRe().MatchString(res.SessionID) || !strings.Contains(rec.kinds(), "tool_call:write,tool_result:write") {
-		t.Fatalf("session %q events %s", res.SessionID, rec.kinds())
+	if !sessionRe().MatchString(res.SessionID) || !strings.Contains(rec.Kinds(), "tool_call:write,tool_result:write") {
+		t.Fatalf("session %q events %s", res.SessionID, rec.Kinds())
 	}
 	reqs := srv.ModelRequests(fakemodel.ChatPath)
 	if len(reqs) != 2 {
@@ -143,7 +130,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if got := reqs[0].Header.Get("Authorization"); got != "Bearer sk-fake-opencode-key" {
 		t.Fatalf("authorization %q", got)
 	}
-	first := chatRequests(t, srv)[0]
+	first := clitest.ChatRequests(t, srv)[0]
 	if !strings.Contains(first.RoleText("system"), system) || first.LastUserPart() != prompt || first.Model != "fake-model" {
 		t.Fatalf("system prompt or prompt did not reach the server verbatim:\nuser %q\nmodel %q", first.LastUserPart(), first.Model)
 	}
@@ -159,7 +146,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if res2.Usage.InputTokens != 200 || res2.Usage.OutputTokens != 4 {
 		t.Fatalf("resumed usage %+v", res2.Usage)
 	}
-	all := chatRequests(t, srv)
+	all := clitest.ChatRequests(t, srv)
 	last := all[len(all)-1]
 	if last.LastUserPart() != "Yes, keep it." || !strings.Contains(last.RoleText("user"), prompt) {
 		t.Fatalf("resumed request lacks the history: %q", last.RoleText("user"))
@@ -174,15 +161,15 @@ func TestRealUserConfigAndReadOnly(t *testing.T) {
 	srv := fakemodel.Start(t)
 	c, _ := realTool(t, srv.URL())
 	srv.Enqueue(fakemodel.Reply{Text: "Looks right.\n\nVERDICT: APPROVE"})
-	run, rec := startStep(t, c, agent.Request{Role: task.RoleReviewer, Prompt: "Review.", Model: "userprov/user-model", Dir: gitRepo(t), ReadOnly: true}, 0)
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleReviewer, Prompt: "Review.", Model: "userprov/user-model", Dir: clitest.GitRepo(t), ReadOnly: true}, 0)
 	if res, _ := run.Wait(); res.Failed() || res.Report != "Looks right.\n\nVERDICT: APPROVE" {
-		t.Fatalf("result %+v events %s", res, rec.kinds())
+		t.Fatalf("result %+v events %s", res, rec.Kinds())
 	}
 	reqs := srv.ModelRequests(fakemodel.ChatPath)
 	if got := reqs[0].Header.Get("Authorization"); got != "Bearer sk-user-own-key" {
 		t.Fatalf("the user's provider did not answer: authorization %q", got)
 	}
-	r := chatRequests(t, srv)[0]
+	r := clitest.ChatRequests(t, srv)[0]
 	if r.Model != "user-model" || r.HasTool("write") || r.HasTool("edit") || !r.HasTool("bash") || !r.HasTool("read") {
 		t.Fatalf("model %q tools %v", r.Model, r.ToolNames())
 	}
@@ -196,10 +183,10 @@ func TestRealQuotaExhaustedIsALimit(t *testing.T) {
 	c, _ := realTool(t, srv.URL())
 	reset := time.Now().Add(2 * time.Hour)
 	srv.SetDefault(fakemodel.ChatQuotaExhausted(reset))
-	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Model: "fake-model", Dir: gitRepo(t)}, 0)
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Model: "fake-model", Dir: clitest.GitRepo(t)}, 0)
 	res, _ := run.Wait()
 	if res.Limit == nil || res.Transient || res.StopReason != proc.ReasonNone {
-		t.Fatalf("result %+v\nevents %s", res, rec.kinds())
+		t.Fatalf("result %+v\nevents %s", res, rec.Kinds())
 	}
 	if d := res.Limit.ResetsAt.Sub(reset); d < -time.Minute || d > time.Minute {
 		t.Fatalf("reset %v, want about %v (%q)", res.Limit.ResetsAt, reset, res.Limit.Message)
@@ -216,14 +203,14 @@ func TestRealLongRetryAfterEndsAsALimit(t *testing.T) {
 	limited := fakemodel.ChatRateLimited()
 	limited.Header = map[string]string{"retry-after": "3600"}
 	srv.SetDefault(limited)
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Model: "fake-model", Dir: dir}, 5*time.Second)
 	res, _ := run.Wait()
 	if res.Limit == nil || res.StopReason != proc.ReasonNone || !strings.Contains(res.Limit.Message, "Rate limit reached") ||
-		!strings.Contains(rec.kinds(), "retry") {
-		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.kinds())
+		!strings.Contains(rec.Kinds(), "retry") {
+		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.Kinds())
 	}
-	if left := inDir(dir); len(left) != 0 {
+	if left := clitest.InDir(dir); len(left) != 0 {
 		t.Fatalf("processes survived: %v", left)
 	}
 }
@@ -236,13 +223,13 @@ func TestRealStopEndsTheTree(t *testing.T) {
 	srv.Enqueue(fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{Name: "bash",
 		Input: map[string]any{"command": "sleep 600", "description": "wait"}}}})
 	srv.SetDefault(fakemodel.Reply{Hang: true})
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	run, _ := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Wait.", Model: "fake-model", Dir: dir}, 0)
 	deadline := time.Now().Add(5 * time.Minute)
 	for !sleeping(dir) {
 		if time.Now().After(deadline) {
 			run.Stop(proc.ReasonStopped)
-			t.Fatalf("opencode never ran its command: procs %v", inDir(dir))
+			t.Fatalf("opencode never ran its command: procs %v", clitest.InDir(dir))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -251,14 +238,14 @@ func TestRealStopEndsTheTree(t *testing.T) {
 	if res.StopReason != proc.ReasonStopped || res.Limit != nil || !res.Failed() {
 		t.Fatalf("result %+v", res)
 	}
-	if left := inDir(dir); len(left) != 0 {
+	if left := clitest.InDir(dir); len(left) != 0 {
 		t.Fatalf("processes survived the stop: %v", left)
 	}
 }
 
 // sleeping reports whether a "sleep 600" runs in dir.
 func sleeping(dir string) bool {
-	for _, p := range inDir(dir) {
+	for _, p := range clitest.InDir(dir) {
 		if strings.Contains(p, "sleep 600") {
 			return true
 		}

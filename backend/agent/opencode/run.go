@@ -67,8 +67,8 @@ func (t *Tool) start(ctx context.Context, req agent.Request, quiet time.Duration
 	if err != nil {
 		return nil, fmt.Errorf("start opencode: %w", err)
 	}
-	env := t.env(req.Env)
-	bin, err := t.resolveBin(env)
+	env := t.cli().Environ(req.Env)
+	bin, err := t.cli().ResolveBin(env)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +120,8 @@ type setup struct {
 // config, the role prompt's file, the model, and the lock of a resumed
 // session.
 func (t *Tool) prepare(env []string, req agent.Request) (setup, error) {
-	endpoint := t.lookup(env, "OPENAI_BASE_URL") != ""
-	model, declare, err := resolveModel(req.Model, endpoint, t.lookup(env, "OPENAI_MODEL"), t.opts.Models)
+	endpoint := t.cli().Lookup(env, "OPENAI_BASE_URL") != ""
+	model, declare, err := resolveModel(req.Model, endpoint, t.cli().Lookup(env, "OPENAI_MODEL"), t.opts.Models)
 	if err != nil {
 		return setup{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
@@ -18,33 +19,8 @@ import (
 func fakeTool(t *testing.T, body string) (*Tool, string) {
 	t.Helper()
 	home := t.TempDir()
-	return New(Options{Path: script(t, "opencode", body), Runner: newRunner(t), LookupEnv: noEnv, TempDir: t.TempDir(),
+	return New(Options{Path: clitest.Script(t, "opencode", body), Runner: clitest.Runner(t), LookupEnv: clitest.NoEnv, TempDir: t.TempDir(),
 		Env: []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin", "OPENAI_BASE_URL=http://127.0.0.1:9/v1"}}), home
-}
-
-// runStep starts a step and waits for it, failing the test when it cannot start.
-func runStep(t *testing.T, c *Tool, req agent.Request) (agent.Result, *recorder) {
-	t.Helper()
-	rec := &recorder{}
-	req.OnEvent, req.OnOutput = rec.event, rec.chunk
-	if req.Dir == "" {
-		req.Dir = t.TempDir()
-	}
-	if req.Prompt == "" {
-		req.Prompt = "Do it."
-	}
-	if req.Grace == 0 {
-		req.Grace = time.Second
-	}
-	run, err := c.Start(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := run.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, rec
 }
 
 // The bad inputs of a CLI: each ends the step with a clear message, never
@@ -70,12 +46,12 @@ func TestBadCLI(t *testing.T) {
 			c, _ := fakeTool(t, tc.body)
 			dir := t.TempDir()
 			tc.req.Dir = dir
-			res, rec := runStep(t, c, tc.req)
+			res, rec := clitest.RunStep(t, c, tc.req)
 			if !res.Failed() || res.StopReason != tc.reason || res.Transient != tc.transient || res.Limit != nil ||
 				!strings.Contains(res.ErrorText, tc.want) {
-				t.Fatalf("result %+v\nevents %s", res, rec.kinds())
+				t.Fatalf("result %+v\nevents %s", res, rec.Kinds())
 			}
-			if left := inDir(dir); len(left) != 0 {
+			if left := clitest.InDir(dir); len(left) != 0 {
 				t.Fatalf("processes survived: %v", left)
 			}
 		})
@@ -96,16 +72,16 @@ echo '{"type":"step_finish","sessionID":"ses_X1","part":{"reason":"stop","tokens
 	if err := os.WriteFile(filepath.Join(userCfg, "opencode.json"), []byte(`{"provider": {"mine": {"models": {"x": {}}}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before := treeState(t, userCfg)
+	before := clitest.TreeState(t, userCfg)
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "opencode.json"), []byte(`{"instructions": ["PROJECT.md"], "provider": {"mine": {"name": "project's"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	project := treeState(t, work)
+	project := clitest.TreeState(t, work)
 	prompt := "-Review \"this\" -- carefully.\nSecond line ✓"
-	res, rec := runStep(t, c, agent.Request{Role: "reviewer", Prompt: prompt, SystemPrompt: "You are the reviewer.", Model: "m1", ReadOnly: true, Dir: work})
+	res, rec := clitest.RunStep(t, c, agent.Request{Role: "reviewer", Prompt: prompt, SystemPrompt: "You are the reviewer.", Model: "m1", ReadOnly: true, Dir: work})
 	if res.Failed() || res.SessionID != "ses_X1" || res.Usage != (agent.Usage{InputTokens: 3, OutputTokens: 3, CacheReadTokens: 4, CostUSD: 0.5, CostKnown: true}) {
-		t.Fatalf("result %+v events %s", res, rec.kinds())
+		t.Fatalf("result %+v events %s", res, rec.Kinds())
 	}
 	read := func(ext string) string {
 		b, err := os.ReadFile(out + ext)
@@ -138,10 +114,10 @@ echo '{"type":"step_finish","sessionID":"ses_X1","part":{"reason":"stop","tokens
 		strings.Contains(env, "OPENCODE_CONFIG=") || !strings.Contains(env, "OPENCODE_DISABLE_PROJECT_CONFIG=1\n") {
 		t.Errorf("the user's and project's configs are not in the content:\n%s", env)
 	}
-	if after := treeState(t, userCfg); after != before {
+	if after := clitest.TreeState(t, userCfg); after != before {
 		t.Errorf("the user's config changed:\n%s\n%s", before, after)
 	}
-	if after := treeState(t, work); after != project {
+	if after := clitest.TreeState(t, work); after != project {
 		t.Errorf("the project's config changed:\n%s\n%s", project, after)
 	}
 	// The role prompt's file is gone with the step.
@@ -151,7 +127,7 @@ echo '{"type":"step_finish","sessionID":"ses_X1","part":{"reason":"stop","tokens
 }
 
 func TestMissingCLI(t *testing.T) {
-	c := New(Options{Path: "/nowhere/opencode", Runner: newRunner(t), LookupEnv: noEnv, Env: []string{"HOME=" + t.TempDir()}})
+	c := New(Options{Path: "/nowhere/opencode", Runner: clitest.Runner(t), LookupEnv: clitest.NoEnv, Env: []string{"HOME=" + t.TempDir()}})
 	if _, err := c.Start(context.Background(), agent.Request{Prompt: "x", Dir: t.TempDir()}); !errors.Is(err, agent.ErrNotInstalled) {
 		t.Fatalf("start: %v", err)
 	}
@@ -199,7 +175,7 @@ func TestSessionInUseIsRefused(t *testing.T) {
 
 func TestStartRefusesBadRequests(t *testing.T) {
 	c, _ := fakeTool(t, `exit 0`)
-	noEndpoint := New(Options{Path: c.opts.Path, Runner: c.opts.Runner, LookupEnv: noEnv, Env: []string{"HOME=" + t.TempDir()}})
+	noEndpoint := New(Options{Path: c.opts.Path, Runner: c.opts.Runner, LookupEnv: clitest.NoEnv, Env: []string{"HOME=" + t.TempDir()}})
 	for _, tc := range []struct {
 		c    *Tool
 		req  agent.Request
@@ -229,15 +205,15 @@ func TestBrokenUserConfigIsLeftOutWithAWarning(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(userCfg, "config.json"), []byte(`{"provider": `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, rec := runStep(t, c, agent.Request{})
+	res, rec := clitest.RunStep(t, c, agent.Request{})
 	if res.Failed() {
 		t.Fatalf("result %+v", res)
 	}
 	var warned bool
-	for _, e := range rec.events {
+	for _, e := range rec.Events {
 		warned = warned || (e.Kind == agent.EventRaw && e.IsError && strings.Contains(e.Text, "config.json") && strings.Contains(e.Text, "runs without it"))
 	}
 	if !warned {
-		t.Fatalf("no warning in %s", rec.kinds())
+		t.Fatalf("no warning in %s", rec.Kinds())
 	}
 }

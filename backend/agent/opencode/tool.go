@@ -8,12 +8,10 @@ package opencode
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli"
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
@@ -22,6 +20,9 @@ const Name = "opencode"
 
 // Bin is the executable looked up in PATH when Options.Path is empty.
 const Bin = "opencode"
+
+// label starts the adapter's error texts.
+const label = "opencode"
 
 // TestedVersion is the opencode version this adapter's flags and parser
 // were checked with.
@@ -113,57 +114,14 @@ func New(opts Options) *Tool {
 	return &Tool{opts: opts}
 }
 
+// cli is the tool as the shared OpenAI-compatible CLI code runs it.
+func (t *Tool) cli() *openaicli.CLI {
+	return &openaicli.CLI{Label: label, Path: t.opts.Path, Runner: t.opts.Runner, Env: t.opts.Env,
+		PassEnv: passEnv, LookupEnv: t.opts.LookupEnv, TempDir: t.opts.TempDir}
+}
+
 // Name returns "opencode".
 func (t *Tool) Name() string { return Name }
 
 // Capabilities: typed events, native resume and usage; no mid-run input.
 func (t *Tool) Capabilities() agent.Capabilities { return capabilities }
-
-// env returns the environment of an opencode process: the pass-through
-// variables of the app, then Options.Env, then extra (later entries win).
-func (t *Tool) env(extra []string) []string {
-	var env []string
-	for _, k := range passEnv {
-		if v, ok := t.opts.LookupEnv(k); ok && v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	env = append(env, t.opts.Env...)
-	return append(env, extra...)
-}
-
-// lookup returns the last value of key in env, else the app's.
-func (t *Tool) lookup(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
-			return v
-		}
-	}
-	v, _ := t.opts.LookupEnv(key)
-	return v
-}
-
-// resolveBin finds the opencode executable as the runner will: Path itself
-// when it holds a slash, else the first executable of that name in the
-// PATH of env. It returns an error matching agent.ErrNotInstalled when
-// there is none.
-func (t *Tool) resolveBin(env []string) (string, error) {
-	bin := t.opts.Path
-	if strings.Contains(bin, "/") {
-		if isExecutable(bin) {
-			return bin, nil
-		}
-		return "", fmt.Errorf("opencode: %s: %w", bin, agent.ErrNotInstalled)
-	}
-	for _, d := range filepath.SplitList(t.lookup(env, "PATH")) {
-		if p := filepath.Join(d, bin); d != "" && isExecutable(p) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("opencode: %q not found in PATH: %w", bin, agent.ErrNotInstalled)
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}

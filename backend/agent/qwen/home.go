@@ -50,10 +50,10 @@ func (t *Tool) homesDir(env []string) (string, error) {
 	if t.opts.HomesDir != "" {
 		return t.opts.HomesDir, nil
 	}
-	if x := t.lookup(env, "XDG_STATE_HOME"); filepath.IsAbs(x) {
+	if x := t.cli().Lookup(env, "XDG_STATE_HOME"); filepath.IsAbs(x) {
 		return filepath.Join(x, "boof-runner", Name), nil
 	}
-	if h := t.lookup(env, "HOME"); filepath.IsAbs(h) {
+	if h := t.cli().Lookup(env, "HOME"); filepath.IsAbs(h) {
 		return filepath.Join(h, ".local", "state", "boof-runner", Name), nil
 	}
 	return "", errors.New("qwen: no home directory for the session files: set HOME or XDG_STATE_HOME")

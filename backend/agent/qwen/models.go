@@ -40,7 +40,7 @@ func (t *Tool) Models(context.Context) []agent.Model {
 			out = append(out, agent.Model{ID: id, Label: label, Source: source})
 		}
 	}
-	if m := t.lookup(t.opts.Env, "OPENAI_MODEL"); m != "" {
+	if m := t.cli().Lookup(t.opts.Env, "OPENAI_MODEL"); m != "" {
 		src := agent.ModelSourceTool
 		if envHas(t.opts.Env, "OPENAI_MODEL") {
 			src = agent.ModelSourceSettings

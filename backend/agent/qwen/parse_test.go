@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 )
 
@@ -34,23 +35,10 @@ func parseAll(b []byte) (*Parser, []agent.Event) {
 	return p, evs
 }
 
-// kinds renders events as "kind[:tool]" joined by commas.
-func kinds(evs []agent.Event) string {
-	var out []string
-	for _, e := range evs {
-		k := string(e.Kind)
-		if e.Tool != "" {
-			k += ":" + e.Tool
-		}
-		out = append(out, k)
-	}
-	return strings.Join(out, ",")
-}
-
 func TestParseToolUse(t *testing.T) {
 	p, evs := parseAll(readTestdata(t, "tool_use.jsonl"))
 	o := p.Outcome()
-	if got, want := kinds(evs), "session,text,tool_call:write_file,usage,tool_result,text,usage"; got != want {
+	if got, want := clitest.Kinds(evs), "session,text,tool_call:write_file,usage,tool_result,text,usage"; got != want {
 		t.Fatalf("events %s, want %s", got, want)
 	}
 	if o.Results != 1 || o.IsError || o.Report != "Wrote hello.txt." || o.SessionID != "11111111-2222-4333-8444-555555555555" {
@@ -122,7 +110,7 @@ func TestParseRateLimitRetryIsALimit(t *testing.T) {
 		}
 	}
 	if retry == nil || retry.Attempt != 1 || retry.MaxAttempts != 10 || retry.RetryDelayMs != 60000 {
-		t.Fatalf("retry event %+v in %s", retry, kinds(evs))
+		t.Fatalf("retry event %+v in %s", retry, clitest.Kinds(evs))
 	}
 	r := &run{parser: p}
 	r.limitStop.Store(true)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/agent/fakemodel"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -53,7 +54,7 @@ func userQwen(t testing.TB, home string) string {
 	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"model": {"name": "fake-model"}}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return treeState(t, dir)
+	return clitest.TreeState(t, dir)
 }
 
 // realTool returns the qwen tool pointed at srvURL with a temp HOME that
@@ -64,7 +65,7 @@ func realTool(t testing.TB, srvURL string, withKey bool) (*Tool, string) {
 	home := t.TempDir()
 	before := userQwen(t, home)
 	t.Cleanup(func() {
-		if after := treeState(t, filepath.Join(home, ".qwen")); after != before {
+		if after := clitest.TreeState(t, filepath.Join(home, ".qwen")); after != before {
 			t.Errorf("the user's ~/.qwen changed:\nbefore\n%s\nafter\n%s", before, after)
 		}
 	})
@@ -72,14 +73,14 @@ func realTool(t testing.TB, srvURL string, withKey bool) (*Tool, string) {
 	if withKey {
 		env = append(env, "OPENAI_API_KEY=sk-fake-qwen-key")
 	}
-	return New(Options{Path: bin, Runner: newRunner(t), Env: env, LookupEnv: noEnv, TempDir: t.TempDir()}), home
+	return New(Options{Path: bin, Runner: clitest.Runner(t), Env: env, LookupEnv: clitest.NoEnv, TempDir: t.TempDir()}), home
 }
 
 // startStep starts a real step and fails the test on error.
-func startStep(t *testing.T, c *Tool, req agent.Request) (agent.Run, *recorder) {
+func startStep(t *testing.T, c *Tool, req agent.Request) (agent.Run, *clitest.Recorder) {
 	t.Helper()
-	rec := &recorder{}
-	req.OnEvent, req.OnOutput = rec.event, rec.chunk
+	rec := &clitest.Recorder{}
+	req.OnEvent, req.OnOutput = rec.Event, rec.Chunk
 	if req.Grace == 0 {
 		req.Grace = 2 * time.Second
 	}
@@ -90,25 +91,11 @@ func startStep(t *testing.T, c *Tool, req agent.Request) (agent.Run, *recorder) 
 	return run, rec
 }
 
-// chatRequests returns the chat requests the fake received, parsed.
-func chatRequests(t *testing.T, srv *fakemodel.Server) []fakemodel.ChatRequest {
-	t.Helper()
-	var out []fakemodel.ChatRequest
-	for _, r := range srv.ModelRequests(fakemodel.ChatPath) {
-		cr, err := fakemodel.ParseChat(r.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, cr)
-	}
-	return out
-}
-
 func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.Start(t)
 	c, home := realTool(t, srv.URL(), true)
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	srv.Enqueue(
 		fakemodel.Reply{Text: "Writing it.", ToolCalls: []fakemodel.ToolCall{{Name: "write_file",
 			Input: map[string]any{"file_path": filepath.Join(dir, "hello.txt"), "content": "hello\n"}}}, InputTokens: 40, OutputTokens: 6},
@@ -120,7 +107,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 		TranscriptPath: filepath.Join(t.TempDir(), "step.log"), IdleTimeout: 3 * time.Minute, MaxRuntime: 5 * time.Minute})
 	res, err := run.Wait()
 	if err != nil || res.Failed() {
-		t.Fatalf("result %+v %v\nevents %s\noutput %q", res, err, rec.kinds(), rec.output)
+		t.Fatalf("result %+v %v\nevents %s\noutput %q", res, err, rec.Kinds(), rec.Output)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "hello.txt")); err != nil || string(b) != "hello\n" {
 		t.Fatalf("hello.txt %q %v", b, err)
@@ -131,8 +118,8 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if want := (agent.Usage{InputTokens: 100, CacheReadTokens: 20, OutputTokens: 15}); res.Usage != want {
 		t.Fatalf("usage %+v, want %+v", res.Usage, want)
 	}
-	if !sessionRe().MatchString(res.SessionID) || !strings.Contains(rec.kinds(), "tool_call:write_file,") || !strings.Contains(rec.kinds(), "tool_result") {
-		t.Fatalf("session %q events %s", res.SessionID, rec.kinds())
+	if !sessionRe().MatchString(res.SessionID) || !strings.Contains(rec.Kinds(), "tool_call:write_file,") || !strings.Contains(rec.Kinds(), "tool_result") {
+		t.Fatalf("session %q events %s", res.SessionID, rec.Kinds())
 	}
 	// The session lives in its own home, outside the user's ~/.qwen.
 	sessionHome := filepath.Join(home, ".local", "state", "boof-runner", Name, res.SessionID)
@@ -143,7 +130,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if got := reqs[0].Header.Get("Authorization"); got != "Bearer sk-fake-qwen-key" {
 		t.Fatalf("authorization %q", got)
 	}
-	first := chatRequests(t, srv)[0]
+	first := clitest.ChatRequests(t, srv)[0]
 	if !strings.Contains(first.RoleText("system"), system) || first.LastUserPart() != prompt || first.Model != "fake-model" {
 		t.Fatalf("system prompt or prompt did not reach the server verbatim:\nuser %q\nmodel %q", first.LastUserPart(), first.Model)
 	}
@@ -159,7 +146,7 @@ func TestRealWritesFileReportsAndResumes(t *testing.T) {
 	if want := (agent.Usage{InputTokens: 200, OutputTokens: 4}); res2.Usage != want {
 		t.Fatalf("resumed usage %+v, want %+v", res2.Usage, want)
 	}
-	all := chatRequests(t, srv)
+	all := clitest.ChatRequests(t, srv)
 	last := all[len(all)-1]
 	if last.LastUserPart() != "Yes, keep it." || !strings.Contains(last.RoleText("user"), prompt) {
 		t.Fatalf("resumed request lacks the history: %q", last.RoleText("user"))
@@ -172,11 +159,11 @@ func TestRealReadOnlyStepHasNoEditTools(t *testing.T) {
 	srv := fakemodel.Start(t)
 	c, _ := realTool(t, srv.URL(), true)
 	srv.Enqueue(fakemodel.Reply{Text: "Looks right.\n\nVERDICT: APPROVE"})
-	run, rec := startStep(t, c, agent.Request{Role: task.RoleReviewer, Prompt: "Review.", Dir: gitRepo(t), ReadOnly: true, MaxRuntime: 5 * time.Minute})
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleReviewer, Prompt: "Review.", Dir: clitest.GitRepo(t), ReadOnly: true, MaxRuntime: 5 * time.Minute})
 	if res, _ := run.Wait(); res.Failed() || res.Report != "Looks right.\n\nVERDICT: APPROVE" {
-		t.Fatalf("result %+v events %s", res, rec.kinds())
+		t.Fatalf("result %+v events %s", res, rec.Kinds())
 	}
-	r := chatRequests(t, srv)[0]
+	r := clitest.ChatRequests(t, srv)[0]
 	for _, tool := range editTools {
 		if r.HasTool(tool) {
 			t.Errorf("read-only step offered %s: %v", tool, r.ToolNames())
@@ -195,7 +182,7 @@ func TestRealMidRunInput(t *testing.T) {
 	c, _ := realTool(t, srv.URL(), true)
 	srv.Enqueue(fakemodel.Reply{Text: "Working on it, slowly and carefully.", ChunkDelay: 3 * time.Second},
 		fakemodel.Reply{Text: "Also said PINEAPPLE."})
-	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Count to three.", Dir: gitRepo(t), MaxRuntime: 5 * time.Minute})
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Count to three.", Dir: clitest.GitRepo(t), MaxRuntime: 5 * time.Minute})
 	deadline := time.Now().Add(3 * time.Minute)
 	for len(srv.ModelRequests(fakemodel.ChatPath)) == 0 {
 		if time.Now().After(deadline) {
@@ -209,9 +196,9 @@ func TestRealMidRunInput(t *testing.T) {
 	}
 	res, _ := run.Wait()
 	if res.Failed() || res.Report != "Also said PINEAPPLE." {
-		t.Fatalf("result %+v events %s", res, rec.kinds())
+		t.Fatalf("result %+v events %s", res, rec.Kinds())
 	}
-	all := chatRequests(t, srv)
+	all := clitest.ChatRequests(t, srv)
 	if len(all) != 2 || all[1].LastUserPart() != "Also say the word PINEAPPLE." {
 		t.Fatalf("%d requests, last user text %q", len(all), all[len(all)-1].LastUserPart())
 	}
@@ -228,10 +215,10 @@ func TestRealQuotaExhaustedIsALimit(t *testing.T) {
 	c, _ := realTool(t, srv.URL(), true)
 	reset := time.Now().Add(2 * time.Hour).Truncate(time.Second)
 	srv.SetDefault(fakemodel.ChatQuotaExhausted(reset))
-	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Dir: gitRepo(t), MaxRuntime: 5 * time.Minute})
+	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Dir: clitest.GitRepo(t), MaxRuntime: 5 * time.Minute})
 	res, _ := run.Wait()
 	if res.Limit == nil || res.Transient || res.StopReason != proc.ReasonNone || !res.Limit.ResetsAt.Equal(reset) {
-		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.kinds())
+		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.Kinds())
 	}
 }
 
@@ -243,14 +230,14 @@ func TestRealPersistentRateLimitEndsAsALimit(t *testing.T) {
 	srv := fakemodel.Start(t)
 	c, _ := realTool(t, srv.URL(), true)
 	srv.SetDefault(fakemodel.ChatRateLimited())
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	run, rec := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Do it.", Dir: dir, MaxRuntime: 10 * time.Minute})
 	res, _ := run.Wait()
 	if res.Limit == nil || res.Limit.Kind != "rate_limit" || res.Transient || res.StopReason != proc.ReasonNone ||
-		!strings.Contains(rec.kinds(), "retry") {
-		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.kinds())
+		!strings.Contains(rec.Kinds(), "retry") {
+		t.Fatalf("result %+v limit %+v\nevents %s", res, res.Limit, rec.Kinds())
 	}
-	if left := inDir(dir); len(left) != 0 {
+	if left := clitest.InDir(dir); len(left) != 0 {
 		t.Fatalf("processes survived: %v", left)
 	}
 }
@@ -263,13 +250,13 @@ func TestRealStopEndsTheTree(t *testing.T) {
 	srv.Enqueue(fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{Name: "run_shell_command",
 		Input: map[string]any{"command": "sleep 600", "is_background": true, "description": "wait"}}}})
 	srv.SetDefault(fakemodel.Reply{Hang: true})
-	dir := gitRepo(t)
+	dir := clitest.GitRepo(t)
 	run, _ := startStep(t, c, agent.Request{Role: task.RoleDeveloper, Prompt: "Wait.", Dir: dir, MaxRuntime: 5 * time.Minute})
 	deadline := time.Now().Add(3 * time.Minute)
 	for len(srv.ModelRequests(fakemodel.ChatPath)) < 2 || !sleeping(dir) {
 		if time.Now().After(deadline) {
 			run.Stop(proc.ReasonStopped)
-			t.Fatalf("qwen never reached the hanging request with its command running: procs %v", inDir(dir))
+			t.Fatalf("qwen never reached the hanging request with its command running: procs %v", clitest.InDir(dir))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -278,14 +265,14 @@ func TestRealStopEndsTheTree(t *testing.T) {
 	if res.StopReason != proc.ReasonStopped || res.Limit != nil || !res.Failed() {
 		t.Fatalf("result %+v", res)
 	}
-	if left := inDir(dir); len(left) != 0 {
+	if left := clitest.InDir(dir); len(left) != 0 {
 		t.Fatalf("processes survived the stop: %v", left)
 	}
 }
 
 // sleeping reports whether a "sleep 600" runs in dir.
 func sleeping(dir string) bool {
-	for _, p := range inDir(dir) {
+	for _, p := range clitest.InDir(dir) {
 		if strings.Contains(p, "sleep 600") {
 			return true
 		}

@@ -48,8 +48,8 @@ func (t *Tool) start(ctx context.Context, req agent.Request, ephemeral bool) (*r
 	if err != nil {
 		return nil, fmt.Errorf("start qwen: %w", err)
 	}
-	env := t.env(req.Env)
-	bin, err := t.resolveBin(env)
+	env := t.cli().Environ(req.Env)
+	bin, err := t.cli().ResolveBin(env)
 	if err != nil {
 		return nil, err
 	}

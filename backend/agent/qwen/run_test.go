@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli/clitest"
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
@@ -19,33 +20,8 @@ import (
 func fakeTool(t *testing.T, body string) (*Tool, string) {
 	t.Helper()
 	home := t.TempDir()
-	return New(Options{Path: script(t, "qwen", body), Runner: newRunner(t), LookupEnv: noEnv, TempDir: t.TempDir(),
+	return New(Options{Path: clitest.Script(t, "qwen", body), Runner: clitest.Runner(t), LookupEnv: clitest.NoEnv, TempDir: t.TempDir(),
 		Env: []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin"}}), home
-}
-
-// runStep starts a step and waits for it, failing the test when it cannot start.
-func runStep(t *testing.T, c *Tool, req agent.Request) (agent.Result, *recorder) {
-	t.Helper()
-	rec := &recorder{}
-	req.OnEvent, req.OnOutput = rec.event, rec.chunk
-	if req.Dir == "" {
-		req.Dir = t.TempDir()
-	}
-	if req.Prompt == "" {
-		req.Prompt = "Do it."
-	}
-	if req.Grace == 0 {
-		req.Grace = time.Second
-	}
-	run, err := c.Start(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := run.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, rec
 }
 
 // The bad inputs of a CLI: each ends the step with a clear message, never
@@ -71,12 +47,12 @@ func TestBadCLI(t *testing.T) {
 			c, _ := fakeTool(t, tc.body)
 			dir := t.TempDir()
 			tc.req.Dir = dir
-			res, rec := runStep(t, c, tc.req)
+			res, rec := clitest.RunStep(t, c, tc.req)
 			if !res.Failed() || res.StopReason != tc.reason || res.Transient != tc.transient || res.Limit != nil ||
 				!strings.Contains(res.ErrorText, tc.want) {
-				t.Fatalf("result %+v\nevents %s", res, rec.kinds())
+				t.Fatalf("result %+v\nevents %s", res, rec.Kinds())
 			}
-			if left := inDir(dir); len(left) != 0 {
+			if left := clitest.InDir(dir); len(left) != 0 {
 				t.Fatalf("processes survived: %v", left)
 			}
 		})
@@ -84,14 +60,14 @@ func TestBadCLI(t *testing.T) {
 }
 
 func TestMissingCLI(t *testing.T) {
-	c := New(Options{Path: "/nowhere/qwen", Runner: newRunner(t), LookupEnv: noEnv, Env: []string{"HOME=" + t.TempDir()}})
+	c := New(Options{Path: "/nowhere/qwen", Runner: clitest.Runner(t), LookupEnv: clitest.NoEnv, Env: []string{"HOME=" + t.TempDir()}})
 	if _, err := c.Start(context.Background(), agent.Request{Prompt: "x", Dir: t.TempDir()}); !errors.Is(err, agent.ErrNotInstalled) {
 		t.Fatalf("start: %v", err)
 	}
 	if h := c.Health(context.Background(), ""); h.Installed || !strings.Contains(h.Error, "/nowhere/qwen") {
 		t.Fatalf("health %+v", h)
 	}
-	c = New(Options{Runner: newRunner(t), LookupEnv: noEnv, Env: []string{"PATH=" + t.TempDir()}})
+	c = New(Options{Runner: clitest.Runner(t), LookupEnv: clitest.NoEnv, Env: []string{"PATH=" + t.TempDir()}})
 	if h := c.Health(context.Background(), ""); h.Installed || !strings.Contains(h.Error, `"qwen" not found in PATH`) {
 		t.Fatalf("health %+v", h)
 	}
@@ -147,7 +123,7 @@ func TestSessionInUseIsRefused(t *testing.T) {
 // A new session whose qwen recorded nothing leaves no home behind.
 func TestFailedNewSessionLeavesNoHome(t *testing.T) {
 	c, home := fakeTool(t, `exit 1`)
-	res, _ := runStep(t, c, agent.Request{})
+	res, _ := clitest.RunStep(t, c, agent.Request{})
 	if !res.Failed() || res.SessionID != "" {
 		t.Fatalf("result %+v", res)
 	}
