@@ -27,16 +27,14 @@ type ForgeService struct {
 	store *store.Store
 	emit  Emitter
 	ctx   func() context.Context
-	// workDir is where a task from an issue runs (settings.workingDirectory).
-	workDir func() string
-	wake    func()
+	wake  func()
 }
 
-// NewForgeService builds the service; workDir gives the working directory
-// new tasks record.
-func NewForgeService(svc *pullreq.Service, g *gitx.Git, st *store.Store, emit Emitter, ctx func() context.Context, workDir func() string, opts ...Option) *ForgeService {
+// NewForgeService builds the service. A task from an issue runs where
+// svc's intake resolves it (the settings' working directory).
+func NewForgeService(svc *pullreq.Service, g *gitx.Git, st *store.Store, emit Emitter, ctx func() context.Context, opts ...Option) *ForgeService {
 	o := applyOptions(opts)
-	return &ForgeService{svc: svc, git: g, store: st, emit: emit, ctx: ctx, workDir: workDir, wake: o.wake}
+	return &ForgeService{svc: svc, git: g, store: st, emit: emit, ctx: ctx, wake: o.wake}
 }
 
 // PullRequestView is a task's pull request as the panel shows it.
@@ -276,9 +274,11 @@ func (f *ForgeService) Close(taskID string, deleteBranch bool) (PullRequestView,
 	return f.view(ctx, out.Record), nil
 }
 
-// CreateFromIssue makes a pending task from a GitHub or GitLab issue.
+// CreateFromIssue makes a pending task from a GitHub or GitLab issue, in
+// the working directory of the settings (backend/intake resolves it, as
+// for every task without a repository of its own).
 func (f *ForgeService) CreateFromIssue(in IssueTaskInput) (task.Task, error) {
-	n := task.NewTask{Title: in.Title, Labels: in.Labels, Priority: in.Priority, Base: in.Base, Repo: f.workDir(), Prompt: "(the issue)"}
+	n := task.NewTask{Title: in.Title, Labels: in.Labels, Priority: in.Priority, Base: in.Base, Prompt: "(the issue)"}
 	if _, err := n.Normalize(); err != nil {
 		return task.Task{}, userError(err)
 	}

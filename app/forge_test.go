@@ -23,8 +23,9 @@ import (
 )
 
 // forgeService builds the bound service over a fake forge of kind whose
-// repository o/r the done task's repository pushes to (origin).
-func forgeService(t *testing.T, kind forge.Kind) (*ForgeService, *forgetest.Server, *store.Store, task.Task, *RecordingEmitter) {
+// repository o/r the done task's repository pushes to (origin). The
+// settings' working directory is that repository, or workDir when given.
+func forgeService(t *testing.T, kind forge.Kind, workDir ...string) (*ForgeService, *forgetest.Server, *store.Store, task.Task, *RecordingEmitter) {
 	t.Helper()
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
@@ -38,12 +39,16 @@ func forgeService(t *testing.T, kind forge.Kind) (*ForgeService, *forgetest.Serv
 	h := srv.ForgeHost("APP_FORGE_TOKEN")
 	set := settings.Defaults(host.Catalog())
 	set.Forge.Hosts = []settings.ForgeHost{{Host: h.Name, Kind: string(h.Kind), API: h.API, TokenEnv: h.TokenEnv}}
+	set.WorkingDirectory = repo
+	if len(workDir) > 0 {
+		set.WorkingDirectory = workDir[0]
+	}
 	g := gitx.New()
 	env := map[string]string{"APP_FORGE_TOKEN": "tok-app"}
-	svc := pullreq.New(pullreq.Deps{Store: st, Git: g, Review: review.New(g, time.Now), Settings: func() settings.Settings { return set }, Intake: intake.New(intake.Options{Store: st, Git: g}),
+	svc := pullreq.New(pullreq.Deps{Store: st, Git: g, Review: review.New(g, time.Now), Settings: func() settings.Settings { return set }, Intake: intake.New(intake.Options{Store: st, Git: g, Settings: func() (settings.Settings, error) { return set, nil }}),
 		Tokens: forge.Tokens{Getenv: func(k string) string { return env[k] }, File: filepath.Join(t.TempDir(), "forge-tokens.json")}})
 	emit := &RecordingEmitter{}
-	return NewForgeService(svc, g, st, emit, context.Background, func() string { return repo }), srv, st, tk, emit
+	return NewForgeService(svc, g, st, emit, context.Background), srv, st, tk, emit
 }
 
 // The window's path through the bound service against a fake GitLab:
@@ -153,5 +158,25 @@ func TestForgeServiceMergeErrorsIssues(t *testing.T) {
 	}
 	if err := f.ForgetToken(srv.Host); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A task from an issue runs where backend/intake resolves a task without a
+// repository of its own: the settings' working directory, checked and
+// named as theirs when it is missing; the service sets no repository.
+func TestTaskFromAnIssueRunsInTheSettingsWorkingDirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	f, srv, st, _, _ := forgeService(t, forge.GitHub, missing)
+	srv.AddIssue("o/r", 3, "Fix the typo", "In README.", "docs")
+	before, err := st.ListTasks(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.CreateFromIssue(IssueTaskInput{URL: srv.URL + "/o/r/issues/3"})
+	if want := "The working directory " + missing + " of the settings does not exist"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("task from an issue with a missing working directory: %v, want %q", err, want)
+	}
+	if after, err := st.ListTasks(context.Background(), store.Filter{}); err != nil || len(after) != len(before) {
+		t.Fatalf("a refused task from an issue stored something: %d tasks before, %d after (%v)", len(before), len(after), err)
 	}
 }

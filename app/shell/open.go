@@ -268,7 +268,7 @@ func (a *App) buildServices(svc *host.Services) {
 	a.run = runControl{svc: a.runSvc, pauses: a.store, queue: rc, settings: sf, ctx: a.context}
 	a.mergeQueue, a.verify = mergeQueueServices(a, svc, rc.Wake)
 	a.prs = svc.PullRequests(a.settingsNow, nil)
-	a.forge = app.NewForgeService(a.prs, g, a.store, a.emit, a.context, func() string { return a.settingsNow().WorkDir() }, app.WithWake(rc.Wake))
+	a.forge = app.NewForgeService(a.prs, g, a.store, a.emit, a.context, app.WithWake(rc.Wake))
 	a.setup = app.NewSetupService(app.SetupDeps{Settings: sf, Store: a.store, Adapters: host.Adapters(), Health: a.settings.ToolHealth,
 		Picker: a.window, Intake: in, Git: g, Emit: a.emit, Ctx: a.context})
 }
