@@ -8,14 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli"
 )
-
-// maxEventText bounds the text of one event so a huge tool output cannot
-// flood the event sink; the raw transcript keeps everything.
-const maxEventText = 64 << 10
 
 // rawTailLines is how many lines outside the JSON events the parser keeps.
 const rawTailLines = 20
@@ -120,7 +116,7 @@ var streamErrorRe = sync.OnceValue(func() *regexp.Regexp {
 
 // Line parses one output line (without its newline).
 func (p *Parser) Line(raw []byte) {
-	raw = bytes.TrimSpace(stripEscapes(raw))
+	raw = bytes.TrimSpace(openaicli.StripEscapes(raw))
 	if len(raw) == 0 {
 		return
 	}
@@ -142,7 +138,7 @@ func (p *Parser) Line(raw []byte) {
 		p.error(e)
 	case "reasoning":
 		if e.Part != nil && strings.TrimSpace(e.Part.Text) != "" {
-			p.emit(agent.Event{Kind: agent.EventText, Tool: "reasoning", Text: clip(e.Part.Text)})
+			p.emit(agent.Event{Kind: agent.EventText, Tool: "reasoning", Text: openaicli.Clip(e.Part.Text)})
 		}
 	}
 	// step_start carries nothing but the session; the transcript keeps all.
@@ -158,7 +154,7 @@ func (p *Parser) Outcome() Outcome {
 }
 
 func (p *Parser) rawLine(raw []byte) {
-	s := clip(strings.ToValidUTF8(string(raw), "\uFFFD"))
+	s := openaicli.Clip(strings.ToValidUTF8(string(raw), "\uFFFD"))
 	if m := streamErrorRe().FindStringSubmatch(s); m != nil {
 		msg := strings.ReplaceAll(m[1], `\"`, `"`)
 		p.refusals++
@@ -194,7 +190,7 @@ func (p *Parser) text(pt *part) {
 		p.lastMsg, p.lastText = pt.MessageID, nil
 	}
 	p.lastText = append(p.lastText, pt.Text)
-	p.emit(agent.Event{Kind: agent.EventText, Text: clip(pt.Text)})
+	p.emit(agent.Event{Kind: agent.EventText, Text: openaicli.Clip(pt.Text)})
 }
 
 // toolUse emits a tool call and its result: opencode prints a tool part
@@ -203,12 +199,12 @@ func (p *Parser) toolUse(pt *part) {
 	if pt == nil || pt.State == nil {
 		return
 	}
-	p.emit(agent.Event{Kind: agent.EventToolCall, Tool: pt.Tool, CallID: pt.CallID, Text: clip(compact(pt.State.Input))})
+	p.emit(agent.Event{Kind: agent.EventToolCall, Tool: pt.Tool, CallID: pt.CallID, Text: openaicli.Clip(compact(pt.State.Input))})
 	switch pt.State.Status {
 	case "completed":
-		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: pt.Tool, CallID: pt.CallID, Text: clip(pt.State.Output)})
+		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: pt.Tool, CallID: pt.CallID, Text: openaicli.Clip(pt.State.Output)})
 	case "error":
-		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: pt.Tool, CallID: pt.CallID, Text: clip(pt.State.Error), IsError: true})
+		p.emit(agent.Event{Kind: agent.EventToolResult, Tool: pt.Tool, CallID: pt.CallID, Text: openaicli.Clip(pt.State.Error), IsError: true})
 	}
 }
 
@@ -249,14 +245,14 @@ func (p *Parser) error(e event) {
 			msg = e.Error.Name
 		}
 		p.out.Status = d.StatusCode
-		p.out.ErrorDetail = clip(d.ResponseBody)
+		p.out.ErrorDetail = openaicli.Clip(d.ResponseBody)
 		for k, v := range d.ResponseHeaders {
 			if strings.EqualFold(k, "retry-after") {
 				p.out.RetryAfter = v
 			}
 		}
 	}
-	p.out.Error = clip(msg)
+	p.out.Error = openaicli.Clip(msg)
 	p.emit(agent.Event{Kind: agent.EventRaw, Text: p.out.Error, IsError: true, ErrorStatus: p.out.Status})
 }
 
@@ -292,29 +288,4 @@ func compact(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
-}
-
-// clip bounds s to maxEventText bytes on a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxEventText {
-		return s
-	}
-	cut := maxEventText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// escRe matches terminal escape sequences (CSI, OSC and two-byte escapes).
-var escRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[@-Z\\\\-_])")
-})
-
-// stripEscapes removes terminal escape sequences from b.
-func stripEscapes(b []byte) []byte {
-	if bytes.IndexByte(b, 0x1b) < 0 {
-		return b
-	}
-	return escRe().ReplaceAll(b, nil)
 }

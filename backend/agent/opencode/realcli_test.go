@@ -10,7 +10,6 @@ package opencode
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,33 +22,13 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-// realBin returns $BOOF_OPENCODE_BIN. It skips the test when it is unset
-// and fails it when it is set but does not run.
-func realBin(t testing.TB) string {
-	t.Helper()
-	bin := os.Getenv("BOOF_OPENCODE_BIN")
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("BOOF_OPENCODE_BIN is not set (CI=true: the real opencode CLI suite must run)")
-		}
-		t.Skip("BOOF_OPENCODE_BIN not set: skipping the real opencode CLI suite")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "1.18.") {
-		t.Fatalf("BOOF_OPENCODE_BIN=%s is not a working opencode 1.18: %v %q", bin, err, out)
-	}
-	return bin
-}
-
 // realTool returns the opencode tool pointed at srvURL as its endpoint,
 // with a temp HOME holding a ~/.config/opencode of the user's (a provider
 // "userprov" on the same server, its key written in the file) that no run
 // may change.
 func realTool(t testing.TB, srvURL string) (*Tool, string) {
 	t.Helper()
-	bin := realBin(t)
+	bin := clitest.RealBin(t, "BOOF_OPENCODE_BIN", "opencode", "1.18", 2*time.Minute)
 	home := t.TempDir()
 	cfg := filepath.Join(home, ".config", "opencode")
 	if err := os.MkdirAll(cfg, 0o700); err != nil {

@@ -8,14 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/boof-runner/boof-runner/backend/agent"
+	"github.com/boof-runner/boof-runner/backend/agent/openaicli"
 )
-
-// maxEventText bounds the text of one event so a huge tool result cannot
-// flood the event sink; the raw transcript keeps everything.
-const maxEventText = 64 << 10
 
 // rawTailLines is how many lines outside the stream the parser keeps.
 const rawTailLines = 20
@@ -125,7 +121,7 @@ var statusRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // Line parses one output line (without its newline).
 func (p *Parser) Line(raw []byte) {
-	raw = bytes.TrimSpace(stripEscapes(raw))
+	raw = bytes.TrimSpace(openaicli.StripEscapes(raw))
 	if len(raw) == 0 {
 		return
 	}
@@ -157,7 +153,7 @@ func (p *Parser) Outcome() Outcome {
 }
 
 func (p *Parser) rawLine(raw []byte) {
-	s := clip(strings.ToValidUTF8(string(raw), "\uFFFD"))
+	s := openaicli.Clip(strings.ToValidUTF8(string(raw), "\uFFFD"))
 	if retryLineRe().MatchString(s) {
 		p.out.RetryText = s
 	}
@@ -206,10 +202,10 @@ func (p *Parser) assistant(raw json.RawMessage) {
 		switch b.Type {
 		case "text":
 			if b.Text != "" {
-				p.emit(agent.Event{Kind: agent.EventText, Text: clip(b.Text)})
+				p.emit(agent.Event{Kind: agent.EventText, Text: openaicli.Clip(b.Text)})
 			}
 		case "tool_use":
-			p.emit(agent.Event{Kind: agent.EventToolCall, Tool: b.Name, CallID: b.ID, Text: clip(compact(b.Input))})
+			p.emit(agent.Event{Kind: agent.EventToolCall, Tool: b.Name, CallID: b.ID, Text: openaicli.Clip(compact(b.Input))})
 		}
 	}
 	p.usage(m)
@@ -242,7 +238,7 @@ func (p *Parser) user(raw json.RawMessage) {
 	}
 	for _, b := range blocks(m.Content) {
 		if b.Type == "tool_result" {
-			p.emit(agent.Event{Kind: agent.EventToolResult, CallID: b.ToolUseID, IsError: b.IsError, Text: clip(contentText(b.Content))})
+			p.emit(agent.Event{Kind: agent.EventToolResult, CallID: b.ToolUseID, IsError: b.IsError, Text: openaicli.Clip(contentText(b.Content))})
 		}
 	}
 }
@@ -256,9 +252,9 @@ func (p *Parser) result(l line) {
 		o.IsError = true
 		switch {
 		case l.Error != nil && strings.TrimSpace(l.Error.Message) != "":
-			o.ErrorText = clip(l.Error.Message)
+			o.ErrorText = openaicli.Clip(l.Error.Message)
 		case strings.TrimSpace(l.Result) != "":
-			o.ErrorText = clip(l.Result)
+			o.ErrorText = openaicli.Clip(l.Result)
 		case l.Subtype != "":
 			o.ErrorText = "qwen: " + l.Subtype
 		default:
@@ -308,29 +304,4 @@ func toMillis(f float64) int64 {
 		return 0
 	}
 	return int64(math.Round(min(f, math.MaxInt32)))
-}
-
-// clip bounds s to maxEventText bytes on a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxEventText {
-		return s
-	}
-	cut := maxEventText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// escRe matches terminal escape sequences (CSI, OSC and two-byte escapes).
-var escRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("\x1b(?:\\[[0-?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|[@-Z\\\\-_])")
-})
-
-// stripEscapes removes terminal escape sequences from b.
-func stripEscapes(b []byte) []byte {
-	if bytes.IndexByte(b, 0x1b) < 0 {
-		return b
-	}
-	return escRe().ReplaceAll(b, nil)
 }

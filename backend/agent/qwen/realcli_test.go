@@ -10,7 +10,6 @@ package qwen
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,26 +21,6 @@ import (
 	"github.com/boof-runner/boof-runner/backend/proc"
 	"github.com/boof-runner/boof-runner/backend/task"
 )
-
-// realBin returns $BOOF_QWEN_BIN. It skips the test when it is unset and
-// fails it when it is set but does not run.
-func realBin(t testing.TB) string {
-	t.Helper()
-	bin := os.Getenv("BOOF_QWEN_BIN")
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("BOOF_QWEN_BIN is not set (CI=true: the real qwen CLI suite must run)")
-		}
-		t.Skip("BOOF_QWEN_BIN not set: skipping the real qwen CLI suite")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "0.24.") {
-		t.Fatalf("BOOF_QWEN_BIN=%s is not a working qwen 0.24: %v %q", bin, err, out)
-	}
-	return bin
-}
 
 // userQwen writes a ~/.qwen of the user's under home (settings naming the
 // model) and returns its state, to check later that no run changed it.
@@ -61,7 +40,7 @@ func userQwen(t testing.TB, home string) string {
 // holds a ~/.qwen of the user's; withKey sets OPENAI_API_KEY.
 func realTool(t testing.TB, srvURL string, withKey bool) (*Tool, string) {
 	t.Helper()
-	bin := realBin(t)
+	bin := clitest.RealBin(t, "BOOF_QWEN_BIN", "qwen", "0.24", 60*time.Second)
 	home := t.TempDir()
 	before := userQwen(t, home)
 	t.Cleanup(func() {

@@ -202,3 +202,24 @@ func ChatRequests(t *testing.T, srv *fakemodel.Server) []fakemodel.ChatRequest {
 	}
 	return out
 }
+
+// RealBin returns the real CLI named in the variable env. It skips the
+// test when env is unset (fails it when CI=true) and fails it when the CLI
+// does not print a version of series ("1.18") within timeout.
+func RealBin(t testing.TB, env, name, series string, timeout time.Duration) string {
+	t.Helper()
+	bin := os.Getenv(env)
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set (CI=true: the real %s CLI suite must run)", env, name)
+		}
+		t.Skipf("%s not set: skipping the real %s CLI suite", env, name)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), series+".") {
+		t.Fatalf("%s=%s is not a working %s %s: %v %q", env, bin, name, series, err, out)
+	}
+	return bin
+}
