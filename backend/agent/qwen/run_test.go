@@ -27,36 +27,16 @@ func fakeTool(t *testing.T, body string) (*Tool, string) {
 // The bad inputs of a CLI: each ends the step with a clear message, never
 // a hang, and leaves no process behind.
 func TestBadCLI(t *testing.T) {
-	for _, tc := range []struct {
-		name, body string
-		req        agent.Request
-		reason     proc.Reason
-		transient  bool
-		want       string
-	}{
-		{"prints garbage", `printf 'garbage \033[31m★\n{"type":"assistant"\n'; exit 0`, agent.Request{},
-			proc.ReasonNone, false, `qwen ended without a result: garbage ★ | {"type":"assistant"`},
-		{"exits at once", `echo 'node: cannot start' >&2; exit 3`, agent.Request{},
-			proc.ReasonNone, false, "qwen ended without a result: node: cannot start"},
-		{"an old qwen", `echo 'Unknown arguments: session-id, sessionId' >&2; exit 1`, agent.Request{},
-			proc.ReasonNone, false, "tested with qwen " + TestedVersion},
-		{"hangs before its first line", `exec sleep 600`, agent.Request{IdleTimeout: 2 * time.Second},
-			proc.ReasonStalled, true, "no output"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c, _ := fakeTool(t, tc.body)
-			dir := t.TempDir()
-			tc.req.Dir = dir
-			res, rec := clitest.RunStep(t, c, tc.req)
-			if !res.Failed() || res.StopReason != tc.reason || res.Transient != tc.transient || res.Limit != nil ||
-				!strings.Contains(res.ErrorText, tc.want) {
-				t.Fatalf("result %+v\nevents %s", res, rec.Kinds())
-			}
-			if left := clitest.InDir(dir); len(left) != 0 {
-				t.Fatalf("processes survived: %v", left)
-			}
-		})
-	}
+	clitest.CheckBadCLIs(t, func(t *testing.T, body string) agent.Tool { c, _ := fakeTool(t, body); return c }, []clitest.BadCLI{
+		{Name: "prints garbage", Body: `printf 'garbage \033[31m★\n{"type":"assistant"\n'; exit 0`,
+			Want: `qwen ended without a result: garbage ★ | {"type":"assistant"`},
+		{Name: "exits at once", Body: `echo 'node: cannot start' >&2; exit 3`,
+			Want: "qwen ended without a result: node: cannot start"},
+		{Name: "an old qwen", Body: `echo 'Unknown arguments: session-id, sessionId' >&2; exit 1`,
+			Want: "tested with qwen " + TestedVersion},
+		{Name: "hangs before its first line", Body: `exec sleep 600`, Req: agent.Request{IdleTimeout: 2 * time.Second},
+			Reason: proc.ReasonStalled, Transient: true, Want: "no output"},
+	})
 }
 
 func TestMissingCLI(t *testing.T) {

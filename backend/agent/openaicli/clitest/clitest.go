@@ -223,3 +223,36 @@ func RealBin(t testing.TB, env, name, series string, timeout time.Duration) stri
 	}
 	return bin
 }
+
+// BadCLI is a bad input of a CLI: the script standing in for it (Body),
+// the step's request, and how the step must end: failed with Want in its
+// error text, with Reason and Transient, and no limit.
+type BadCLI struct {
+	Name, Body string
+	Req        agent.Request
+	Reason     proc.Reason
+	Transient  bool
+	Want       string
+}
+
+// CheckBadCLIs runs each case as a subtest on the tool made from its body,
+// in a directory of its own, and fails it unless the step ends as the case
+// says, without a hang, leaving no process behind.
+func CheckBadCLIs(t *testing.T, tool func(t *testing.T, body string) agent.Tool, cases []BadCLI) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			c := tool(t, tc.Body)
+			dir := t.TempDir()
+			tc.Req.Dir = dir
+			res, rec := RunStep(t, c, tc.Req)
+			if !res.Failed() || res.StopReason != tc.Reason || res.Transient != tc.Transient || res.Limit != nil ||
+				!strings.Contains(res.ErrorText, tc.Want) {
+				t.Fatalf("result %+v\nevents %s", res, rec.Kinds())
+			}
+			if left := InDir(dir); len(left) != 0 {
+				t.Fatalf("processes survived: %v", left)
+			}
+		})
+	}
+}
