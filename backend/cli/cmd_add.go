@@ -120,14 +120,8 @@ func runAdd(ctx context.Context, c *call) error {
 	if n.OnLimit, err = task.ParseOnLimit(*onLimit); err != nil {
 		return err
 	}
-	if *at != "" && *every != "" {
-		return usagef("--at and --every do not go together (a schedule fires at its cron times)")
-	}
-	if *name != "" && *every == "" {
-		return usagef("--name names a schedule: use it with --every")
-	}
-	if *tz != "" && *at == "" && *every == "" {
-		return usagef("--tz is the time zone of --at or --every: use it with one of them")
+	if err := checkWhen(*at, *every, *name, *tz); err != nil {
+		return err
 	}
 	var nb time.Time
 	if *at != "" {
@@ -152,6 +146,20 @@ func runAdd(ctx context.Context, c *call) error {
 		return addSchedule(ctx, c, n, *every, *tz, *name)
 	}
 	return storeTask(ctx, c, n, attach)
+}
+
+// checkWhen refuses --at, --every, --name and --tz in a combination that
+// means nothing.
+func checkWhen(at, every, name, tz string) error {
+	switch {
+	case at != "" && every != "":
+		return usagef("--at and --every do not go together (a schedule fires at its cron times)")
+	case name != "" && every == "":
+		return usagef("--name names a schedule: use it with --every")
+	case tz != "" && at == "" && every == "":
+		return usagef("--tz is the time zone of --at or --every: use it with one of them")
+	}
+	return nil
 }
 
 // storeTask opens the --attach files and creates the task through the one
