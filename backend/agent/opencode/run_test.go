@@ -33,8 +33,6 @@ func TestBadCLI(t *testing.T) {
 			Want: "opencode exit status 3: error: cannot open the database"},
 		{Name: "an old opencode", Body: `echo 'Unknown argument: auto' >&2; exit 1`,
 			Want: "tested with opencode " + TestedVersion},
-		{Name: "hangs before its first line", Body: `exec sleep 600`, Req: agent.Request{IdleTimeout: 2 * time.Second},
-			Reason: proc.ReasonStalled, Transient: true, Want: "no output"},
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -235,12 +236,18 @@ type BadCLI struct {
 	Want       string
 }
 
-// CheckBadCLIs runs each case as a subtest on the tool made from its body,
-// in a directory of its own, and fails it unless the step ends as the case
-// says, without a hang, leaving no process behind.
+// hangs is the bad CLI every adapter meets alike: one that hangs before its
+// first line is stalled by the idle watchdog, a transient failure.
+var hangs = BadCLI{Name: "hangs before its first line", Body: `exec sleep 600`, Req: agent.Request{IdleTimeout: 2 * time.Second},
+	Reason: proc.ReasonStalled, Transient: true, Want: "no output"}
+
+// CheckBadCLIs runs each case, then one that hangs before its first line,
+// as a subtest on the tool made from its body, in a directory of its own,
+// and fails it unless the step ends as the case says, without a hang,
+// leaving no process behind.
 func CheckBadCLIs(t *testing.T, tool func(t *testing.T, body string) agent.Tool, cases []BadCLI) {
 	t.Helper()
-	for _, tc := range cases {
+	for _, tc := range slices.Concat(cases, []BadCLI{hangs}) {
 		t.Run(tc.Name, func(t *testing.T) {
 			c := tool(t, tc.Body)
 			dir := t.TempDir()
