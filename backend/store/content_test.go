@@ -200,7 +200,7 @@ func TestMigrationCopiesCommandText(t *testing.T) {
 	if err := s.DeleteCommand(ctx, "gone"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.db.Exec(undoReviewDrafts + undoPullRequests + undoCleanupsLeft + undoNextStep + undoLimits + undoTaskContent + undoFixRuns + `PRAGMA user_version = 4`); err != nil {
+	if _, err := s.db.Exec(undoRemoteRuns + undoReviewDrafts + undoPullRequests + undoCleanupsLeft + undoNextStep + undoLimits + undoTaskContent + undoFixRuns + `PRAGMA user_version = 4`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -37,7 +37,7 @@ func TestLegacyEventsMigrateAndDecode(t *testing.T) {
 	}
 	// Back to a version-2 database: drop what the later migrations add, so
 	// that reopening applies them again.
-	if _, err := s.db.Exec(undoReviewDrafts + undoPullRequests + undoCleanupsLeft + undoNextStep + undoFixRuns + `DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts; DROP TABLE spend; ` + undoLimits + undoTaskContent); err != nil {
+	if _, err := s.db.Exec(undoRemoteRuns + undoReviewDrafts + undoPullRequests + undoCleanupsLeft + undoNextStep + undoFixRuns + `DROP TABLE decided_outcomes; ALTER TABLE executions DROP COLUMN pid_starts; DROP TABLE spend; ` + undoLimits + undoTaskContent); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.db.Exec(`PRAGMA user_version = 2`); err != nil {

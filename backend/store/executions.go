@@ -97,24 +97,28 @@ func (s *Store) FinishExecution(ctx context.Context, execID int64, outcome task.
 		return invalidf("usage must not be negative")
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		e, err := openUsageTx(ctx, tx, execID)
-		if err != nil {
-			return fmt.Errorf("finish %w", err)
-		}
-		at := s.nowMs()
-		estimated := costEstimated || (e.CostEstimated && usage.CostUSD == 0)
-		if _, err := addUsageTx(ctx, tx, e, mergeUsage(e.Usage, usage, costEstimated), estimated, at); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?, cost_estimated = ? WHERE id = ?`,
-			at, string(outcome), exitCode, estimated, execID); err != nil {
-			return fmt.Errorf("finish execution %d: %w", execID, err)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, at, e.TaskID); err != nil {
-			return fmt.Errorf("finish execution %d: %w", execID, err)
-		}
-		return nil
+		return finishExecutionTx(ctx, tx, execID, outcome, exitCode, usage, costEstimated, s.nowMs())
 	})
+}
+
+// finishExecutionTx is FinishExecution inside tx, at the time at.
+func finishExecutionTx(ctx context.Context, tx *sql.Tx, execID int64, outcome task.ExecOutcome, exitCode int, usage task.Usage, costEstimated bool, at int64) error {
+	e, err := openUsageTx(ctx, tx, execID)
+	if err != nil {
+		return fmt.Errorf("finish %w", err)
+	}
+	estimated := costEstimated || (e.CostEstimated && usage.CostUSD == 0)
+	if _, err := addUsageTx(ctx, tx, e, mergeUsage(e.Usage, usage, costEstimated), estimated, at); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE executions SET ended_at = ?, outcome = ?, exit_code = ?, cost_estimated = ? WHERE id = ?`,
+		at, string(outcome), exitCode, estimated, execID); err != nil {
+		return fmt.Errorf("finish execution %d: %w", execID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET updated_at = ? WHERE id = ?`, at, e.TaskID); err != nil {
+		return fmt.Errorf("finish execution %d: %w", execID, err)
+	}
+	return nil
 }
 
 // OpenExecutions returns every execution not yet finished, oldest first: the

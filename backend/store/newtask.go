@@ -124,10 +124,10 @@ func (s *Store) CreateTaskWithFiles(ctx context.Context, n task.NewTask, files [
 // to the schedule whose fire queued it ("" for none).
 func insertTaskTx(ctx context.Context, tx *sql.Tx, id string, n task.NewTask, status task.Status, scheduleID string, ms int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO tasks (id, title, prompt, status, priority, labels, command, runs, base, repo, tools,
-		created_at, updated_at, not_before, on_limit, schedule_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		created_at, updated_at, not_before, on_limit, schedule_id, executor)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id, n.Title, n.Prompt, status, n.Priority, mustJSON(n.Labels), n.Command, n.Runs, n.Base, n.Repo, mustJSON(n.Tools), ms, ms,
-		timeMs(n.NotBefore), string(n.OnLimit), scheduleID)
+		timeMs(n.NotBefore), string(n.OnLimit), scheduleID, string(n.Executor))
 	if err != nil {
 		return fmt.Errorf("create task: %w", err)
 	}

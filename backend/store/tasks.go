@@ -15,7 +15,7 @@ import (
 const taskColumns = `id, title, prompt, status, priority, skip, labels, command, runs,
 	completed_runs, base, repo, created_at, updated_at, started_at, finished_at, branch, error,
 	prev_status, position, questions, tools, base_sha, head_sha, worktree_path,
-	tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra, not_before, on_limit, schedule_id, fix_runs, run_start`
+	tokens_in, tokens_out, cache_read, cache_write, cost_usd, origin_id, extra, not_before, on_limit, schedule_id, fix_runs, run_start, executor`
 
 // GetTask returns the task with id, or an error wrapping ErrNotFound.
 func (s *Store) GetTask(ctx context.Context, id string) (task.Task, error) {
@@ -106,12 +106,12 @@ func scanTask(r scanner) (task.Task, error) {
 	var skip int
 	var created, updated int64
 	var started, finished, notBefore sql.NullInt64
-	var onLimit string
+	var onLimit, executor string
 	err := r.Scan(&t.ID, &t.Title, &t.Prompt, &status, &t.Priority, &skip, &labels, &t.Command, &t.Runs,
 		&t.CompletedRuns, &t.Base, &t.Repo, &created, &updated, &started, &finished, &t.Branch, &t.Error,
 		&prev, &t.Position, &questions, &tools, &t.BaseSHA, &t.HeadSHA, &t.WorktreePath,
 		&t.Usage.TokensIn, &t.Usage.TokensOut, &t.Usage.CacheRead, &t.Usage.CacheWrite, &t.Usage.CostUSD, &t.OriginID, &extra,
-		&notBefore, &onLimit, &t.ScheduleID, &t.FixRuns, &runStart)
+		&notBefore, &onLimit, &t.ScheduleID, &t.FixRuns, &runStart, &executor)
 	if err != nil {
 		return t, err
 	}
@@ -119,6 +119,7 @@ func scanTask(r scanner) (task.Task, error) {
 	t.Skip = skip != 0
 	t.NotBefore = msPtr(notBefore)
 	t.OnLimit = task.OnLimit(onLimit)
+	t.Executor = task.Executor(executor)
 	if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil || t.Labels == nil {
 		t.Labels = []string{}
 	}

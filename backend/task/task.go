@@ -63,6 +63,8 @@ type Task struct {
 	// a JSON object of its unknown frontmatter keys and sections, kept so an
 	// export gives it back. Empty when there was nothing.
 	Extra json.RawMessage `json:"extra,omitempty"`
+	// Executor is where the task's runs execute ("" = settings.executor).
+	Executor Executor `json:"executor,omitempty"`
 }
 
 // Limits on user input.
@@ -99,6 +101,8 @@ type NewTask struct {
 	NotBefore *time.Time `json:"not_before,omitempty"`
 	// OnLimit is "", "wait" or "switch".
 	OnLimit OnLimit `json:"on_limit,omitempty"`
+	// Executor is "" (settings.executor decides), "local" or "kubernetes".
+	Executor Executor `json:"executor,omitempty"`
 }
 
 func invalid(format string, args ...any) error {
@@ -164,6 +168,9 @@ func (n NewTask) Normalize() (NewTask, error) {
 		n.Verify = tv.Command
 	}
 	if _, err := ParseOnLimit(string(n.OnLimit)); err != nil {
+		return n, err
+	}
+	if _, err := ParseExecutor(string(n.Executor)); err != nil {
 		return n, err
 	}
 	if n.NotBefore != nil {
