@@ -107,6 +107,7 @@ var commands = map[string]command{
 	"limits":          {"tools paused by a usage limit: limits [--json] | limits resume TOOL", runLimits},
 	"push":            {"push a task's branch to its remote: push ID [--remote NAME] [--branch NAME] (never over someone else's commits)", runPush},
 	"pr":              {"a task's pull request (merge request): " + prUsage, runPR},
+	"exec-task":       {"run one task's pipeline as a cluster's pod does: exec-task --in DIR --work DIR [--listen ADDR] | exec-task --fetch URL --to FILE", runExecTask},
 }
 
 // wakes are the commands whose change the data root's runner must act on
