@@ -177,6 +177,7 @@ type Settings struct {
 	Limits           Limits                `json:"limits"`
 	Sessions         Sessions              `json:"sessions"`
 	Forge            Forge                 `json:"forge"`
+	Executor         Executor              `json:"executor"`
 	// DefaultTool is the tool roles use when not configured
 	// (Catalog.Default); it is not stored.
 	DefaultTool string `json:"-"`

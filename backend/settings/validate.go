@@ -117,6 +117,7 @@ func (s Settings) problems() []*KeyError {
 	s.budgetProblems(bad)
 	s.limitProblems(bad)
 	s.Forge.problems(bad)
+	s.executorProblems(bad)
 	return out
 }
 
