@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,9 @@ type Recovery struct {
 	Tasks []string
 	// Finished lists the tasks whose decided outcome was completed.
 	Finished []string
+	// Adopted lists the ongoing tasks left to the pipeline (Adopter):
+	// their runs go on elsewhere and the loop follows them.
+	Adopted []string
 }
 
 // survivor is one process of the dead run, attributed to a task and step.
@@ -61,6 +65,11 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 	if err != nil {
 		return rec, fmt.Errorf("recover: %w", err)
 	}
+	adopted, err := r.adoptable(ctx)
+	if err != nil {
+		return rec, fmt.Errorf("recover: %w", err)
+	}
+	open = slices.DeleteFunc(open, func(x task.Execution) bool { return adopted[x.TaskID] })
 	found := r.endSurvivors(open, &rec)
 	byTask := map[string][]survivor{}
 	for _, s := range found {
@@ -93,6 +102,11 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 		return rec, fmt.Errorf("recover: %w", err)
 	}
 	for _, t := range ongoing {
+		if adopted[t.ID] {
+			rec.Adopted = append(rec.Adopted, t.ID)
+			r.log(ctx, t.ID, 0, task.LevelInfo, "Recovery: the task's run goes on in the cluster; following it")
+			continue
+		}
 		d, ok, err := r.o.Store.DecidedOutcome(ctx, t.ID)
 		if err != nil {
 			keep(err)
@@ -115,7 +129,7 @@ func (r *Runner) Recover(ctx context.Context) (Recovery, error) {
 		keep(r.o.Store.AppendEvent(ctx, t.ID, task.Recovered{Reason: pipeline.InterruptedMessage, At: r.o.Now().UTC()}))
 		rec.Tasks = append(rec.Tasks, t.ID)
 	}
-	if rec.Executions+rec.Survivors+len(rec.Tasks)+len(rec.Finished) > 0 || rec.Unverified > 0 {
+	if rec.Executions+rec.Survivors+len(rec.Tasks)+len(rec.Finished)+len(rec.Adopted) > 0 || rec.Unverified > 0 {
 		r.log(ctx, "", 0, task.LevelWarn, rec.String())
 	}
 	return rec, first
@@ -127,6 +141,9 @@ func (rec Recovery) String() string {
 		rec.Survivors, rec.Executions, len(rec.Tasks), len(rec.Finished))
 	if rec.Unverified > 0 {
 		s += fmt.Sprintf("; %d recorded pid(s) left alone (no start time recorded, the pid may name another process now)", rec.Unverified)
+	}
+	if len(rec.Adopted) > 0 {
+		s += fmt.Sprintf("; following %d task(s) whose run goes on in the cluster", len(rec.Adopted))
 	}
 	return s
 }
@@ -251,4 +268,24 @@ func (r *Runner) log(ctx context.Context, taskID string, execID int64, level tas
 	} else {
 		r.o.Logger.Warn(text, "task", taskID)
 	}
+}
+
+// adoptable returns the ongoing tasks without a decided outcome whose runs
+// the pipeline (an Adopter) follows elsewhere.
+func (r *Runner) adoptable(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	ad, ok := r.o.Pipeline.(Adopter)
+	if !ok {
+		return out, nil
+	}
+	ongoing, err := r.o.Store.ListTasks(ctx, store.Filter{Statuses: []task.Status{task.StatusOngoing}})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ongoing {
+		if _, decided, err := r.o.Store.DecidedOutcome(ctx, t.ID); err == nil && !decided && ad.Adopts(ctx, t) {
+			out[t.ID] = true
+		}
+	}
+	return out, nil
 }

@@ -126,7 +126,9 @@ type Runner struct {
 	o    Options
 	wake chan struct{}
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// running holds the running tasks, true for those that run elsewhere
+	// (Placer).
 	running map[string]bool
 	// fatal is the first outcome that could not be recorded; once set, no
 	// task is started and Run returns it.
@@ -210,13 +212,15 @@ func (s *slot) release() { s.once.Do(s.free) }
 // damaged database. Other problems in Forever mode are logged and retried
 // at the next poll.
 func (r *Runner) Run(ctx context.Context, mode Mode) error {
-	if _, err := r.Recover(ctx); err != nil {
+	rec, err := r.Recover(ctx)
+	if err != nil {
 		return err
 	}
 	r.finishLeft(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	freed := make(chan struct{}, 1)
+	r.follow(ctx, rec.Adopted, &wg, freed)
 	started := 0
 	tick := time.NewTicker(r.o.Poll)
 	defer tick.Stop()
@@ -306,7 +310,8 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 		}
 	}
 	for tries := 0; tries < 100; tries++ {
-		if len(r.Running()) >= max(set.Runner.Concurrency, 1) || r.fatalErr() != nil {
+		localFull, remoteFull := r.slotsFull(set)
+		if (localFull && remoteFull) || r.fatalErr() != nil {
 			return n, nil
 		}
 		pick, err := r.pick(ctx, set)
@@ -325,6 +330,12 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			return n, &QueueError{Op: "budgets", TaskID: t.ID, Err: err}
 		} else if hold {
 			held = append(held, t.ID)
+			tries--
+			continue
+		}
+		remote := r.isRemote(t, set)
+		if (remote && remoteFull) || (!remote && localFull) {
+			held = append(held, t.ID) // its kind of slot is taken: the next task may take the other
 			tries--
 			continue
 		}
@@ -347,37 +358,43 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			r.unrecorded(claimedID, pipeline.Result{}, fmt.Errorf("read claimed task: %w", err))
 			return n, nil
 		}
-		r.mu.Lock()
-		r.running[t.ID] = true
-		r.mu.Unlock()
-		r.runningChanged()
-		s := &slot{free: func() {
-			r.mu.Lock()
-			delete(r.running, t.ID)
-			r.mu.Unlock()
-			r.runningChanged()
-			select {
-			case freed <- struct{}{}:
-			default:
-			}
-		}}
 		n++
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer s.release()
-			res, err := r.o.Pipeline.Run(ctx, t, ex)
-			if err != nil {
-				r.unrecorded(t.ID, res, err)
-			} else {
-				r.leftDue.Store(true)
-			}
-			if r.o.OnTaskDone != nil {
-				r.o.OnTaskDone(t, res)
-			}
-		}()
+		r.start(ctx, t, remote, wg, freed, func() (pipeline.Result, error) { return r.o.Pipeline.Run(ctx, t, ex) })
 	}
 	return n, nil
+}
+
+// start runs one claimed (or adopted) task's run in a slot of its own,
+// remote or this machine's, and records its end.
+func (r *Runner) start(ctx context.Context, t task.Task, remote bool, wg *sync.WaitGroup, freed chan<- struct{}, run func() (pipeline.Result, error)) {
+	r.mu.Lock()
+	r.running[t.ID] = remote
+	r.mu.Unlock()
+	r.runningChanged()
+	s := &slot{free: func() {
+		r.mu.Lock()
+		delete(r.running, t.ID)
+		r.mu.Unlock()
+		r.runningChanged()
+		select {
+		case freed <- struct{}{}:
+		default:
+		}
+	}}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer s.release()
+		res, err := run()
+		if err != nil {
+			r.unrecorded(t.ID, res, err)
+		} else {
+			r.leftDue.Store(true)
+		}
+		if r.o.OnTaskDone != nil {
+			r.o.OnTaskDone(t, res)
+		}
+	}()
 }
 
 // runningChanged tells OnRunningChanged, if set.
