@@ -106,6 +106,9 @@ type NewTaskInput struct {
 	// SetupService.PickRepository and RecentRepositories); "" is the
 	// settings' working directory, and with none set the task is refused.
 	Repo string `json:"repo"`
+	// Executor is where the task runs: "" (settings.executor decides),
+	// "local" or "kubernetes".
+	Executor task.Executor `json:"executor,omitempty"`
 }
 
 // Create stores a new pending task in its repository (in.Repo, else the
@@ -122,7 +125,7 @@ func (s *TaskService) Create(in NewTaskInput) (task.Task, error) {
 	}
 	nt := task.NewTask{
 		Title: in.Title, Prompt: in.Prompt, Priority: in.Priority, Base: in.Base, Labels: in.Labels,
-		Runs: in.Runs, Command: in.Command, NotBefore: in.NotBefore, Repo: in.Repo,
+		Runs: in.Runs, Command: in.Command, NotBefore: in.NotBefore, Repo: in.Repo, Executor: in.Executor,
 	}
 	c, err := s.intake.Task(s.ctx(), intake.Request{Task: nt, Files: files, Limit: store.DefaultAttachmentLimit})
 	return s.changed(c.Task, err)

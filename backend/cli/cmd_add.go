@@ -82,6 +82,7 @@ func runAdd(ctx context.Context, c *call) error {
 	name := fs.String("name", "", "name of the schedule (--every)")
 	onLimit := fs.String("on-limit", "", "on a usage limit: wait for the reset, or switch to the next installed tool of settings limits.switchOrder with a handoff (default: settings limits.onLimit)")
 	fromIssue := fs.String("from-issue", "", "make the task from a GitHub or GitLab issue's URL (its title, body and labels; the pull request closes it)")
+	executor := fs.String("executor", "", "where the task runs: local, or kubernetes (a Job of the cluster settings.executor names; default: settings.executor.kind)")
 	pos, err := parse(fs, c.args)
 	if err != nil {
 		return err
@@ -118,6 +119,9 @@ func runAdd(ctx context.Context, c *call) error {
 		}
 	}
 	if n.OnLimit, err = task.ParseOnLimit(*onLimit); err != nil {
+		return err
+	}
+	if n.Executor, err = task.ParseExecutor(*executor); err != nil {
 		return err
 	}
 	if err := checkWhen(*at, *every, *name, *tz); err != nil {

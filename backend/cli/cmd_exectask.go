@@ -22,6 +22,7 @@ func runExecTask(ctx context.Context, c *call) error {
 	fs := c.newFlags()
 	in := fs.String("in", "", "folder holding task.json and base.bundle")
 	work := fs.String("work", "", "empty folder for the repository and the data root")
+	bundlePath := fs.String("bundle", "", "the base bundle (default DIR/base.bundle of --in)")
 	listen := fs.String("listen", "", "control endpoint address (default $"+podIPEnv+":"+strconv.Itoa(wire.ControlPort)+" when set)")
 	fetch := fs.String("fetch", "", "download this URL to --to and exit")
 	to := fs.String("to", "", "file --fetch writes")
@@ -52,5 +53,5 @@ func runExecTask(ctx context.Context, c *call) error {
 	if err != nil {
 		return fmt.Errorf("find own executable for the mock agent: %w", err)
 	}
-	return exectask.Run(ctx, exectask.Options{In: *in, Work: *work, Exe: exe, Stdout: c.io.Stdout, Listen: *listen})
+	return exectask.Run(ctx, exectask.Options{In: *in, Work: *work, Bundle: *bundlePath, Exe: exe, Stdout: c.io.Stdout, Listen: *listen})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/agent"
 	"github.com/boof-runner/boof-runner/backend/budget"
 	"github.com/boof-runner/boof-runner/backend/dataroot"
+	"github.com/boof-runner/boof-runner/backend/executor/kubernetes"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/mergequeue"
 	"github.com/boof-runner/boof-runner/backend/pipeline"
@@ -81,6 +82,9 @@ type Host struct {
 	Procs    *proc.Runner
 	Tools    *agent.Registry
 	Pipeline *pipeline.Pipeline
+	// Executor runs the tasks whose executor is a cluster as Jobs and the
+	// others through Pipeline; the runner runs every task through it.
+	Executor *kubernetes.Pipeline
 	Runner   *runner.Runner
 	// Budgets keeps spend against settings.budgets and stops what a
 	// reached cap covers.
@@ -165,7 +169,9 @@ func Open(ctx context.Context, o Options) (*Host, error) {
 		ContextWindow: ContextWindow,
 	})
 	h.Queue = newMergeQueue(o.Paths, o.Store, h.Review, g, h.current, verifier, h.Scope)
-	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Pipeline, Settings: h.current, Poll: o.Poll,
+	h.Executor = kubernetes.New(kubernetes.Options{Local: h.Pipeline, Store: o.Store, Settings: h.current, Paths: o.Paths,
+		Hooks: o.Hooks, Git: g, ControlPoll: o.ControlPoll, Wake: sig.Next, Logger: o.Logger})
+	h.Runner = runner.New(runner.Options{Store: o.Store, Pipeline: h.Executor, Settings: h.current, Poll: o.Poll,
 		Grace: time.Duration(set.Stop.GraceMs) * time.Millisecond, Logger: o.Logger,
 		Scope: h.Scope, OnLog: o.Hooks.OnLog, Ready: h.settingsReady, Reserve: reserve, Budgets: h.Budgets, Now: o.Now, Signal: sig,
 		Switch: SwitchTarget(h.current), OnRunningChanged: o.OnRunningChanged})
@@ -240,6 +246,7 @@ func (h *Host) Close() error {
 	if h.wake != nil {
 		_ = h.wake.Close()
 	}
+	_ = h.Executor.Close()
 	grace := time.Duration(h.current().Stop.GraceMs) * time.Millisecond
 	h.Procs.Shutdown(grace)
 	if left, err := proc.KillTagged(proc.TagPrefix(h.Scope, proc.OwnerRun), grace); err != nil || len(left) > 0 {

@@ -18,6 +18,12 @@ var (
 	// ErrScheduleStart: a recurring task was given a start time besides
 	// its cron expression.
 	ErrScheduleStart = errors.New("a schedule has no start time")
+	// ErrNoCluster: the task chooses the cluster (--executor kubernetes)
+	// while settings.executor names no image to run it in.
+	ErrNoCluster = errors.New("no cluster in the settings")
+	// ErrClusterNeedsGit: the task chooses the cluster while its folder is
+	// not a git repository (the cluster gets its base as a git bundle).
+	ErrClusterNeedsGit = errors.New("a cluster task needs a git repository")
 )
 
 // SettingsError is a task without its own repository while the settings,

@@ -126,7 +126,32 @@ func (s *Service) check(ctx context.Context, n task.NewTask) (task.NewTask, plac
 		return n, place{}, err
 	}
 	n.Repo = pl.repo
+	if err := s.checkExecutor(n, pl); err != nil {
+		return n, place{}, err
+	}
 	return n, pl, nil
+}
+
+// checkExecutor refuses a task that chooses the cluster when the settings
+// name none (no executor.image) or its folder is not a git repository.
+func (s *Service) checkExecutor(n task.NewTask, pl place) error {
+	if n.Executor != task.ExecutorKubernetes {
+		return nil
+	}
+	if !pl.git {
+		return ErrClusterNeedsGit
+	}
+	if s.settings == nil {
+		return ErrNoCluster
+	}
+	set, err := s.settings()
+	if err != nil {
+		return &SettingsError{Err: err}
+	}
+	if set.Executor.Image == "" {
+		return ErrNoCluster
+	}
+	return nil
 }
 
 // CheckBase checks that a task in repo (recorded, absolute) can start

@@ -34,6 +34,10 @@ func describeIntake(err error) (string, Code, bool) {
 		return repoMessage(re), InvalidInput, true
 	case errors.Is(err, intake.ErrScheduleFiles):
 		return "A recurring task cannot carry attachments: add them to each task it queues", InvalidInput, true
+	case errors.Is(err, intake.ErrNoCluster):
+		return "Nothing was added: the task runs in a cluster (--executor kubernetes), but the settings name none; set executor.image (and executor.context, executor.namespace) first, or add it with --executor local", InvalidInput, true
+	case errors.Is(err, intake.ErrClusterNeedsGit):
+		return "Nothing was added: a task that runs in a cluster needs a git repository (its base is shipped as a git bundle); this folder is not one", InvalidInput, true
 	case errors.Is(err, intake.ErrScheduleStart):
 		return "A recurring task starts at its fires: give a start time or a repeat, not both", InvalidInput, true
 	}

@@ -35,15 +35,18 @@ import (
 // Input file names inside Options.In.
 const (
 	// TaskFile holds the wire.Input.
-	TaskFile = "task.json"
+	TaskFile = wire.TaskFile
 	// BaseFile holds the base bundle.
-	BaseFile = "base.bundle"
+	BaseFile = wire.BaseFile
 )
 
 // Options configure Run.
 type Options struct {
 	// In holds TaskFile and BaseFile.
 	In string
+	// Bundle is the base bundle when it is not In's BaseFile (an init
+	// container fetched it).
+	Bundle string
 	// Work is an empty folder for the repository and the data root.
 	Work string
 	// Exe is this binary (the mock tool's agent program).
@@ -128,7 +131,7 @@ func (p *prepared) run(ctx, runCtx context.Context, in wire.Input, o Options, w 
 			_ = w.Write(wire.Record{Kind: wire.KindOutput, Exec: execID, Output: append([]byte(nil), chunk...)})
 		},
 	}
-	h, err := host.Open(host.Options{Paths: p.paths, Store: p.st, Exe: o.Exe, Logger: o.Logger, Hooks: hooks})
+	h, err := host.Open(runCtx, host.Options{Paths: p.paths, Store: p.st, Exe: o.Exe, Logger: o.Logger, Hooks: hooks})
 	if err != nil {
 		return w.Write(wire.Record{Kind: wire.KindFail, Text: "open the runner: " + err.Error()})
 	}

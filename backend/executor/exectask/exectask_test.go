@@ -132,7 +132,7 @@ func TestExecTaskRunsTheTaskAsALocalRunDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.Open(host.Options{Paths: lp, Store: lst, Exe: os.Args[0]})
+	h, err := host.Open(ctx, host.Options{Paths: lp, Store: lst, Exe: os.Args[0]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,11 @@ import (
 // with the task's rows and the attachments.
 func prepare(ctx context.Context, in wire.Input, o Options) (*prepared, error) {
 	p := &prepared{repo: filepath.Join(o.Work, "repo"), paths: dataroot.Paths{Root: filepath.Join(o.Work, "data")}}
-	if err := makeRepo(ctx, gitx.New(), p.repo, filepath.Join(o.In, BaseFile), in); err != nil {
+	bundlePath := o.Bundle
+	if bundlePath == "" {
+		bundlePath = filepath.Join(o.In, BaseFile)
+	}
+	if err := makeRepo(ctx, gitx.New(), p.repo, bundlePath, in); err != nil {
 		return nil, err
 	}
 	if err := dataroot.Ensure(p.paths.Root); err != nil {

@@ -27,6 +27,14 @@ const Prefix = "boof-runner/1 "
 // inside its line).
 const MaxLine = 256 << 20
 
+// The files of a pod's input folder.
+const (
+	// TaskFile holds the Input.
+	TaskFile = "task.json"
+	// BaseFile holds the base bundle.
+	BaseFile = "base.bundle"
+)
+
 // Input is what a pod runs: the task's rows, the settings and the
 // attachments. The base repository comes beside it as a git bundle.
 type Input struct {
