@@ -55,8 +55,9 @@ cleanup() {
 trap cleanup EXIT
 export GOCACHE=$work/gocache GOMODCACHE=$work/gomod GOPATH=$work/gopath
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 GOWORK=off
+# Binaries already built by an interrupted run stay in $partial and are not
+# built again.
 partial=$dir.partial
-rm -rf "$partial"
 mkdir -p "$partial"
 
 mod=$work/tools
@@ -150,19 +151,28 @@ go get "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" \
 	"k8s.io/kubernetes/cmd/kube-controller-manager@$K8S_VERSION" \
 	"k8s.io/kubernetes/cmd/kube-scheduler@$K8S_VERSION" \
 	"go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
+# etcd first: the quickest, and a failure shows before the long builds.
+if [ ! -x "$partial/etcd" ]; then
+	t0=$SECONDS
+	go build -trimpath -ldflags "-s -w" -o "$partial/etcd.tmp" ./etcd >&2
+	mv "$partial/etcd.tmp" "$partial/etcd"
+	echo "k8s-testbin: etcd in $((SECONDS - t0)) s" >&2
+fi
 for c in kube-apiserver kube-controller-manager kube-scheduler; do
+	[ -x "$partial/$c" ] && continue
 	t0=$SECONDS
 	echo "k8s-testbin: building $c" >&2
-	go build -trimpath -ldflags "$ldflags" -o "$partial/$c" "k8s.io/kubernetes/cmd/$c" >&2
+	go build -trimpath -ldflags "$ldflags" -o "$partial/$c.tmp" "k8s.io/kubernetes/cmd/$c" >&2
+	mv "$partial/$c.tmp" "$partial/$c"
 	echo "k8s-testbin: $c in $((SECONDS - t0)) s" >&2
 done
-t0=$SECONDS
-go build -trimpath -ldflags "-s -w" -o "$partial/etcd" ./etcd >&2
-echo "k8s-testbin: etcd in $((SECONDS - t0)) s" >&2
-t0=$SECONDS
-echo "k8s-testbin: building kwok" >&2
-(cd "$work" && GOFLAGS= GOBIN=$partial go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" >&2)
-echo "k8s-testbin: kwok in $((SECONDS - t0)) s" >&2
+if [ ! -x "$partial/kwok" ]; then
+	t0=$SECONDS
+	echo "k8s-testbin: building kwok" >&2
+	(cd "$work" && GOFLAGS= GOBIN=$work/bin go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" >&2)
+	mv "$work/bin/kwok" "$partial/kwok"
+	echo "k8s-testbin: kwok in $((SECONDS - t0)) s" >&2
+fi
 
 rm -rf "$dir"
 mv "$partial" "$dir"
