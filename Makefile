@@ -20,10 +20,10 @@ PKG_DIR  := build/bin/pkg
 override GOFLAGS_TEST := -race -count=1 -timeout 25m -tags slow,realcli
 override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m -tags slow,realcli
 # Every build tag combination the code has, for go vet.
-VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey
+VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey k8s
 
 .PHONY: build-windows test-windows build-darwin vet-cross
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability reliability vet contract go-flags clean package install uninstall icons
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability test-k8s reliability vet contract go-flags clean package install uninstall icons
 
 run: build
 	./$(BIN) $(ARGS)
@@ -72,6 +72,7 @@ frontend: deps-npm
 # deps (and wails doctor), npm ci, the production front-end build, the
 # generated contract check, vitest + svelte-check, go vet (every build tag) +
 # gofmt, go test -race (every package, slow and real-CLI suites included),
+# the cluster journeys against a real control plane (make test-k8s),
 # every Go benchmark once, the short reliability report, the browser flows
 # against the real backend, the real-window scripts, the desktop journeys
 # (tray, single instance, notifications) and the install test of the
@@ -119,6 +120,16 @@ go-flags:
 test-go: go-flags
 	bin=$$(scripts/install-clis.sh $(CLI_DIR)); \
 	$(call CLI_ENV,$$bin) go test $(GOFLAGS_TEST) ./...
+
+# The cluster journeys (backend/executor/kubernetes, build tag k8s; see
+# docs/cluster.md) against a real control plane: scripts/k8s-testbin.sh
+# builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
+# kwok once from the Go module proxy (about 20 minutes cold on 2 cores) and
+# caches them under ~/.cache/boof-runner/k8s-testbin; then the control plane
+# starts (about 20 s) and the journeys run against it.
+test-k8s: go-flags
+	bin=$$(scripts/k8s-testbin.sh); \
+	BOOF_K8S_BIN=$$bin go test -race -count=1 -timeout 45m -tags k8s -v ./backend/executor/kubernetes/... 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
 
 # Every benchmark once, so the sanity checks inside them run (make test).
 bench-smoke: go-flags
