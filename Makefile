@@ -23,7 +23,7 @@ override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m 
 VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey k8s
 
 .PHONY: build-windows test-windows build-darwin vet-cross
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability test-k8s reliability vet contract go-flags clean package install uninstall icons
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability test-k8s image reliability vet contract go-flags clean package install uninstall icons
 
 run: build
 	./$(BIN) $(ARGS)
@@ -130,6 +130,16 @@ test-go: go-flags
 test-k8s: go-flags
 	bin=$$(scripts/k8s-testbin.sh); \
 	BOOF_K8S_BIN=$$bin go test -race -count=1 -timeout 45m -tags k8s -v ./backend/executor/kubernetes/... 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+
+# The image tasks run in when they run in a cluster (build/Containerfile,
+# docs/cluster.md), built where a builder exists (podman or docker; this
+# project's CI machine has none, so make test does not build it).
+IMAGE ?= boof-runner:$(subst +,-,$(VERSION))
+image:
+	@b=$$(command -v podman || command -v docker) || { echo "make image needs podman or docker, and neither is installed (docs/cluster.md)"; exit 1; }; \
+	$$b build -f build/Containerfile --build-arg VERSION=$(VERSION) \
+		--build-arg CLAUDE_VERSION=$$(sed -n 's/^CLAUDE_VERSION=//p' scripts/install-clis.sh) \
+		--build-arg CODEX_VERSION=$$(sed -n 's/^CODEX_VERSION=//p' scripts/install-clis.sh) -t $(IMAGE) .
 
 # Every benchmark once, so the sanity checks inside them run (make test).
 bench-smoke: go-flags
