@@ -15,7 +15,8 @@ import (
 type Placer interface {
 	// Remote reports whether t runs elsewhere under set.
 	Remote(t task.Task, set settings.Settings) bool
-	// RemoteSlots is how many tasks run elsewhere at once under set.
+	// RemoteSlots is how many tasks run elsewhere at once under set (0:
+	// none, the remote tasks wait).
 	RemoteSlots(set settings.Settings) int
 }
 
@@ -52,7 +53,7 @@ func (r *Runner) slotsFull(set settings.Settings) (local, remote bool) {
 	r.mu.Unlock()
 	remote = true
 	if p, ok := r.o.Pipeline.(Placer); ok {
-		remote = nr >= max(p.RemoteSlots(set), 1)
+		remote = nr >= p.RemoteSlots(set)
 	}
 	return nl >= max(set.Runner.Concurrency, 1), remote
 }

@@ -94,8 +94,15 @@ func (p *Pipeline) Remote(t task.Task, set settings.Settings) bool {
 	return set.Executor.Kind == settings.ExecutorKubernetes
 }
 
-// RemoteSlots is settings.executor.concurrency.
-func (p *Pipeline) RemoteSlots(set settings.Settings) int { return set.Executor.EffectiveConcurrency() }
+// RemoteSlots is settings.executor.concurrency, or none when the settings
+// name no cluster (no image): the queue then fills its slots as it does
+// without a cluster.
+func (p *Pipeline) RemoteSlots(set settings.Settings) int {
+	if set.Executor.Image == "" {
+		return 0
+	}
+	return set.Executor.EffectiveConcurrency()
+}
 
 // Run runs a claimed task: in the cluster when it runs there, else locally.
 func (p *Pipeline) Run(ctx context.Context, t task.Task, first task.Execution) (pipeline.Result, error) {
