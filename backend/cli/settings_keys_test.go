@@ -52,16 +52,22 @@ func samples(dir string) []sample {
 		sample{"forge.hosts", `[{"host": "git.example.com", "kind": "gitlab"}]`}, sample{"forge.remote", `"upstream"`},
 		sample{"forge.branch", `"boof/{id}"`}, sample{"forge.draft", "true"}, sample{"forge.labels", `["boof"]`},
 		sample{"forge.reviewers", `["alice"]`}, sample{"forge.pollSeconds", "120"}, sample{"forge.timeoutSeconds", "30"},
-		sample{"sessions.rotateAfterTurns", "10"}, sample{"sessions.rotateContextPercent", "50"}, sample{"sessions.maxRotations", "2"})
+		sample{"sessions.rotateAfterTurns", "10"}, sample{"sessions.rotateContextPercent", "50"}, sample{"sessions.maxRotations", "2"},
+		sample{"executor.image", `"registry.example/boof-runner:1"`}, sample{"executor.kind", `"kubernetes"`},
+		sample{"executor.kubeconfig", `"/srv/kube/config"`}, sample{"executor.context", `"prod"`}, sample{"executor.namespace", `"agents"`},
+		sample{"executor.resources.*.*", `"500m"`}, sample{"executor.serviceAccount", `"boof"`}, sample{"executor.secretName", `"agent-keys"`},
+		sample{"executor.concurrency", "8"}, sample{"executor.stepDeadlineMinutes", "30"}, sample{"executor.bundleAddress", `"0.0.0.0:8427"`},
+		sample{"executor.bundleURL", `"http://desk.example:8427"`}, sample{"executor.imagePullTimeoutSeconds", "60"})
 }
 
 // concrete names the map keys of a sample key: the codex tool under
-// "tools" (settings and budgets), a variable under "env".
+// "tools" (settings and budgets), a variable under "env", the cpu request
+// under "executor.resources".
 func concrete(key string) string {
 	parts := strings.Split(key, ".")
 	for i, p := range parts {
 		if p == "*" {
-			parts[i] = map[string]string{"tools": "codex", "env": "BOOF_SAMPLE"}[parts[i-1]]
+			parts[i] = map[string]string{"tools": "codex", "env": "BOOF_SAMPLE", "resources": "requests", "requests": "cpu"}[parts[i-1]]
 		}
 	}
 	return strings.Join(parts, ".")

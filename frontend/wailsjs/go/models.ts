@@ -744,6 +744,7 @@ export namespace app {
 	    // Go type: time
 	    not_before?: any;
 	    repo: string;
+	    executor?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTaskInput(source);
@@ -761,6 +762,7 @@ export namespace app {
 	        this.attachments = this.convertValues(source["attachments"], AttachmentInput);
 	        this.not_before = this.convertValues(source["not_before"], null);
 	        this.repo = source["repo"];
+	        this.executor = source["executor"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1836,6 +1838,7 @@ export namespace app {
 	    run_start: task.RunStart;
 	    origin_id?: string;
 	    extra?: number[];
+	    executor?: string;
 	    command_text: string;
 	    attachments: store.Attachment[];
 	    usage_by_role: store.UsageRow[];
@@ -1884,6 +1887,7 @@ export namespace app {
 	        this.run_start = this.convertValues(source["run_start"], task.RunStart);
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
+	        this.executor = source["executor"];
 	        this.command_text = source["command_text"];
 	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
 	        this.usage_by_role = this.convertValues(source["usage_by_role"], store.UsageRow);
@@ -2825,6 +2829,7 @@ export namespace task {
 	    // Go type: time
 	    not_before?: any;
 	    on_limit?: string;
+	    executor?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new NewTask(source);
@@ -2846,6 +2851,7 @@ export namespace task {
 	        this.no_verify = source["no_verify"];
 	        this.not_before = this.convertValues(source["not_before"], null);
 	        this.on_limit = source["on_limit"];
+	        this.executor = source["executor"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2987,6 +2993,7 @@ export namespace task {
 	    run_start: RunStart;
 	    origin_id?: string;
 	    extra?: number[];
+	    executor?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -3027,6 +3034,7 @@ export namespace task {
 	        this.run_start = this.convertValues(source["run_start"], RunStart);
 	        this.origin_id = source["origin_id"];
 	        this.extra = source["extra"];
+	        this.executor = source["executor"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
