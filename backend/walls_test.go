@@ -308,3 +308,32 @@ func TestRootHoldsMainOnly(t *testing.T) {
 		t.Fatalf("root package files %q (tests %q %q), want main.go only", p.GoFiles, p.TestGoFiles, p.XTestGoFiles)
 	}
 }
+
+// kubeImport reports whether an import path is the Kubernetes client or
+// anything of the Kubernetes project (client-go, apimachinery, klog, …).
+func kubeImport(path string) bool {
+	return strings.HasPrefix(path, "k8s.io/") || strings.HasPrefix(path, "sigs.k8s.io/")
+}
+
+// The wall around the cluster client (docs/cluster.md): client-go and the
+// rest of k8s.io never link into boof-runner, the window's binary (its
+// start-up and size, the performance rows P6); the cluster is reached by
+// cmd/boof-runner-kube alone. The second half proves the check can fail:
+// boof-runner-kube does link client-go.
+func TestDesktopNeverLinksTheClusterClient(t *testing.T) {
+	for _, p := range listPackages(t, module) {
+		for _, d := range p.Deps {
+			if kubeImport(d) {
+				t.Errorf("%s depends on %s: the desktop binary must not link the Kubernetes client (it lives in cmd/boof-runner-kube)", p.ImportPath, d)
+				break // one line per package is enough
+			}
+		}
+	}
+	found := false
+	for _, p := range listPackages(t, module+"/cmd/boof-runner-kube") {
+		found = found || slices.Contains(p.Deps, "k8s.io/client-go/kubernetes")
+	}
+	if !found {
+		t.Fatal("the check did not see k8s.io/client-go/kubernetes in cmd/boof-runner-kube's deps")
+	}
+}
