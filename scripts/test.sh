@@ -52,7 +52,7 @@ stage vet make --no-print-directory -o frontend vet
 # the Windows tests under Wine, the installer under Wine.
 stage test-windows make --no-print-directory -o frontend -o deps-apt test-windows
 stage test-go make --no-print-directory test-go
-stage test-k8s make --no-print-directory test-k8s
+stage test-k8s make --no-print-directory test-k8s-cached
 stage bench make --no-print-directory bench-smoke
 stage reliability make --no-print-directory test-reliability
 stage test-e2e make --no-print-directory -o frontend test-e2e
