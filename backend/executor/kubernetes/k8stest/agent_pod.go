@@ -363,12 +363,15 @@ func (pr *podRun) setStatus(ctx context.Context, change func(*corev1.PodStatus))
 	for ctx.Err() == nil {
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		pod, err := pr.a.cs.CoreV1().Pods(pr.ns).Get(cctx, pr.name, metav1.GetOptions{})
-		if err == nil && pod.UID == pr.uid {
+		// A failed Get returns an empty pod, not another pod of the name:
+		// only a pod that was read can be another one (then ours is gone).
+		other := err == nil && pod.UID != pr.uid
+		if err == nil && !other {
 			change(&pod.Status)
 			_, err = pr.a.cs.CoreV1().Pods(pr.ns).UpdateStatus(cctx, pod, metav1.UpdateOptions{})
 		}
 		cancel()
-		if err == nil || apierrors.IsNotFound(err) || (pod != nil && pod.UID != pr.uid) {
+		if err == nil || other || apierrors.IsNotFound(err) {
 			return
 		}
 		time.Sleep(300 * time.Millisecond)

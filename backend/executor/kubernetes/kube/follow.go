@@ -86,8 +86,10 @@ func (f *podFollower) look(ctx context.Context) (*wire.Status, error) {
 	if f.logs != nil && !f.logs.finished() {
 		return nil, nil // the log is still being read
 	}
-	if f.logs != nil && pod != nil && !terminated(pod) {
-		f.stopLogs() // the stream broke (the API server restarted): read it again
+	if f.logs != nil && pod != nil && (!terminated(pod) || !f.logs.complete()) {
+		// The stream broke (the API server restarted), maybe after the
+		// container ended: read the rest again before the end.
+		f.stopLogs()
 		return nil, nil
 	}
 	switch {

@@ -14,6 +14,9 @@ type logStream struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
+	// clean is set when the log was read to its end (EOF, no error): a
+	// stream cut by an API server going away is not clean.
+	clean bool
 }
 
 // streamLog follows the task container's log of pod from its start,
@@ -39,9 +42,14 @@ func (c *Client) streamLog(ctx context.Context, pod string, skip int, line func(
 			line(sc.Text())
 			*count = n
 		}
+		ls.clean = sc.Err() == nil && ctx.Err() == nil
 	}()
 	return ls
 }
+
+// complete reports whether the stream ended having read the whole log
+// (only once finished).
+func (ls *logStream) complete() bool { return ls.finished() && ls.clean }
 
 // finished reports whether the stream ended (the container exited, or the
 // connection broke).
