@@ -54,7 +54,7 @@ func (r *run) follow(ctx context.Context) bool {
 			return false
 		case end != nil:
 			r.em.emit(*end)
-			return true
+			return end.Kind == wire.StatusEnd // an error (the image) ends exec-remote as fail does
 		}
 		select {
 		case <-ctx.Done():
