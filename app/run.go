@@ -20,12 +20,18 @@ import (
 
 // RunningInfo describes a running task's current step.
 type RunningInfo struct {
-	TaskID        string     `json:"task_id"`
-	Title         string     `json:"title"`
-	Role          task.Role  `json:"role"`
-	Round         int        `json:"round"`
-	Iteration     int        `json:"iteration"`
-	Iterations    int        `json:"iterations"`
+	TaskID string    `json:"task_id"`
+	Title  string    `json:"title"`
+	Role   task.Role `json:"role"`
+	Round  int       `json:"round"`
+	// Iteration is the pass through the pipeline the step runs in: every
+	// run and every fix run takes one, so a fix run's is above Iterations,
+	// the planned runs.
+	Iteration  int `json:"iteration"`
+	Iterations int `json:"iterations"`
+	// Fix is the fix run's number among the task's requests for changes
+	// (1 = the first) while the run addresses a review; 0 for a planned run.
+	Fix           int        `json:"fix,omitempty"`
 	StepStartedAt time.Time  `json:"step_started_at"`
 	StartedAt     time.Time  `json:"started_at"`
 	Tool          string     `json:"tool"`
@@ -107,6 +113,9 @@ func (r *RunService) Status() (RunnerStatus, error) {
 		info := RunningInfo{TaskID: id, Title: t.DisplayTitle(), Iterations: t.Runs, Iteration: t.CompletedRuns + 1, Usage: t.Usage}
 		if t.StartedAt != nil {
 			info.StartedAt = *t.StartedAt
+		}
+		if t.RunStart.IsFix() {
+			info.Fix = t.RunStart.Fix
 		}
 		if exs, err := r.store.Executions(ctx, id); err == nil && len(exs) > 0 {
 			e := exs[len(exs)-1]

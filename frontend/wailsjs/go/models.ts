@@ -1327,6 +1327,7 @@ export namespace app {
 	    round: number;
 	    iteration: number;
 	    iterations: number;
+	    fix?: number;
 	    // Go type: time
 	    step_started_at: any;
 	    // Go type: time
@@ -1348,6 +1349,7 @@ export namespace app {
 	        this.round = source["round"];
 	        this.iteration = source["iteration"];
 	        this.iterations = source["iterations"];
+	        this.fix = source["fix"];
 	        this.step_started_at = this.convertValues(source["step_started_at"], null);
 	        this.started_at = this.convertValues(source["started_at"], null);
 	        this.tool = source["tool"];

@@ -383,6 +383,7 @@ export interface RunningInfo {
   round: number;
   iteration: number;
   iterations: number;
+  fix?: number;
   step_started_at: string;
   started_at: string;
   tool: string;

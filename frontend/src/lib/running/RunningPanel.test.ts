@@ -6,10 +6,13 @@ import type { InjectDelivery } from '../backend/types';
 import { RunnerStore } from './runner.svelte';
 import RunningPanel from './RunningPanel.svelte';
 
-async function setup(delivery: InjectDelivery = 'next_step') {
+async function setup(delivery: InjectDelivery = 'next_step', fix = 0) {
   const t = demo('Add dark mode to the settings page');
+  const status = runnerStatus([t]);
+  // A fix run, as Go's Status reports it: iteration 2 past 1 planned run, fix 1.
+  if (fix) status.running = status.running.map((r) => ({ ...r, iteration: 2, iterations: 1, fix }));
   const b = new StubBackend({
-    'RunService.Status': () => runnerStatus([t]),
+    'RunService.Status': () => status,
     'RunService.Output': (id) => ({ task_id: id, feed: feedItems(8), terminal: 'mock developer starting\r\n', transcript_bytes: 25 }),
     'RunService.Stop': () => undefined,
     'RunService.Inject': () => ({ injection_id: 'inj1', delivery }),
@@ -21,6 +24,19 @@ async function setup(delivery: InjectDelivery = 'next_step') {
 }
 
 describe('RunningPanel', () => {
+  it('names a fix run in its header, not "iteration 2/1"', async () => {
+    await setup('next_step', 1);
+    const progress = screen.getByLabelText('Progress');
+    await waitFor(() => expect(progress.textContent).toContain('fix run 1 · iteration 2'));
+    expect(progress.textContent).not.toMatch(/2\/1|of 1/);
+  });
+
+  it('names a planned run with its count', async () => {
+    await setup();
+    await waitFor(() => expect(screen.getByLabelText('Progress').textContent).toMatch(/\brun 1\b/));
+    expect(screen.getByLabelText('Progress').textContent).not.toContain('1/');
+  });
+
   it('asks before stopping and stops only on confirm', async () => {
     const { b, id } = await setup();
     await fireEvent.click(screen.getByRole('button', { name: 'Stop' }));

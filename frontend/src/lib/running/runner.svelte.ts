@@ -73,3 +73,13 @@ export function compact(n: number): string {
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return String(n);
 }
+
+/**
+ * Which run a step belongs to, as the running header says it: "run 2 of 3"
+ * for a planned run, "fix run 1 · iteration 2" for a fix run (its iteration,
+ * counted over every run and fix run, is past the planned runs).
+ */
+export function runLabel(info: Pick<RunningInfo, 'iteration' | 'iterations' | 'fix'>): string {
+  if (info.fix) return `fix run ${info.fix} · iteration ${info.iteration}`;
+  return info.iterations > 1 ? `run ${info.iteration} of ${info.iterations}` : `run ${info.iteration}`;
+}
