@@ -2,9 +2,9 @@
 // words the feed and the history show. Nothing here reads structure out of
 // text; the text is made from the structure.
 import type { TaskEventPayloads, TypedEvent, VerifyRun } from '../backend/types';
+import { count } from '../words/words';
 
 const cap = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))}s`;
 const branch = (ref: string): string => ref.replace(/^refs\/heads\//, '');
 
@@ -123,7 +123,7 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
     case 'prompt_injected':
       return ev.data.text || 'Prompt injected';
     case 'question_asked':
-      return ev.data.count ? `The planner asked ${plural(ev.data.count, 'question')}` : 'The planner asked questions';
+      return ev.data.count ? `The planner asked ${count(ev.data.count, 'question')}` : 'The planner asked questions';
     case 'answered':
       return 'Questions answered';
     case 'recovered':
@@ -143,7 +143,7 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `Transient failure in ${d.step} (attempt ${d.attempt}/${d.max_attempts}): ${d.reason}; retrying in ${seconds(d.delay_ms)} in the same worktree`;
     }
     case 'planner_asked':
-      return `${cap(ev.data.role)} asked ${plural(ev.data.questions.length, 'question')}; the planner answers them`;
+      return `${cap(ev.data.role)} asked ${count(ev.data.questions.length, 'question')}; the planner answers them`;
     case 'planner_answered':
       return `Planner answered the ${ev.data.role}${ev.data.answer ? `: ${ev.data.answer}` : ''}`;
     case 'injection_applied':
@@ -214,7 +214,7 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
     case 'changes_requested':
       if (ev.data.source === 'conflicts') return `Sent back to the developer to resolve the accept's conflicts (fix run ${ev.data.fix ?? 1})`;
-      return `Changes requested (${plural(ev.data.comments, 'comment')}, ${plural(ev.data.drops, 'hunk')} to drop)${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
+      return `Changes requested (${count(ev.data.comments, 'comment')}, ${count(ev.data.drops, 'hunk')} to drop)${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
     case 'accept_reconciled': {
       const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
       return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;

@@ -1,5 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
+import { count } from '../words/words';
 import { EVENT_NAMES } from '../backend/types';
 import type { OpenInput, PullRequestView, PushKind, RemoteView } from '../backend/forge-api';
 
@@ -99,7 +100,7 @@ export class PullRequestStore {
     const r = await run(this, () => this.backend.invoke('ForgeService.RequestChanges', this.taskId), { flag: 'busy' });
     if (!r.ok) return;
     const n = r.value.comments;
-    this.notice = `Fix run ${r.value.fix} queued with ${n} review comment${n === 1 ? '' : 's'}; its commits go to the same pull request.`;
+    this.notice = `Fix run ${r.value.fix} queued with ${count(n, 'review comment')}; its commits go to the same pull request.`;
   }
 
   async close(deleteBranch: boolean): Promise<void> {

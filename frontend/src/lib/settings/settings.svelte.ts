@@ -1,6 +1,7 @@
 import type { Backend } from '../backend/backend';
 import { errorMessage } from '../backend/backend';
 import { run } from '../busy';
+import { count } from '../words/words';
 import { EVENT_NAMES, type BudgetReport, type FieldError, type Settings, type ToolHealth, type UsageSummary } from '../backend/types';
 
 /** The budget scopes the Settings screen edits. */
@@ -192,7 +193,7 @@ export class SettingsStore {
     if (!r.ok) return;
     const n = r.value.retried.length;
     const held = r.value.held.length;
-    this.budgetNotice = `${n === 1 ? '1 task' : `${n} tasks`} re-queued${held ? `; ${held} still held by a cap` : ''}.`;
+    this.budgetNotice = `${count(n, 'task')} re-queued${held ? `; ${held} still held by a cap` : ''}.`;
     await this.loadBudget();
   }
 
