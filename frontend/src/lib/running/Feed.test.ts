@@ -79,3 +79,13 @@ describe('Feed', () => {
     expect(screen.getByText('M README')).toBeTruthy();
   });
 });
+
+describe('Feed markdown', () => {
+  it("renders an agent's message as markdown, its markup as text", () => {
+    const [row] = rendered([entry({ role: 'reviewer', kind: 'text', data: { text: '## Review\n\n- **one** `x`\n\n<img src=x onerror="alert(1)">' } })]);
+    expect(row.querySelector('h6, h5')?.textContent).toBe('Review');
+    expect(row.querySelector('li strong')?.textContent).toBe('one');
+    expect(row.querySelector('img')).toBeNull();
+    expect(row.textContent).toContain('<img src=x onerror="alert(1)">');
+  });
+});
