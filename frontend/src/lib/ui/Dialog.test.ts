@@ -68,4 +68,22 @@ describe('Dialog', () => {
     expect(dlg.open).toBe(false);
     expect(document.activeElement).toBe(b);
   });
+
+  it('keeps Tab inside: past the last button to the first field, Shift+Tab back to the last', async () => {
+    render(Dialog, { title: 'Rename the task', onclose: () => {}, children: form });
+    const field = screen.getByRole('textbox', { name: 'New name' });
+    const last = screen.getByRole('button', { name: 'Rename' });
+    last.focus();
+    const ev = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true });
+    last.dispatchEvent(ev);
+    expect(ev.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(field);
+    await fireEvent.keyDown(field, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
+    // In between, Tab is the browser's own.
+    field.focus();
+    const mid = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true });
+    field.dispatchEvent(mid);
+    expect(mid.defaultPrevented).toBe(false);
+  });
 });
