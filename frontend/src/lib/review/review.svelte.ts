@@ -42,6 +42,8 @@ interface Loaded {
 export class ReviewStore {
   tab = $state<ReviewTab>('changes');
   summary = $state.raw<DiffSummary | null>(null);
+  /** Which branch summary is: the task branch's changes or its leftovers. */
+  summaryOf = $state<'changes' | 'leftovers' | null>(null);
   commits = $state.raw<CommitInfo[]>([]);
   /** The observer and reviewer reports with their verdicts, newest iteration first. */
   reports = $state.raw<Report[]>([]);
@@ -140,6 +142,8 @@ export class ReviewStore {
     this.cache.clear();
     this.shown = null;
     this.selected = null;
+    // The header's stats name the task branch on Reports and Commits, not the leftovers seen last.
+    if ((tab === 'reports' || tab === 'commits') && this.summaryOf === 'leftovers') void this.branchSummary();
     if (tab === 'reports') {
       const r = await run(this, () => this.backend.invoke('TaskService.Get', this.taskId), { fail: 'Could not load the reports' });
       if (r.ok)
@@ -163,8 +167,17 @@ export class ReviewStore {
       fail: `Could not load the ${leftovers ? 'leftovers' : 'changes'}`,
     });
     this.summary = r.ok ? { ...r.value, files: r.value.files ?? [] } : null;
+    this.summaryOf = r.ok ? (leftovers ? 'leftovers' : 'changes') : null;
     await this.draftLoad;
     if (this.order.length) await this.select(this.order[0].path);
+  }
+
+  /** Loads the task branch's summary for the header while Reports or Commits shows. */
+  private async branchSummary(): Promise<void> {
+    const r = await run(this, () => this.backend.invoke('ReviewService.Summary', this.taskId), { fail: 'Could not load the changes' });
+    if (!r.ok || (this.tab !== 'reports' && this.tab !== 'commits')) return;
+    this.summary = { ...r.value, files: r.value.files ?? [] };
+    this.summaryOf = 'changes';
   }
 
   /** Reads the remembered layout and the task's draft (once per store); nothing is saved before it is read. */
