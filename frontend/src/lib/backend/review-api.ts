@@ -54,7 +54,12 @@ export interface AcceptPlan {
   checkout?: string;
   dirty?: string[];
   conflicts?: string[];
+  /** What the accept would put on the target (filled when nothing conflicts). */
+  makes?: AcceptOutcome;
 }
+
+/** What an accept makes: one squash or merge commit, a rebase or a fast-forward (Go: review.Outcome). */
+export type AcceptOutcome = Data<review.Outcome>;
 
 /** What an accept did. */
 export interface AcceptRecord {

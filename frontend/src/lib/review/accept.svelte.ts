@@ -1,9 +1,30 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
 import type { AcceptInput, AcceptPlan, AcceptRecord, AcceptSelection, AcceptStrategy } from '../backend/review-api';
+import { count } from '../words/words';
 
 /** Short branch name of a ref ("refs/heads/main" → "main"). */
 export const branchName = (ref: string): string => ref.replace(/^refs\/heads\//, '');
+
+/** What the dry run says the accept makes, in a sentence without its target ("One squash commit of the chosen changes"). */
+export function makesSentence(p: AcceptPlan): string {
+  const m = p.makes;
+  const commits = p.commits.length;
+  if (!m) return `${count(commits, 'commit')} not yet on the target`;
+  const files = m.files?.length ? ` (${count(m.files.length, 'file')}, +${m.additions.toLocaleString()} −${m.deletions.toLocaleString()})` : '';
+  switch (m.kind) {
+    case 'squash_commit':
+      return (m.subset ? 'One squash commit of the chosen changes' : `One squash commit of the task's ${count(commits, 'commit')}`) + files;
+    case 'merge_commit':
+      return `A merge commit bringing the task's ${count(commits, 'commit')}` + files;
+    case 'rebase':
+      return `The task's ${count(m.commits, 'commit')} replayed` + files;
+    case 'fast_forward':
+      return `A fast-forward to the task's head (${count(m.commits, 'commit')}, no new commit)` + files;
+    default:
+      return `${count(m.commits, 'commit')}` + files;
+  }
+}
 
 /**
  * The accept dialog: a dry run (PlanAccept) on open and after every change,
@@ -13,6 +34,8 @@ export class AcceptStore {
   target = $state('');
   strategy = $state<AcceptStrategy>('merge');
   message = $state('');
+  /** The message an empty one stands for (Go's AcceptMessage for the strategy), the field's placeholder. */
+  placeholder = $state('');
   includeLeftovers = $state(false);
   plan = $state.raw<AcceptPlan | null>(null);
   planning = $state(false);
@@ -49,6 +72,18 @@ export class AcceptStore {
   private input(expect = ''): AcceptInput {
     const base = { target: this.target.trim(), strategy: this.strategy, message: this.strategy === 'rebase' ? '' : this.message, include_leftovers: this.includeLeftovers, expect_target: expect };
     return this.only.length ? { ...base, strategy: 'squash', include_leftovers: false, only: this.only, expect_head: this.expectHead } : base;
+  }
+
+  /** Asks Go which message an empty field writes for the strategy (the placeholder); the generic hint stays on failure. */
+  async loadPlaceholder(): Promise<void> {
+    const strategy = this.only.length ? 'squash' : this.strategy;
+    if (strategy === 'rebase') return;
+    try {
+      const msg = await this.backend.invoke('ReviewService.AcceptMessage', this.taskId, strategy);
+      if (strategy === (this.only.length ? 'squash' : this.strategy)) this.placeholder = msg ?? '';
+    } catch {
+      this.placeholder = '';
+    }
   }
 
   /** Runs the dry run for the current choices; a slower older answer never overwrites a newer one. */
