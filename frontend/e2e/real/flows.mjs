@@ -10,6 +10,7 @@ import { diffViewFlows } from './diffview.mjs';
 import { forgeFlows } from './forge.mjs';
 import { mergeQueueFlows } from './mergequeue.mjs';
 import { reviewFlows } from './review.mjs';
+import { reportFlows } from './reports.mjs';
 import { runningFlows } from './running.mjs';
 import { scheduleFlows } from './schedules.mjs';
 import { settingsFlows } from './settings.mjs';
@@ -24,6 +25,7 @@ export const flows = {
   ...windowFlows,
   ...reviewFlows,
   ...diffViewFlows,
+  ...reportFlows,
   ...contentFlows,
   ...scheduleFlows,
   ...mergeQueueFlows,
