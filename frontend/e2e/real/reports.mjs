@@ -77,8 +77,13 @@ export const reportFlows = {
       const progress = pane.getByLabel('Progress');
       await until('the fix run to show', async () => (await progress.count()) > 0 && (await progress.innerText()).includes('fix run 1'), 60_000);
       await pane.getByRole('list', { name: 'Agent output' }).waitFor();
+      await pane.getByRole('button', { name: 'Feed' }).click();
       await until('the fix run to finish', () => world.show(seeded.id).status === 'done', 120_000);
       await pane.getByRole('button', { name: 'Review changes' }).waitFor();
+      // Finishing moves no focus into a field: "/" still searches.
+      const focused = await page.evaluate(() => (document.activeElement ? `${document.activeElement.tagName} ${document.activeElement.getAttribute('aria-label') ?? ''}` : 'none'));
+      console.log(`     focus after the run: ${focused}`);
+      assert(!/^(TEXTAREA|INPUT|SELECT)/.test(focused), `finishing the run moved focus into a field (${focused})`);
       // Let the layout settle: a ResizeObserver loop error would come now (the flow fails on any page error).
       await page.waitForTimeout(1000);
     },

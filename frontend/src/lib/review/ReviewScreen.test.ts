@@ -51,4 +51,11 @@ describe('ReviewScreen', () => {
     await fireEvent.click(screen.getByRole('tab', { name: 'Commits' }));
     await waitFor(() => expect(bar()).toContain('4 files'));
   });
+
+  it('says nothing waits in the one empty-state look', () => {
+    render(ReviewScreen, { backend: new StubBackend(), tasks: [], taskId: null, onpick: () => {} });
+    const empty = screen.getByRole('status');
+    expect(empty.classList.contains('empty')).toBe(true);
+    expect(empty.querySelector('.title')?.textContent).toBe('Nothing is waiting for review.');
+  });
 });
