@@ -166,6 +166,8 @@ export class ReviewStore {
     const r = await run(this, () => this.backend.invoke(leftovers ? 'ReviewService.LeftoversSummary' : 'ReviewService.Summary', this.taskId), {
       fail: `Could not load the ${leftovers ? 'leftovers' : 'changes'}`,
     });
+    // The user moved on to another tab meanwhile (Leftovers, then Reports at once): this summary is not the header's now.
+    if ((this.tab === 'leftovers') !== leftovers) return;
     this.summary = r.ok ? { ...r.value, files: r.value.files ?? [] } : null;
     this.summaryOf = r.ok ? (leftovers ? 'leftovers' : 'changes') : null;
     await this.draftLoad;
