@@ -71,7 +71,7 @@ export const diffViewFlows = {
       await page.getByRole('button', { name: /Accept chosen \(1 file\)/ }).waitFor();
       const cr = page.getByRole('region', { name: 'Request changes' });
       await cr.getByRole('list', { name: 'Hunk comments' }).getByText('config.go hunk 2').waitFor();
-      await cr.getByRole('button', { name: 'Send back (1 comment, 0 drops)' }).waitFor();
+      await cr.getByRole('button', { name: 'Send back (1 comment)' }).waitFor();
     },
   },
   'diffview-draft': {

@@ -159,7 +159,7 @@ export const reviewFlows = {
       await cr.getByRole('textbox', { name: 'General comment' }).fill('Good direction; see the two hunks.');
       await cr.getByRole('list', { name: 'Hunk comments' }).getByRole('listitem').nth(3).waitFor();
       await shot('review-request-changes');
-      await cr.getByRole('button', { name: 'Send back (2 comments, 2 drops)' }).click();
+      await cr.getByRole('button', { name: 'Send back (2 comments and 2 dropped hunks)' }).click();
       await page.getByRole('status').filter({ hasText: 'Fix run 1 queued' }).waitFor();
       assert(world.show(seeded.id).status === 'pending', 'task back in the queue');
       const sections = world.cli('show', seeded.id, '--sections');

@@ -48,7 +48,7 @@ const cases: { [K in EventKind]: [TaskEventPayloads[K], string] } = {
   accepted: [accepted, 'Accepted into main (squash)'],
   accept_undone: [accepted, 'Accept into main undone'],
   rejected: [{ deleted: [{ name: 'boof-runner/t', sha: 'a', unique: 1 }], at: '2026-11-30T00:41:00Z' }, 'Rejected; deleted boof-runner/t'],
-  changes_requested: [{ comments: 1, drops: 2, request: 4, fix: 1, source: 'review' }, 'Changes requested (1 comment, 2 hunks to drop); fix run 1 queued'],
+  changes_requested: [{ comments: 1, drops: 2, request: 4, fix: 1, source: 'review' }, 'Changes requested (1 comment and 2 hunks to drop); fix run 1 queued'],
   run_started: [{ iteration: 2, start: 'fix', step: 'developer', fix: 1 }, 'Fix run 1 for your review started at the developer'],
   hunk_dropped: [{ file: 'lib.txt', index: 2, header: '@@ -28,3 +28,3 @@', commit: '0123456789abcdef' }, 'Dropped hunk 2 of lib.txt (@@ -28,3 +28,3 @@): commit 0123456789ab'],
   outcome_decided: [{ status: 'done', cleanup: 'done' }, 'Outcome decided: done; worktree clean-up (done) follows'],
@@ -98,7 +98,7 @@ describe('describeEvent', () => {
     expect(describeEvent({ kind: 'run_started', data: { iteration: 1, start: 'resume', step: 'developer', run: 1, runs: 1, interrupted: true } })).toBe(
       'Run 1 of 1 started at the developer; it continues the attempt that was cut short',
     );
-    expect(describeEvent({ kind: 'changes_requested', data: { comments: 0, drops: 1 } })).toBe('Changes requested (0 comments, 1 hunk to drop)');
+    expect(describeEvent({ kind: 'changes_requested', data: { comments: 0, drops: 1 } })).toBe('Changes requested (1 hunk to drop)');
   });
   it('renders the other forms of a kind', () => {
     expect(describeEvent({ kind: 'injection_applied', data: { injection: 3, step: 'reviewer-1', delivery: 'next_step' } })).toBe("Injected prompt applied to reviewer-1's prompt");

@@ -2,7 +2,7 @@
 // words the feed and the history show. Nothing here reads structure out of
 // text; the text is made from the structure.
 import type { TaskEventPayloads, TypedEvent, VerifyRun } from '../backend/types';
-import { count } from '../words/words';
+import { count, counts } from '../words/words';
 
 const cap = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))}s`;
@@ -212,9 +212,11 @@ export function describeEvent(e: { kind: string; data: unknown }): string {
       return `Accept into ${branch(ev.data.target)} undone`;
     case 'rejected':
       return ev.data.deleted.length ? `Rejected; deleted ${ev.data.deleted.map((b) => b.name).join(', ')}` : 'Rejected; branches kept';
-    case 'changes_requested':
+    case 'changes_requested': {
       if (ev.data.source === 'conflicts') return `Sent back to the developer to resolve the accept's conflicts (fix run ${ev.data.fix ?? 1})`;
-      return `Changes requested (${count(ev.data.comments, 'comment')}, ${count(ev.data.drops, 'hunk')} to drop)${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
+      const what = counts([ev.data.comments, 'comment'], [ev.data.drops, 'hunk to drop', 'hunks to drop']);
+      return `Changes requested${what ? ` (${what})` : ''}${ev.data.fix ? `; fix run ${ev.data.fix} queued` : ''}`;
+    }
     case 'accept_reconciled': {
       const what = ev.data.op === 'undo' ? 'undo of the accept' : 'accept';
       return `Interrupted ${what} into ${branch(ev.data.ref)} ${ev.data.completed ? 'completed' : 'rolled back'}: ${ev.data.detail}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, countOr, listOf, plural } from './words';
+import { count, countOr, counts, listOf, plural } from './words';
 
 describe('words', () => {
   it('counts with the right word', () => {
@@ -30,5 +30,12 @@ describe('words', () => {
     expect(listOf(['a'])).toBe('a');
     expect(listOf(['a', 'b'])).toBe('a and b');
     expect(listOf(['a', 'b', 'c'])).toBe('a, b and c');
+  });
+
+  it('names only the counts that are not 0', () => {
+    expect(counts([1, 'comment'], [0, 'dropped hunk'])).toBe('1 comment');
+    expect(counts([2, 'comment'], [1, 'dropped hunk'])).toBe('2 comments and 1 dropped hunk');
+    expect(counts([0, 'comment'], [0, 'dropped hunk'])).toBe('');
+    expect(counts([0, 'comment'], [3, 'hunk', 'hunks to drop'])).toBe('3 hunks to drop');
   });
 });

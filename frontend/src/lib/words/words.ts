@@ -37,3 +37,8 @@ export function listOf(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
+
+/** The counts that are not 0, as a sentence does: counts([1, 'comment'], [0, 'drop'], [2, 'file']) is "1 comment and 2 files"; "" when all are 0. */
+export function counts(...parts: [n: number, one: string, many?: string][]): string {
+  return listOf(parts.filter(([n]) => n !== 0).map(([n, one, many]) => count(n, one, many)));
+}
