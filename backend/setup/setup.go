@@ -85,7 +85,11 @@ func Assess(tools []Tool, workDir string, workDirErr error) []Problem {
 		if t.Adapter.Bin == "" {
 			continue // a tool of the app itself
 		}
-		names = append(names, fmt.Sprintf("%s (%s)", t.Adapter.Name, t.Adapter.Bin))
+		name := t.Adapter.Name
+		if t.Adapter.Bin != name {
+			name = fmt.Sprintf("%s (%s)", name, t.Adapter.Bin)
+		}
+		names = append(names, name)
 		if t.Adapter.Install != "" {
 			installs = append(installs, t.Adapter.Install)
 		}
@@ -100,7 +104,7 @@ func Assess(tools []Tool, workDir string, workDirErr error) []Problem {
 	}
 	if installed == 0 && len(names) > 0 {
 		out = append([]Problem{{Kind: NoAgentCLI, Action: Install, Commands: installs,
-			Message: "No agent CLI is installed: tasks run through " + strings.Join(names, " or ") + ".",
+			Message: "No agent CLI is installed: tasks run through " + oneOf(names) + ".",
 			Fix:     "Install one of them in a terminal, then check again."}}, out...)
 	}
 	switch {
@@ -185,4 +189,16 @@ func CheckRepository(ctx context.Context, in Starts, g *gitx.Git, path string) R
 		c.Problem = "This folder is not a git repository: " + strings.TrimPrefix(worktree.NotGitWarning, "working directory is not a git repository: ")
 	}
 	return c
+}
+
+// oneOf lists names as a sentence offers a choice: "a", "a or b",
+// "one of a, b or c".
+func oneOf(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " or " + names[1]
+	}
+	return "one of " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -138,3 +138,23 @@ func TestAdaptersSayHowToInstallAndSignIn(t *testing.T) {
 		t.Fatalf("%d agent CLIs registered", n)
 	}
 }
+
+// TestNoAgentCLINamesTheChoice: the missing-CLI sentence offers the CLIs
+// as a choice and names a binary only where it differs from the tool
+// ("codex (codex)" read as a stutter on the first-launch screen).
+func TestNoAgentCLINamesTheChoice(t *testing.T) {
+	gemini := agent.Adapter{Name: "gemini", Bin: "gemini", Install: "npm install -g @google/gemini-cli"}
+	for _, c := range []struct {
+		tools []Tool
+		want  string
+	}{
+		{[]Tool{{Adapter: codex}}, "No agent CLI is installed: tasks run through codex."},
+		{[]Tool{{Adapter: claude}, {Adapter: codex}}, "No agent CLI is installed: tasks run through claude-code (claude) or codex."},
+		{[]Tool{{Adapter: claude}, {Adapter: codex}, {Adapter: gemini}}, "No agent CLI is installed: tasks run through one of claude-code (claude), codex or gemini."},
+	} {
+		ps := Assess(c.tools, "/repo", nil)
+		if len(ps) == 0 || ps[0].Message != c.want {
+			t.Errorf("Assess(%d CLIs) = %+v, want %q", len(c.tools), ps, c.want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ export const setupFlows = {
     async run(page, { shot }) {
       const screen = page.getByRole('region', { name: 'First launch' });
       await screen.getByRole('heading', { name: 'Before your first task' }).waitFor();
-      await screen.getByText('No agent CLI is installed: tasks run through claude-code (claude)', { exact: false }).waitFor({ timeout: 60_000 });
+      await screen.getByText('No agent CLI is installed: tasks run through one of claude-code (claude)', { exact: false }).waitFor({ timeout: 60_000 });
       await screen.getByText('No repository is chosen: a task needs a git repository to work in.').waitFor();
       await screen.getByText('2 things to fix before a task can run', { exact: false }).waitFor();
       // Each fix is one click: the install commands to copy, the repository to choose.
