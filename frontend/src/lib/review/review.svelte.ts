@@ -114,6 +114,8 @@ export class ReviewStore {
   private ids = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draftLoad: Promise<void> | null = null;
+  /** The user changed the review before the draft was read: merged into it, then saved. */
+  private editedWhileLoading = false;
   /** Counts the changes: a save that returns after a newer change does not say "saved". */
   private generation = 0;
 
@@ -192,22 +194,34 @@ export class ReviewStore {
       return;
     }
     const s = fromDraft(d.value, () => ++this.ids);
-    this.#general = s.general;
-    this.comments = s.comments;
-    this.drops = Object.fromEntries(s.drops.map((x) => [hunkKey(x.file, x.index), x]));
-    this.picks = s.picks;
-    this.viewed = s.viewed;
-    this.changedSinceViewed = s.unviewed;
+    // What the user did while the draft was read is kept beside it, not replaced by it.
+    const typed = this.#general;
+    this.#general = !typed.trim() ? s.general : s.general.trim() && s.general !== typed ? `${s.general}\n\n${typed}` : typed;
+    this.comments = [...s.comments, ...this.comments];
+    this.drops = { ...Object.fromEntries(s.drops.map((x) => [hunkKey(x.file, x.index), x])), ...this.drops };
+    this.picks = { ...s.picks, ...this.picks };
+    this.viewed = { ...s.viewed, ...this.viewed };
+    this.changedSinceViewed = s.unviewed.filter((f) => !(f in this.viewed));
     this.draft = 'ready';
+    if (this.editedWhileLoading) this.changed();
   }
 
   /** Schedules saving the draft (SAVE_DELAY_MS after the last change). */
   private changed(): void {
-    if (this.draft === 'loading' || (this.draft === 'failed' && !this.draftError.startsWith('Could not save'))) return;
+    if (this.draft === 'loading') {
+      this.editedWhileLoading = true;
+      return;
+    }
+    if (this.draft === 'failed' && !this.draftError.startsWith('Could not save')) return;
     clearTimeout(this.timer);
     this.generation++;
     this.draft = 'saving';
     this.timer = setTimeout(() => void this.saveDraft(), SAVE_DELAY_MS);
+  }
+
+  /** Saves a change still waiting for its debounce at once (the page is going away, another task is shown). */
+  flush(): void {
+    if (this.draft === 'saving') void this.saveDraft();
   }
 
   /** Saves the draft now (the debounce's end). */

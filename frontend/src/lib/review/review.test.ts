@@ -350,6 +350,35 @@ describe('ReviewStore decisions', () => {
     expect(s.changedSinceViewed).toEqual(['pkg/f0001.go']);
   });
 
+  it('keeps what was done before the draft was read beside it, and saves both', async () => {
+    vi.useFakeTimers();
+    const b = reviewBackend(DONE.id, 3, [X]);
+    b.setStored({ head: 'h', general: 'From before', comments: [], drops: [], chosen: [], viewed: [], updated_at: '', moved: false, unviewed: [] });
+    const s = new ReviewStore(b, DONE.id);
+    s.general = 'typed while it loaded';
+    await s.load();
+    expect(s.general).toBe('From before\n\ntyped while it loaded');
+    expect(b.count('ReviewService.SaveDraft')).toBe(0);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(b.count('ReviewService.SaveDraft')).toBe(1);
+    expect(b.stored()!.general).toBe('From before\n\ntyped while it loaded');
+    vi.useRealTimers();
+  });
+
+  it('saves a change still in its debounce at once when flushed (a reload, another task)', async () => {
+    vi.useFakeTimers();
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    s.general = 'Do not lose me';
+    expect(b.count('ReviewService.SaveDraft')).toBe(0);
+    s.flush();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.count('ReviewService.SaveDraft')).toBe(1);
+    expect(b.stored()!.general).toBe('Do not lose me');
+    vi.useRealTimers();
+  });
+
   it('refuses an empty request without calling the backend', async () => {
     const b = reviewBackend(DONE.id, 3);
     const s = new ReviewStore(b, DONE.id);
