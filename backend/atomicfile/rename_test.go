@@ -1,16 +1,12 @@
 package atomicfile
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/internal/gosource"
 )
 
 // notWrites are the production files that rename without writing a file
@@ -37,28 +33,9 @@ func TestNoRenameOutsideThisPackage(t *testing.T) {
 	}
 	var found []string
 	seen := map[string]bool{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
+	err = gosource.ProductionFiles(root, func(rel string, src []byte) error {
 		if strings.HasPrefix(rel, "backend/atomicfile/") {
 			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
 		}
 		calls := renames(t, rel, src)
 		if len(calls) > 0 {
@@ -111,34 +88,9 @@ func os() {} // a function named os is not the package
 // rel, as "rel:line: pkg.Func".
 func renames(t *testing.T, rel string, src []byte) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
+	out, err := gosource.Uses(rel, src, renamers)
 	if err != nil {
-		t.Fatalf("parse %s: %v", rel, err)
+		t.Fatal(err)
 	}
-	local := map[string][]string{} // the name a file gives a package → its rename functions
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		funcs, ok := renamers[p]
-		if !ok {
-			continue
-		}
-		name := p[strings.LastIndex(p, "/")+1:]
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
-		local[name] = funcs
-	}
-	var out []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		if id, ok := sel.X.(*ast.Ident); ok && slices.Contains(local[id.Name], sel.Sel.Name) {
-			out = append(out, rel+":"+strconv.Itoa(fset.Position(sel.Pos()).Line)+": "+id.Name+"."+sel.Sel.Name)
-		}
-		return true
-	})
 	return out
 }

@@ -1,16 +1,12 @@
-package userfile
+package userfile_test
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boof-runner/boof-runner/backend/internal/gosource"
 )
 
 // plainReaders are the production files that may read with os.ReadFile or
@@ -47,28 +43,9 @@ func TestNoBlockingReadOutsideThisPackage(t *testing.T) {
 	}
 	var found []string
 	seen := map[string]bool{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".")) {
-				return filepath.SkipDir
-			}
+	err = gosource.ProductionFiles(root, func(rel string, src []byte) error {
+		if strings.HasPrefix(rel, "backend/userfile/") || strings.HasPrefix(rel, "scripts/") || inTestHelper(rel) {
 			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "backend/userfile/") || strings.HasPrefix(rel, "scripts/") || strings.Contains(rel, "/k8stest/") || strings.Contains(rel, "/forgetest/") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
 		}
 		calls := plainReads(t, rel, src)
 		if len(calls) > 0 {
@@ -91,6 +68,18 @@ func TestNoBlockingReadOutsideThisPackage(t *testing.T) {
 			t.Errorf("plainReaders names %s, which reads nothing plainly: remove it", rel)
 		}
 	}
+}
+
+// inTestHelper: a file of a package only tests import (forgetest,
+// k8stest, clitest: a folder named *test) reads its own fixtures.
+func inTestHelper(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[:len(parts)-1] {
+		if strings.HasSuffix(p, "test") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestPlainReadCheckFindsCalls: the check sees a read however os is named.
@@ -117,33 +106,9 @@ func f() {
 // of file rel, as "rel:line: pkg.Func".
 func plainReads(t *testing.T, rel string, src []byte) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
+	out, err := gosource.Uses(rel, src, map[string][]string{"os": {"ReadFile", "Open"}})
 	if err != nil {
-		t.Fatalf("parse %s: %v", rel, err)
+		t.Fatal(err)
 	}
-	local := ""
-	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == "os" {
-			local = "os"
-			if imp.Name != nil {
-				local = imp.Name.Name
-			}
-		}
-	}
-	if local == "" {
-		return nil
-	}
-	var out []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		if id, ok := sel.X.(*ast.Ident); ok && id.Name == local && (sel.Sel.Name == "ReadFile" || sel.Sel.Name == "Open") {
-			out = append(out, rel+":"+strconv.Itoa(fset.Position(sel.Pos()).Line)+": "+id.Name+"."+sel.Sel.Name)
-		}
-		return true
-	})
 	return out
 }

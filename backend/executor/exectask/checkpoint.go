@@ -14,6 +14,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 	"github.com/boof-runner/boof-runner/backend/worktree"
 )
 
@@ -87,7 +88,7 @@ func (c *checkpointer) checkpoint(ctx context.Context, final bool) error {
 			return err
 		}
 		if made {
-			if cp.Bundle, err = os.ReadFile(path); err != nil {
+			if cp.Bundle, err = userfile.ReadKept(path); err != nil {
 				return fmt.Errorf("read the bundle: %w", err)
 			}
 		}

@@ -30,6 +30,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/runner"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Input file names inside Options.In.
@@ -73,7 +74,7 @@ func Run(ctx context.Context, o Options) error {
 		_ = w.Write(wire.Record{Kind: wire.KindFail, Text: err.Error()})
 		return err
 	}
-	f, err := os.Open(filepath.Join(o.In, TaskFile))
+	f, err := userfile.OpenKept(filepath.Join(o.In, TaskFile))
 	if err != nil {
 		return fail(fmt.Errorf("read the task: %w", err))
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/boof-runner/boof-runner/backend/atomicfile"
 )
 
 // Fetch downloads url to path (an init container's work: the base bundle
@@ -56,17 +58,16 @@ func fetchOnce(ctx context.Context, url, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("fetch the base: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".fetch-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("fetch the base: %w", err)
 	}
-	defer os.Remove(f.Name())
+	defer f.Abort()
 	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
 		return fmt.Errorf("fetch the base: %w", err)
 	}
-	if err := f.Close(); err != nil {
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("fetch the base: %w", err)
 	}
-	return os.Rename(f.Name(), path)
+	return nil
 }

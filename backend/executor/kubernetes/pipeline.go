@@ -17,6 +17,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/settings"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // KubeBinEnv names the exec-remote binary when set; otherwise it is
@@ -234,7 +235,7 @@ func (p *Pipeline) remoteDir(taskID string) string {
 // beside the input, else served at a URL the pods reach; it returns the
 // sentence for the task when neither can be done.
 func (p *Pipeline) placeBundle(ctx context.Context, spec *wire.Spec, sh Shipment, cfg settings.Executor) string {
-	b, err := os.ReadFile(sh.Bundle)
+	b, err := userfile.ReadKept(sh.Bundle)
 	if err != nil {
 		return "Could not read the base bundle: " + err.Error()
 	}

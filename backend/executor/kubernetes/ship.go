@@ -15,6 +15,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/store"
 	"github.com/boof-runner/boof-runner/backend/task"
+	"github.com/boof-runner/boof-runner/backend/userfile"
 )
 
 // Shipment is what a task's pod gets: its input and the base bundle.
@@ -106,7 +107,7 @@ func symbolicName(ctx context.Context, g *gitx.Git, repo, rev string) string {
 // readSettings returns the settings file's content ("{}" when there is
 // none): the pod adapts it (exectask).
 func readSettings(path string) (json.RawMessage, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadKept(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return json.RawMessage("{}"), nil
 	}
@@ -126,7 +127,7 @@ func readAttachments(ctx context.Context, st ShipStore, taskID string) (map[stri
 	}
 	out := map[string][]byte{}
 	for _, a := range atts {
-		b, err := os.ReadFile(a.Path)
+		b, err := userfile.ReadKept(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("read attachment %s: %w", a.Name, err)
 		}
