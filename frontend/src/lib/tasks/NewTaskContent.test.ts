@@ -31,6 +31,8 @@ describe('NewTaskForm: template and attachments', () => {
     await fireEvent.change(screen.getByRole('combobox', { name: 'Command template' }), { target: { value: 'tests' } });
     expect(screen.getByText(/keeps a copy of this template's text/)).toBeTruthy();
     const input = screen.getByLabelText('Attach files');
+    // Our own button over the native input (no WebKit "Choose Files / no files selected").
+    expect(input.closest('label')?.textContent?.trim()).toBe('Add files…');
     await pick(input, [new File(['hello world!'], 'spec.txt'), new File([new Uint8Array([0x89, 0x50])], 'shot.png')]);
     const list = await screen.findByRole('list', { name: 'Files to attach' });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
