@@ -170,7 +170,7 @@ export const contentFlows = {
       await page.getByRole('button', { name: 'Accept…' }).click();
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
       await page.waitForFunction(() => document.querySelector('dialog[open] input')?.value === 'main');
-      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await dlg.getByLabel('What the accept makes').waitFor(); // the dry run has answered
       await dlg.getByRole('button', { name: 'Accept', exact: true }).click();
       await dlg.getByRole('status').filter({ hasText: /Accepted into (refs\/heads\/)?main/ }).waitFor({ timeout: 30_000 });
       assert(world.show(seeded.id).status === 'accepted', 'task accepted');

@@ -74,7 +74,7 @@ export const reviewFlows = {
       await page.getByRole('button', { name: 'Accept…' }).click();
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
       const target = dlg.getByRole('textbox', { name: 'Target branch' });
-      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await dlg.getByLabel('What the accept makes').waitFor(); // the dry run has answered
       await target.fill('release/1.4');
       const files = dlg.getByRole('list', { name: 'Conflicting files' });
       await files.getByText(seeded.file).waitFor();
@@ -101,7 +101,7 @@ export const reviewFlows = {
       await page.getByRole('button', { name: 'Accept…' }).click();
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
       await page.waitForFunction(() => document.querySelector('dialog[open] input')?.value === 'main');
-      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      await dlg.getByLabel('What the accept makes').waitFor(); // the dry run has answered
       await dlg.getByRole('radio', { name: /Squash/ }).check();
       await dlg.getByRole('textbox', { name: 'Commit message' }).fill('Split the settings loader into schema, defaults and validation');
       await dlg.getByRole('checkbox', { name: /Include leftovers/ }).check();
@@ -196,7 +196,8 @@ export const reviewFlows = {
       const dlg = page.getByRole('dialog', { name: "Accept the task's work" });
       await dlg.getByRole('note').filter({ hasText: 'loader/alias.go' }).waitFor();
       assert(await dlg.getByRole('radio', { name: /Merge/ }).isDisabled(), 'merge is off for a hunk-level accept');
-      await dlg.getByText(/\d+ commits? onto/).first().waitFor();
+      // The dry run says what the accept makes: one squash commit of the chosen changes, not the branch's commits.
+      await dlg.getByLabel('What the accept makes').filter({ hasText: 'One squash commit of the chosen changes' }).waitFor();
       await shot('review-accept-hunks');
       await dlg.getByRole('button', { name: 'Accept', exact: true }).click();
       await dlg.getByRole('status').filter({ hasText: /Accepted into (refs\/heads\/)?main \(squash\)/ }).waitFor({ timeout: 30_000 });
