@@ -85,6 +85,7 @@ git -C "$repo" -c user.name=E2E -c user.email=e2e@example.com commit -q -m init
 cli settings set workingDirectory "$repo" >/dev/null
 for role in planner refinement developer reviewer; do cli settings set "roles.$role" '{"tool":"mock"}' >/dev/null; done
 cli settings set stop.graceMs 1000 >/dev/null
+cli settings set ui.setupDismissed true >/dev/null # the first-launch screen (no agent CLI here) is its own flow
 
 start_xvfb
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" NO_AT_BRIDGE=1

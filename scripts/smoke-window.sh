@@ -31,6 +31,7 @@ repo="$tmp/repo"
 git init -q -b main "$repo"
 git -C "$repo" -c user.name=smoke -c user.email=smoke@localhost commit -q --allow-empty -m first
 "$bin" settings set workingDirectory "$repo" --data-dir "$tmp/data" >/dev/null
+"$bin" settings set ui.setupDismissed true --data-dir "$tmp/data" >/dev/null # the first-launch screen (no agent CLI here) is its own flow
 open_window "$bin" "$tmp/data" "$tmp/app.log" || { app_pid=${APP_PID:-}; echo "smoke: no window" >&2; exit 1; }
 app_pid=$APP_PID wid=$WID
 echo "smoke: window $wid is up"

@@ -118,6 +118,7 @@ func newDesktopApp(t *testing.T) *desktopApp {
 	}
 	a.cli("settings", "set", "runner.concurrency", "2")
 	a.cli("settings", "set", "stop.graceMs", "1000")
+	a.cli("settings", "set", "ui.setupDismissed", "true") // no agent CLI here: the first-launch screen is its own flow
 	return a
 }
 
