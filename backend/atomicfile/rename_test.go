@@ -31,21 +31,7 @@ func TestNoRenameOutsideThisPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []string
-	seen := map[string]bool{}
-	err = gosource.ProductionFiles(root, func(rel string, src []byte) error {
-		if strings.HasPrefix(rel, "backend/atomicfile/") {
-			return nil
-		}
-		calls := renames(t, rel, src)
-		if len(calls) > 0 {
-			seen[rel] = true
-		}
-		if _, ok := notWrites[rel]; !ok {
-			found = append(found, calls...)
-		}
-		return nil
-	})
+	found, stale, err := gosource.Audit(root, renamers, func(rel string) bool { return strings.HasPrefix(rel, "backend/atomicfile/") }, notWrites)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +39,8 @@ func TestNoRenameOutsideThisPackage(t *testing.T) {
 		t.Errorf("renames outside backend/atomicfile (write the file with atomicfile.WriteFile or Create/Commit, or add it to notWrites with why it is no write):\n  %s",
 			strings.Join(found, "\n  "))
 	}
-	for rel := range notWrites {
-		if !seen[rel] {
-			t.Errorf("notWrites names %s, which renames nothing: remove it", rel)
-		}
+	for _, rel := range stale {
+		t.Errorf("notWrites names %s, which renames nothing: remove it", rel)
 	}
 }
 

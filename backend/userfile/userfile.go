@@ -175,6 +175,12 @@ func Read(path string, role Role, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readLimited(f, path, role, limit)
+}
+
+// readLimited reads f to its end, at most limit bytes (a TooLarge *Error
+// beyond).
+func readLimited(f *os.File, path string, role Role, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, classify(path, role, err)
@@ -202,23 +208,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, &Error{Role: Kept, Path: path, Problem: TooLarge, Limit: limit}
 	}
-	b := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, classify(path, Kept, err)
-		}
-		if int64(len(b)) > limit {
-			return nil, &Error{Role: Kept, Path: path, Problem: TooLarge, Limit: limit}
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
+	return readLimited(f, path, Kept, limit)
 }
 
 // KeptLimit bounds ReadKept: larger than any file the program keeps.

@@ -83,3 +83,33 @@ func Uses(rel string, src []byte, funcs map[string][]string) ([]string, error) {
 	})
 	return out, nil
 }
+
+// Audit finds every use of funcs in the production files below root,
+// leaving out the files skip names. found lists the uses in files not in
+// allowed; stale lists the allowed files that use none (to be removed
+// from the list).
+func Audit(root string, funcs map[string][]string, skip func(rel string) bool, allowed map[string]string) (found, stale []string, err error) {
+	seen := map[string]bool{}
+	err = ProductionFiles(root, func(rel string, src []byte) error {
+		if skip(rel) {
+			return nil
+		}
+		uses, err := Uses(rel, src, funcs)
+		if err != nil {
+			return err
+		}
+		if len(uses) > 0 {
+			seen[rel] = true
+		}
+		if _, ok := allowed[rel]; !ok {
+			found = append(found, uses...)
+		}
+		return nil
+	})
+	for rel := range allowed {
+		if !seen[rel] {
+			stale = append(stale, rel)
+		}
+	}
+	return found, stale, err
+}
