@@ -21,6 +21,8 @@ cp "$here/removeall_wine.go.txt" "$ov/removeall_wine.go"
 printf '{"Replace":{"%s":"%s","%s":"%s"}}\n' \
 	"$src/testing.go" "$ov/testing.go" "$src/removeall_wine.go" "$ov/removeall_wine.go" >"$ov/overlay.json"
 rc=0
+# Tests that start processes read this to retry a start Wine refused.
+export BOOF_UNDER_WINE=1
 PATH=$here:$PATH GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
 	go test -overlay "$ov/overlay.json" -count=1 -timeout 20m "$@" || rc=$?
 wineserver -k 2>/dev/null || true
