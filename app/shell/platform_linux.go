@@ -16,6 +16,16 @@ import (
 // bus (no bus, or no watcher, means no tray).
 func trayHostAvailable(ctx context.Context) bool { return sessionTrayHost(ctx) }
 
+// platformAutostart is the XDG autostart entry under configHome (see
+// autostartPath), a desktop entry file.
+func platformAutostart(configHome string) (Autostart, error) {
+	path, err := autostartPath(configHome)
+	if err != nil {
+		return Autostart{}, err
+	}
+	return Autostart{Path: path, slot: fileSlot(path), format: autostartEntry}, nil
+}
+
 // autostartPath is the XDG autostart entry's file under configHome ("" means
 // $XDG_CONFIG_HOME, else ~/.config): configHome/autostart/boof-runner.desktop.
 func autostartPath(configHome string) (string, error) {

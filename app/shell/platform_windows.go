@@ -1,23 +1,17 @@
 package shell
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // The shell's platform file for Windows: the tray is the notification
 // area, which every Windows desktop has (fyne.io/systray drives it through
-// Shell_NotifyIcon).
+// Shell_NotifyIcon); start at login a value under the user's Run key
+// (autostart_windows.go).
 
 // trayHostAvailable: the notification area is always there.
 func trayHostAvailable(context.Context) bool { return true }
 
-// autostartPath: start at login is not built for Windows yet (see
-// docs/platforms.md); the app says so once in its log and the setting
-// changes nothing.
-func autostartPath(string) (string, error) {
-	return "", errors.New("start at login is not available on Windows yet")
-}
-
-// autostartEntry is never written (autostartPath has no file).
-func autostartEntry(Autostart) string { return "" }
+// platformAutostart is the "Boof Runner" value of
+// HKCU\Software\Microsoft\Windows\CurrentVersion\Run, which Explorer runs
+// at the next login; key, when not "", is a key under HKCU standing in for
+// Software\Microsoft\Windows\CurrentVersion (tests).
+func platformAutostart(key string) (Autostart, error) { return runValueAutostart(key), nil }
