@@ -203,10 +203,10 @@ WIN_DIR    := build/bin/windows
 DARWIN_DIR := build/bin/darwin
 # The packages whose tests run under Wine (scripts/wine/test.sh): the
 # portable ones, and proc's Job Object tests; of app/shell only the
-# start-at-login tests (its others were not tried under Wine). Not here: settings and dataroot
-# (their tests use POSIX paths and modes), usererr (its tests run git).
+# start-at-login tests (its others were not tried under Wine). Not here:
+# usererr (its tests run git, which the Wine prefix lacks).
 WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
-	./backend/filelock/... ./backend/proc/...
+	./backend/filelock/... ./backend/proc/... ./backend/settings/... ./backend/dataroot/...
 build-windows: deps-apt frontend
 	scripts/build-windows.sh $(WIN_DIR) $(VERSION)
 

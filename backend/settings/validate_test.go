@@ -97,13 +97,13 @@ func TestLoadNamesEveryBadKeyInUserTerms(t *testing.T) {
 // TestDecodeMatchesJSON: for a valid document the key-by-key decoder gives
 // what encoding/json gives.
 func TestDecodeMatchesJSON(t *testing.T) {
-	f := newFile(t, `{"workingDirectory":"/w","roles":{"observer":{"tool":"codex","model":"m"}},"retries":{"backoffMs":[5]},`+
+	f := newFile(t, `{"workingDirectory":`+testAbsJSON("w")+`,"roles":{"observer":{"tool":"codex","model":"m"}},"retries":{"backoffMs":[5]},`+
 		`"tools":{"codex":{"path":"/bin/codex","env":{"A":"1"}},"other":{"path":"x"}},"zzz":{"kept":true}}`)
 	s, err := f.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.WorkingDirectory != "/w" || s.Roles.Observer == nil || *s.Roles.Observer != (ToolRef{Tool: "codex", Model: "m"}) ||
+	if s.WorkingDirectory != testAbs("w") || s.Roles.Observer == nil || *s.Roles.Observer != (ToolRef{Tool: "codex", Model: "m"}) ||
 		!reflect.DeepEqual(s.Retries.BackoffMs, []int64{5}) || s.Tools["codex"].Env["A"] != "1" || s.Tools["other"].Path != "x" ||
 		s.Roles.Planner.Tool != "mock" || s.Runner.Concurrency != DefaultConcurrency {
 		t.Fatalf("decoded %+v", s)
