@@ -204,9 +204,12 @@ DARWIN_DIR := build/bin/darwin
 # The packages whose tests run under Wine (scripts/wine/test.sh): the
 # portable ones, and proc's Job Object tests; of app/shell only the
 # start-at-login tests (its others were not tried under Wine). Not here:
-# usererr (its tests run git, which the Wine prefix lacks).
+# usererr (its tests run git, which the Wine prefix lacks; names' one git
+# test skips), wake (its socket is unixgram, which Windows does not have).
 WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
-	./backend/filelock/... ./backend/proc/... ./backend/settings/... ./backend/dataroot/...
+	./backend/filelock/... ./backend/proc/... ./backend/settings/... ./backend/dataroot/... \
+	./backend/atomicfile/... ./backend/userfile/... ./backend/names/... ./backend/budget/... \
+	./backend/tmpdir/... ./backend/failpoint/... ./backend/schedule/...
 build-windows: deps-apt frontend
 	scripts/build-windows.sh $(WIN_DIR) $(VERSION)
 

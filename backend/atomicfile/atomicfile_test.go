@@ -37,9 +37,7 @@ func TestWriteFileReplacesAndLeavesNothingElse(t *testing.T) {
 	if err != nil || string(b) != "new" {
 		t.Fatalf("content %q, %v; want new", b, err)
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
-		t.Fatalf("mode %v, %v; want 0640", fi.Mode(), err)
-	}
+	checkMode(t, path, 0o640)
 	if got := entries(t, dir); len(got) != 1 {
 		t.Fatalf("folder holds %v, want settings.json only", got)
 	}

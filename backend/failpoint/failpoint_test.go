@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -48,8 +47,7 @@ func TestKillIsSIGKILL(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillIsSIGKILL$")
 	cmd.Env = append(os.Environ(), "FAILPOINT_HELPER=1", EnvVar+"=die:here")
 	err := cmd.Run()
-	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if err == nil || !ok || ws.Signal() != syscall.SIGKILL {
+	if err == nil || !killed(cmd.ProcessState) {
 		t.Fatalf("helper ended with %v", err)
 	}
 }
