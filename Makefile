@@ -205,11 +205,11 @@ DARWIN_DIR := build/bin/darwin
 # portable ones, and proc's Job Object tests; of app/shell only the
 # start-at-login tests (its others were not tried under Wine). Not here:
 # usererr (its tests run git, which the Wine prefix lacks; names' one git
-# test skips), wake (its socket is unixgram, which Windows does not have).
+# test skips).
 WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
 	./backend/filelock/... ./backend/proc/... ./backend/settings/... ./backend/dataroot/... \
 	./backend/atomicfile/... ./backend/userfile/... ./backend/names/... ./backend/budget/... \
-	./backend/tmpdir/... ./backend/failpoint/... ./backend/schedule/...
+	./backend/tmpdir/... ./backend/failpoint/... ./backend/schedule/... ./backend/wake/...
 build-windows: deps-apt frontend
 	scripts/build-windows.sh $(WIN_DIR) $(VERSION)
 

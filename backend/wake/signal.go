@@ -1,7 +1,8 @@
 // Package wake makes controls arrive at once. Signal is an in-process
 // broadcast (the runner loop and every running step's control watch wait
 // on it next to their poll); Listener is the data root's wake-up socket,
-// a unix datagram socket the runner binds, and Poke is how another process
+// a unix datagram socket the runner binds (on Windows, which has no unix
+// datagrams, a named event: event_windows.go), and Poke is how another process
 // (a headless command, a window that does not run the queue) rings it
 // after it changed the store. The store stays the only truth: a poke
 // carries nothing, so a poke lost (no runner, a stale socket, a full

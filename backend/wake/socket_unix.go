@@ -1,3 +1,5 @@
+//go:build unix
+
 package wake
 
 import (
@@ -16,10 +18,6 @@ import (
 // terminating NUL); a longer one is replaced by an abstract name derived
 // from it (addr).
 const maxPath = 107
-
-// ErrNoListener is Poke's error when nothing listens on the socket: no
-// runner, or a stale socket file a crashed runner left.
-var ErrNoListener = errors.New("no runner listens on the wake-up socket")
 
 // addr is the socket address of path: the path itself, or for a path the
 // kernel cannot bind, an abstract name made from its hash (both sides
