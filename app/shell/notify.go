@@ -249,6 +249,14 @@ func stoppedNotification(t task.Task, title string) Notification {
 // send delivers m; it reports false when the server cannot be reached, so
 // the rest of a batch is not tried.
 func (n *Notifier) send(ctx context.Context, m Notification) bool {
+	if handled, err := platformNotify(ctx, m); handled {
+		if err != nil {
+			n.unavailable(err)
+			return false
+		}
+		n.warned = false
+		return true
+	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := n.connect(ctx); err != nil {

@@ -71,3 +71,7 @@ func desktopQuote(s string) string {
 	// In a desktop file's value a backslash is itself escaped once more.
 	return strings.ReplaceAll(q, `\`, `\\`)
 }
+
+// platformNotify leaves notifications to the session bus's notification
+// server (notify.go): handled is false.
+func platformNotify(context.Context, Notification) (handled bool, err error) { return false, nil }
