@@ -62,6 +62,12 @@ type FileDiff struct {
 	// Next is where the next window starts; nil when this one reached the
 	// end of the file.
 	Next *DiffCursor `json:"next"`
+	// NewTotal is how many lines the file has at the new end, so that the
+	// unchanged lines after the last hunk can be expanded (FileLines). It
+	// is filled in on the first window only, and is 0 for a file that is
+	// not at the new end (deleted) or too large to read
+	// (worktree.MaxFileLinesBytes).
+	NewTotal int `json:"new_total"`
 }
 
 // FileDiff returns one changed file's diff model (see FileDiff): no git
@@ -100,9 +106,23 @@ func (r *ReviewService) FileDiff(taskID string, req FileDiffRequest) (FileDiff, 
 		if next != nil {
 			out.Next = &DiffCursor{Hunk: next.Hunk, Line: next.Line}
 		}
+		if req.FromHunk == 0 && req.FromLine == 0 && f.Status != worktree.Deleted {
+			out.NewTotal = r.newTotal(ctx, t.Repo, sum.Head, f.Path)
+		}
 		return out, nil
 	}
 	return FileDiff{}, userError(&usererr.Edge{Kind: usererr.NotChanged, Path: req.Path})
+}
+
+// newTotal is how many lines path has at commit head; 0 when it cannot
+// be read there (FileDiff.NewTotal: the view then offers no tail to
+// expand, and FileLines says why when asked).
+func (r *ReviewService) newTotal(ctx context.Context, repo, head, path string) int {
+	_, total, err := r.diff.FileLines(ctx, repo, head, path, 1, 1)
+	if err != nil {
+		return 0
+	}
+	return total
 }
 
 // FileLinesRequest asks for lines of a changed file as it is at one end

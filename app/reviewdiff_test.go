@@ -58,7 +58,7 @@ func TestFileDiffModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.OldPath != "old.go" || d.Base != sum.Base || d.Head != head || len(d.Hunks) != 2 || d.Next != nil || d.Lines != 16 {
+	if d.OldPath != "old.go" || d.Base != sum.Base || d.Head != head || len(d.Hunks) != 2 || d.Next != nil || d.Lines != 16 || d.NewTotal != 60 {
 		t.Fatalf("new.go diff: %+v", d)
 	}
 	h := d.Hunks[1]

@@ -38,7 +38,7 @@ export async function open(page, title, text = 'Developer run 1.') {
 }
 
 /** The prompts the mock agent received in a worktree, oldest first (mock.ReadReceived). */
-function received(world, worktree) {
+export function received(world, worktree) {
   const base = path.join(world.data, 'mock-state');
   if (!fs.existsSync(base)) return [];
   const out = [];

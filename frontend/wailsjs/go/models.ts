@@ -412,6 +412,7 @@ export namespace app {
 	    hunks: worktree.DiffHunk[];
 	    lines: number;
 	    next?: DiffCursor;
+	    new_total: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new FileDiff(source);
@@ -436,6 +437,7 @@ export namespace app {
 	        this.hunks = this.convertValues(source["hunks"], worktree.DiffHunk);
 	        this.lines = source["lines"];
 	        this.next = this.convertValues(source["next"], DiffCursor);
+	        this.new_total = source["new_total"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

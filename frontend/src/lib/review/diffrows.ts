@@ -29,7 +29,7 @@ export interface HunkRow {
   kind: 'hunk';
   hunk: number;
 }
-/** Unchanged lines before hunk `hunk`, not shown: oldFrom..oldTo in the old version, newFrom.. in the new. */
+/** `count` unchanged lines before hunk `hunk` (after the last hunk when it is hunks.length), not shown: from oldFrom in the old version, newFrom in the new. */
 export interface GapRow {
   key: string;
   kind: 'gap';
@@ -94,10 +94,12 @@ function wordsOf(lines: DiffLineData[]): Range[][] {
 /**
  * The rows of one file's diff. `lines` holds each hunk's loaded lines (a
  * prefix of it while paging), `expanded` the unchanged lines read for the
- * gap before hunk i (new-version text), `anchors` the comments on the file;
- * `left` is how many lines are not loaded yet.
+ * gap before hunk i (new-version text; i = hunks.length for the lines after
+ * the last hunk), `anchors` the comments on the file; `left` is how many
+ * lines are not loaded yet, `total` how many lines the file has at the new
+ * end (FileDiff.new_total; 0: unknown, no gap after the last hunk).
  */
-export function diffRows(hunks: DiffHunkData[], lines: DiffLineData[][], expanded: ReadonlyMap<number, string[]>, anchors: Anchor[], left = 0): Row[] {
+export function diffRows(hunks: DiffHunkData[], lines: DiffLineData[][], expanded: ReadonlyMap<number, string[]>, anchors: Anchor[], left = 0, total = 0): Row[] {
   const rows: Row[] = [];
   const threads = new Map<string, number[]>();
   for (const a of anchors) {
@@ -115,19 +117,23 @@ export function diffRows(hunks: DiffHunkData[], lines: DiffLineData[][], expande
   };
   let oldAt = 1;
   let newAt = 1;
+  // The unchanged lines before hunk i (i = hunks.length: after the last one): collapsed, or as read.
+  const gap = (i: number, count: number) => {
+    if (count <= 0) return;
+    const got = expanded.get(i);
+    if (!got) {
+      rows.push({ key: `g:${i}`, kind: 'gap', hunk: i, oldFrom: oldAt, newFrom: newAt, count });
+      return;
+    }
+    got.forEach((text, k) => {
+      const l: LineRow = { key: `x:${i}:${k}`, kind: 'line', t: 'ctx', old: oldAt + k, new: newAt + k, text, hunk: -1, words: [] };
+      rows.push(l);
+      after(l);
+    });
+  };
   hunks.forEach((h, i) => {
     const s = hunkSpan(h);
-    const count = s.newFrom - newAt;
-    if (count > 0) {
-      const got = expanded.get(i);
-      if (got) {
-        got.forEach((text, k) => {
-          const l: LineRow = { key: `x:${i}:${k}`, kind: 'line', t: 'ctx', old: oldAt + k, new: newAt + k, text, hunk: -1, words: [] };
-          rows.push(l);
-          after(l);
-        });
-      } else rows.push({ key: `g:${i}`, kind: 'gap', hunk: i, oldFrom: s.oldFrom - count, newFrom: newAt, count });
-    }
+    gap(i, s.newFrom - newAt);
     rows.push({ key: `h:${i}`, kind: 'hunk', hunk: i });
     thread(`h:${h.index}`);
     const ls = lines[i] ?? [];
@@ -141,6 +147,7 @@ export function diffRows(hunks: DiffHunkData[], lines: DiffLineData[][], expande
     newAt = s.newEnd;
   });
   if (left > 0) rows.push({ key: 'more', kind: 'more', left });
+  else if (hunks.length) gap(hunks.length, total - newAt + 1);
   // Threads whose line is not shown (not loaded, or the diff moved): at the end, never lost.
   for (const [k, ids] of threads) rows.push({ key: `t:${k}`, kind: 'thread', ids });
   return rows;

@@ -84,6 +84,7 @@ export class ReviewStore {
           this.expanded,
           this.comments.filter((c) => c.file === this.shown!.diff.path),
           this.shown.diff.lines - this.shown.loaded,
+          this.shown.diff.new_total ?? 0,
         )
       : [],
   );
@@ -328,10 +329,10 @@ export class ReviewStore {
     return this.hunk;
   }
 
-  /** Chooses line `line` (on `side`) of hunk `hunk`; with extend, stretches the choice to it (same hunk and side). */
+  /** Chooses line `line` (on `side`) of hunk `hunk` (-1: an expanded unchanged line); with extend, stretches the choice to it (same hunk and side). */
   pickLine(hunk: number, side: 'old' | 'new', line: number, extend = false): void {
     const c = this.cursor;
-    this.hunk = hunk;
+    if (hunk >= 0) this.hunk = hunk;
     if (extend && c && c.hunk === hunk && c.side === side) this.cursor = { ...c, line: Math.min(c.line, line), end: Math.max(c.end, line) };
     else this.cursor = { hunk, side, line, end: line };
   }
@@ -347,11 +348,15 @@ export class ReviewStore {
     return this.shown?.diff.path ?? null;
   }
 
-  /** Opens a new comment on the chosen lines, or on the current hunk when none are chosen (c). */
+  /**
+   * Opens a new comment on the chosen lines, or on the current hunk when none
+   * are chosen (c). Lines of an expanded unchanged region (hunk -1) are in no
+   * hunk: the comment names the file and its new-version lines only.
+   */
   startComment(hunk = this.hunk): number | undefined {
-    const h = this.hunks[this.cursor?.hunk ?? hunk];
-    if (!h || !this.shownPath) return undefined;
     const c = this.cursor;
+    const h = c?.hunk === -1 ? { index: 0, header: '' } : this.hunks[c?.hunk ?? hunk];
+    if (!h || !this.shownPath) return undefined;
     const id = ++this.ids;
     const line = c ? c.line : 0;
     this.comments.push({ id, file: this.shownPath, index: h.index, header: h.header, side: c?.side ?? 'new', line, end_line: c && c.end > c.line ? c.end : undefined, text: '' });
@@ -470,15 +475,28 @@ export class ReviewStore {
     }
     const r = await run(this, () => this.backend.invoke('ReviewService.RequestChanges', this.taskId, req), { flag: 'busy' });
     if (!r.ok) return false;
-    // Go deleted the draft: nothing of it is saved again.
+    this.forgetDraft();
+    this.notice = `Fix run ${r.value.fix} queued: the developer gets ${countOr(req.comments.length, 'comment', 'no comments')}${req.general ? ' and your general comment' : ''}${req.drops.length ? `, after ${count(req.drops.length, 'dropped hunk')} ${plural('is', req.drops.length)} reverted` : ''}.`;
+    return true;
+  }
+
+  /**
+   * Forgets the unsent review the screen holds (comments, drops, hunk
+   * choices, viewed marks): it was sent or the task accepted, and Go deleted
+   * the stored draft, so nothing of it is shown or saved again.
+   */
+  forgetDraft(): void {
     clearTimeout(this.timer);
     this.comments = [];
     this.drops = {};
     this.#general = '';
     this.editing = null;
+    this.cursor = null;
+    this.picks = {};
+    this.viewed = {};
+    this.changedSinceViewed = [];
+    this.editedWhileLoading = false;
     if (this.draft !== 'failed') this.draft = 'ready';
-    this.notice = `Fix run ${r.value.fix} queued: the developer gets ${countOr(req.comments.length, 'comment', 'no comments')}${req.general ? ' and your general comment' : ''}${req.drops.length ? `, after ${count(req.drops.length, 'dropped hunk')} ${plural('is', req.drops.length)} reverted` : ''}.`;
-    return true;
   }
 
   /** Rejects the task; its branches are kept. */

@@ -31,7 +31,9 @@ const TWO = [
 /** A file's diff as Go gives it, the window FileDiffRequest asks for (lines across hunks, in order). */
 function fileDiffOf(summary: DiffSummary, req: FileDiffRequest): FileDiff {
   const f = summary.files.find((x) => x.path === req.path)!;
-  const base = { ...f, hash: f.hash ?? '', old_mode: '100644', new_mode: '100644', mode_changed: false, language: 'go', base: 'main', head: summary.head, next: undefined };
+  // The file has 40 lines at the new end (FileLines' total); Go says so on the first window only.
+  const first = req.from_hunk === 0 && req.from_line === 0;
+  const base = { ...f, hash: f.hash ?? '', old_mode: '100644', new_mode: '100644', mode_changed: false, language: 'go', base: 'main', head: summary.head, next: undefined, new_total: first ? 40 : 0 };
   if (f.binary) return { ...base, hunks: [], lines: 0 };
   const all = f.path.endsWith('x.go') ? TWO : [hunk(1, '@@ -1,2 +1,4 @@', 1, 2, 1, 4, [del(1, 'old'), add(1, 'new'), add(2, 'new'), add(3, 'new'), ctx(2, 4, 'ctx')])];
   // Window the lines: from (from_hunk, from_line), at most max_lines.
@@ -121,10 +123,40 @@ describe('ReviewStore', () => {
     const gap = s.rows.find((r) => r.kind === 'gap')!;
     expect(gap).toMatchObject({ hunk: 1, oldFrom: 3, newFrom: 3, count: 17 });
     await s.expand(1, 3, 17);
-    expect(s.rows.some((r) => r.kind === 'gap')).toBe(false);
+    expect(s.rows.some((r) => r.kind === 'gap' && r.hunk === 1)).toBe(false);
     const shown = s.rows.filter((r) => r.kind === 'line' && r.hunk === -1);
     expect(shown).toHaveLength(17);
     expect(shown[0]).toMatchObject({ old: 3, new: 3, text: 'line 3' });
+  });
+
+  it('expands the unchanged lines after the last hunk, up to the end of the file', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    await s.select('x.go');
+    // x.go has 40 lines; its last hunk ends at new line 21 (old 20): 19 lines after it.
+    const tail = s.rows.at(-1)!;
+    expect(tail).toMatchObject({ kind: 'gap', hunk: 2, oldFrom: 21, newFrom: 22, count: 19 });
+    if (tail.kind !== 'gap') return;
+    await s.expand(tail.hunk, tail.newFrom, tail.count);
+    expect(b.argsOf('ReviewService.FileLines').at(-1)![1]).toMatchObject({ path: 'x.go', side: 'new', from: 22, to: 40 });
+    const shown = s.rows.filter((r) => r.kind === 'line' && r.hunk === -1);
+    expect(shown.map((l) => (l.kind === 'line' ? [l.old, l.new, l.text] : []))).toEqual(Array.from({ length: 19 }, (_, k) => [21 + k, 22 + k, `line ${22 + k}`]));
+    expect(s.rows.some((r) => r.kind === 'gap' && r.hunk === 2)).toBe(false);
+  });
+
+  it('takes a comment on an expanded unchanged line: the file and its new line, in no hunk', async () => {
+    const b = reviewBackend(DONE.id, 3, [X]);
+    const s = new ReviewStore(b, DONE.id);
+    await s.load();
+    await s.select('x.go');
+    await s.expand(2, 22, 19);
+    s.pickLine(-1, 'new', 25);
+    const id = s.startComment()!;
+    s.setText(id, 'This constant is unused');
+    expect(s.request.comments).toEqual([{ file: 'x.go', line: 25, side: 'new', hunk: '', text: 'This constant is unused', index: 0, header: '' }]);
+    const at = s.rows.findIndex((r) => r.kind === 'thread');
+    expect(s.rows[at - 1]).toMatchObject({ kind: 'line', hunk: -1, new: 25 });
   });
 
   it('pages through a file larger than a window as the view reaches its end', async () => {
@@ -278,11 +310,17 @@ describe('ReviewStore decisions', () => {
         { file: 'x.go', hunk: '', index: 2, header: '@@ -20 +20,2 @@' },
       ],
     });
+    // A hunk choice and a viewed mark go with the rest once sent.
+    s.pickFile('x.go');
+    s.toggleViewed('x.go');
+    expect(s.picks).not.toEqual({});
     const want = JSON.parse(JSON.stringify(s.request));
     expect(await s.requestChanges()).toBe(true);
     expect(b.argsOf('ReviewService.RequestChanges')).toEqual([[id, want]]);
     expect(s.comments).toEqual([]);
     expect(s.drops).toEqual({});
+    expect(s.picks).toEqual({});
+    expect(s.viewed).toEqual({});
     expect(s.notice).toBe('Fix run 1 queued: the developer gets 2 comments and your general comment, after 2 dropped hunks are reverted.');
   });
 
