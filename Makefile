@@ -24,7 +24,7 @@ override GOFLAGS_BENCH := -count=1 -run ^$$ -bench . -benchtime 1x -timeout 20m 
 VET_TAGS := slow,realcli desktop,production desktop,dev reliability journey k8s
 
 .PHONY: build-windows test-windows build-darwin vet-cross
-.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke test-e2e test-window test-desktop test-reliability test-k8s test-k8s-cached image reliability vet contract go-flags clean package install uninstall icons
+.PHONY: run build deps deps-apt deps-npm frontend test test-frontend test-go bench bench-smoke bench-review test-e2e test-window test-desktop test-reliability test-k8s test-k8s-cached image reliability vet contract go-flags clean package install uninstall icons
 
 run: build
 	./$(BIN) $(ARGS)
@@ -175,6 +175,12 @@ test-e2e: frontend
 	go build -tags desktop,dev -o $(DEV_BIN) .
 	go test -c -o build/bin/fakeforge.test ./backend/forge/forgetest
 	cd frontend && node e2e/real/run.mjs ../$(DEV_BIN)
+
+# The 500k-line review measured on screen (frontend/e2e/bench-review.mjs):
+# figures, no thresholds; minutes long, so not part of make test.
+bench-review: frontend
+	go build -tags desktop,dev -o $(DEV_BIN) .
+	cd frontend && node e2e/bench-review.mjs ../$(DEV_BIN)
 
 # The reliability report (rows R1…R7 in backend/reliability, build tag
 # reliability): the short version (seconds per row) in make test, the full
