@@ -67,6 +67,7 @@ func goldenCases() []goldenEntry {
 		{Name: "create: negative runs", Calls: []goldenCall{call("TaskService.Create", newTask(map[string]any{"runs": -1}))}},
 		{Name: "create: unknown base ref", Calls: []goldenCall{call("TaskService.Create", newTask(map[string]any{"base": "no-such-branch"}))}},
 		{Name: "create: an unknown command template", Calls: []goldenCall{call("TaskService.Create", newTask(map[string]any{"command": "tests"}))}},
+		{Name: "create: in a cluster the settings do not name", Calls: []goldenCall{call("TaskService.Create", newTask(map[string]any{"executor": "kubernetes"}))}},
 		{Name: "get: unknown task", Calls: []goldenCall{call("TaskService.Get", "0000000000000000")}},
 		{Name: "update: the prompt cannot be emptied", Calls: []goldenCall{create,
 			call("TaskService.Update", "$0", map[string]any{"title": "", "prompt": " ", "labels": []string{}, "priority": 0, "runs": 1, "base": "", "command": "", "tools": map[string]any{}})}},

@@ -39,6 +39,8 @@ type SettingsView struct {
 	Budgets          BudgetsView  `json:"budgets"`
 	Breakers         BreakersView `json:"breakers"`
 	Limits           LimitsView   `json:"limits"`
+	// Executor is read-only here (Save ignores it): see ExecutorView.
+	Executor ExecutorView `json:"executor"`
 }
 
 // LimitsView is what a task does when a step's tool reaches its usage
@@ -238,6 +240,7 @@ func toView(s settings.Settings) SettingsView {
 		TokensPerMinute: b.TokensPerMinute, VelocityWindowMs: b.VelocityWindowMs}
 	v.Limits = LimitsView{OnLimit: string(s.EffectiveOnLimit(task.OnLimitDefault)),
 		SwitchOrder: append([]string{}, s.Limits.SwitchOrder...)}
+	v.Executor = executorView(s.Executor)
 	return v
 }
 

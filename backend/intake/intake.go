@@ -148,7 +148,7 @@ func (s *Service) checkExecutor(n task.NewTask, pl place) error {
 	if err != nil {
 		return &SettingsError{Err: err}
 	}
-	if set.Executor.Image == "" {
+	if !set.Executor.HasCluster() {
 		return ErrNoCluster
 	}
 	return nil

@@ -65,6 +65,12 @@ type Executor struct {
 	ImagePullTimeoutSeconds int `json:"imagePullTimeoutSeconds,omitempty"`
 }
 
+// HasCluster reports whether the settings name a cluster tasks can run in:
+// an image to run them in. It is the one rule for "a cluster is
+// configured": a task that chooses the cluster without one is refused, and
+// the cluster has no slots.
+func (e Executor) HasCluster() bool { return e.Image != "" }
+
 // EffectiveImagePullTimeout is ImagePullTimeoutSeconds or 120.
 func (e Executor) EffectiveImagePullTimeout() int {
 	if e.ImagePullTimeoutSeconds <= 0 {

@@ -35,7 +35,7 @@ func describeIntake(err error) (string, Code, bool) {
 	case errors.Is(err, intake.ErrScheduleFiles):
 		return "A recurring task cannot carry attachments: add them to each task it queues", InvalidInput, true
 	case errors.Is(err, intake.ErrNoCluster):
-		return "Nothing was added: the task runs in a cluster (--executor kubernetes), but the settings name none; set executor.image (and executor.context, executor.namespace) first, or add it with --executor local", InvalidInput, true
+		return "Nothing was added: the task is to run in a cluster, but the settings name none; set executor.image (and executor.context, executor.namespace) first, or run it on this machine (--executor local)", InvalidInput, true
 	case errors.Is(err, intake.ErrClusterNeedsGit):
 		return "Nothing was added: a task that runs in a cluster needs a git repository (its base is shipped as a git bundle); this folder is not one", InvalidInput, true
 	case errors.Is(err, intake.ErrScheduleStart):

@@ -99,7 +99,7 @@ func (p *Pipeline) Remote(t task.Task, set settings.Settings) bool {
 // name no cluster (no image): the queue then fills its slots as it does
 // without a cluster.
 func (p *Pipeline) RemoteSlots(set settings.Settings) int {
-	if set.Executor.Image == "" {
+	if !set.Executor.HasCluster() {
 		return 0
 	}
 	return set.Executor.EffectiveConcurrency()
@@ -168,7 +168,7 @@ func (p *Pipeline) runRemote(ctx context.Context, t task.Task, first task.Execut
 	rr := store.RemoteRun{TaskID: t.ID, Iteration: iter, Job: wire.JobName(t.ID, iter), Namespace: cfg.EffectiveNamespace(),
 		Context: cfg.Context, FirstExec: first.ID}
 	f := p.newFollower(t, rr)
-	if cfg.Image == "" {
+	if !cfg.HasCluster() {
 		return f.endWithout(ctx, task.StatusFailed, "This task runs in a cluster, but settings.executor names none: set executor.image (and executor.context, executor.namespace), or add the task again with --executor local", false)
 	}
 	repo := t.Repo

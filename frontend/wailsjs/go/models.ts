@@ -341,6 +341,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ExecutorView {
+	    cluster: boolean;
+	    default: string;
+	    context: string;
+	    namespace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExecutorView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.cluster = source["cluster"];
+	        this.default = source["default"];
+	        this.context = source["context"];
+	        this.namespace = source["namespace"];
+	    }
+	}
 	export class FeedItem {
 	    seq: number;
 	    // Go type: time
@@ -1461,6 +1479,7 @@ export namespace app {
 	    budgets: BudgetsView;
 	    breakers: BreakersView;
 	    limits: LimitsView;
+	    executor: ExecutorView;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -1483,6 +1502,7 @@ export namespace app {
 	        this.budgets = this.convertValues(source["budgets"], BudgetsView);
 	        this.breakers = this.convertValues(source["breakers"], BreakersView);
 	        this.limits = this.convertValues(source["limits"], LimitsView);
+	        this.executor = this.convertValues(source["executor"], ExecutorView);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
