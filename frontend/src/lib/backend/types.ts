@@ -50,7 +50,12 @@ export interface TaskView {
   questions?: string[];
   /** The earliest time the queue may start it; absent: any time. */
   not_before?: string;
+  /** Where it runs: "local" (this machine) or "kubernetes" (a Job of the cluster); absent: where the settings send a task that does not choose. */
+  executor?: TaskExecutor;
 }
+
+/** Where a task runs (Go: task.Executor): this machine or a Job of the cluster the settings name. */
+export type TaskExecutor = 'local' | 'kubernetes';
 
 export interface ListFilter {
   status?: string;
@@ -73,6 +78,8 @@ export interface CreateTaskInput {
   not_before?: string;
   /** The repository the task runs in (an absolute path); "" or absent: the settings' working directory. */
   repo?: string;
+  /** Where it runs; absent: where the settings send a task that does not choose. */
+  executor?: TaskExecutor;
 }
 
 export interface ToolChoice {
@@ -242,6 +249,20 @@ export interface Settings {
   breakers: Breakers;
   /** What a task does at a tool's usage limit (older backends may leave it out). */
   limits?: Limits;
+  /** The cluster tasks can run in (read-only: Save keeps the stored one; older backends leave it out). */
+  executor?: ExecutorView;
+}
+
+/**
+ * settings.executor as the window needs it (Go: app.ExecutorView): whether a
+ * cluster is configured (an image named), where a task that does not choose
+ * runs, and the cluster's kubeconfig context ("" = its current one) and namespace.
+ */
+export interface ExecutorView {
+  cluster: boolean;
+  default: TaskExecutor;
+  context: string;
+  namespace: string;
 }
 
 /**
