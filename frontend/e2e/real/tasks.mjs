@@ -38,6 +38,50 @@ export const taskFlows = {
       await shot('new-task-error');
     },
   },
+  'create-cluster': {
+    // A cluster in the settings (no cluster runs here: the runner is paused, and the
+    // dev build links no client-go): the form offers it, the choice reaches the store
+    // and the task pane; a cluster gone from the settings meanwhile is refused in one line.
+    seed(world) {
+      world.cli('settings', 'set', 'executor.image', 'registry.example/boof-runner:1');
+      world.cli('settings', 'set', 'executor.context', 'prod');
+      world.cli('settings', 'set', 'executor.namespace', 'agents');
+    },
+    async run(page, { world, shot }) {
+      const form = page.getByRole('form', { name: 'New task' });
+      const where = form.getByRole('group', { name: 'Where it runs' });
+      await where.getByText('a Kubernetes Job: namespace agents, context prod').waitFor();
+      assert(await where.getByRole('radio', { name: 'This machine' }).isChecked(), 'this machine is the first choice');
+      const add = async (prompt, choice) => {
+        await form.getByRole('textbox', { name: /Prompt/ }).fill(prompt);
+        await where.getByRole('radio', { name: choice }).check();
+        await form.getByRole('button', { name: 'Add task' }).click();
+      };
+      await add('Run the slow suite on the cluster', /The cluster/);
+      await row(page, 'Run the slow suite on the cluster', 'pending').waitFor();
+      await add('Tidy the README here', 'This machine');
+      await row(page, 'Tidy the README here', 'pending').waitFor();
+      const stored = Object.fromEntries(world.list().map((t) => [t.prompt, t.executor]));
+      assert(stored['Run the slow suite on the cluster'] === 'kubernetes' && stored['Tidy the README here'] === 'local', `stored executors ${JSON.stringify(stored)}`);
+      await shot('new-task-cluster');
+      const pane = await openTask(page, 'Run the slow suite on the cluster');
+      await pane.getByLabel('Where it runs').filter({ hasText: 'Runs in the cluster: a Kubernetes Job (namespace agents, context prod).' }).waitFor();
+      await pane.getByRole('button', { name: 'Close task' }).click();
+      // The cluster leaves the settings while the form offers it.
+      await where.waitFor();
+      world.cli('settings', 'set', 'executor.image', 'null');
+      await add('Too late for the cluster', /The cluster/);
+      await form.getByRole('alert').filter({ hasText: goldenRefusal('create: in a cluster the settings do not name') }).waitFor();
+      await where.waitFor({ state: 'detached' });
+      assert(world.list().length === 2, 'a refused task is not stored');
+      assert((await form.getByRole('textbox', { name: /Prompt/ }).inputValue()) === 'Too late for the cluster', 'the prompt is kept');
+      // Without the choice the task runs where the settings say: this machine.
+      await form.getByRole('button', { name: 'Add task' }).click();
+      await row(page, 'Too late for the cluster', 'pending').waitFor();
+      const late = world.list().find((t) => t.prompt === 'Too late for the cluster');
+      assert(late && !late.executor, `the task chooses nothing (${JSON.stringify(late)})`);
+    },
+  },
   reorder: {
     seed(world) {
       const a = world.add('Fix flaky worktree test', '--title', 'Fix flaky worktree test', '--priority', '2');
