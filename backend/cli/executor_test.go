@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,33 @@ func TestAddExecutor(t *testing.T) {
 		if s.code != 0 || !strings.Contains(strings.ReplaceAll(s.stdout, " ", ""), `"executor":"`+value+`"`) {
 			t.Fatalf("show after --executor %s: %+v", value, s)
 		}
+	}
+}
+
+// A task added to run in the cluster while the settings named one, and
+// claimed after they stopped naming any, fails at once with one line that
+// says so, instead of waiting in the queue for a cluster slot that never
+// comes (the settings name no cluster, so the cluster has no slots); the
+// local task beside it runs to done.
+func TestClusterTaskWithoutClusterFailsSaying(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	useRepo(t, data)
+	mustCLI(t, data, "", "settings", "set", "executor.image", "registry.example/boof-runner:1")
+	remote := strings.TrimSpace(mustCLI(t, data, "", "add", "--executor", "kubernetes", "Runs in the cluster"))
+	mustCLI(t, data, "", "settings", "set", "executor.image", "null")
+	local := strings.TrimSpace(mustCLI(t, data, "", "add", "Runs here"))
+	mustCLI(t, data, "", "runner", "--until-idle")
+	var got struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, data, "", "show", "--json", remote)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "failed" || !strings.Contains(got.Error, "runs in a cluster, but settings.executor names none") || strings.Contains(got.Error, "\n") {
+		t.Fatalf("the cluster task without a cluster: %s %q", got.Status, got.Error)
+	}
+	if st := statusOf(t, data, local); st != "done" {
+		t.Fatalf("the local task: %s", st)
 	}
 }

@@ -16,7 +16,8 @@ type Placer interface {
 	// Remote reports whether t runs elsewhere under set.
 	Remote(t task.Task, set settings.Settings) bool
 	// RemoteSlots is how many tasks run elsewhere at once under set (0:
-	// none, the remote tasks wait).
+	// none can run elsewhere: the runner claims such a task anyway and Run
+	// ends it saying why).
 	RemoteSlots(set settings.Settings) int
 }
 
@@ -36,6 +37,15 @@ type Adopter interface {
 func (r *Runner) isRemote(t task.Task, set settings.Settings) bool {
 	p, ok := r.o.Pipeline.(Placer)
 	return ok && p.Remote(t, set)
+}
+
+// clusterless reports whether the tasks that run elsewhere have no slots
+// at all (the settings name no cluster). Such a task is claimed anyway, in
+// one of this machine's turns, so the pipeline ends it saying why instead
+// of leaving it in the queue for a slot that never comes.
+func (r *Runner) clusterless(set settings.Settings) bool {
+	p, ok := r.o.Pipeline.(Placer)
+	return ok && p.RemoteSlots(set) == 0
 }
 
 // slotsFull reports whether this machine's slots and the remote ones are

@@ -334,7 +334,7 @@ func (r *Runner) fill(ctx context.Context, set settings.Settings, wg *sync.WaitG
 			continue
 		}
 		remote := r.isRemote(t, set)
-		if (remote && remoteFull) || (!remote && localFull) {
+		if (remote && remoteFull && !r.clusterless(set)) || (!remote && localFull) {
 			held = append(held, t.ID) // its kind of slot is taken: the next task may take the other
 			tries--
 			continue
