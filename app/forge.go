@@ -147,6 +147,9 @@ type IssueTaskInput struct {
 	Labels   []string `json:"labels"`
 	Priority int      `json:"priority"`
 	Base     string   `json:"base"`
+	// Repo is the repository the task runs in (an absolute path, as the
+	// New task form's); "" is the settings' working directory.
+	Repo string `json:"repo"`
 }
 
 // TokenResult says where a stored token went: "keyring" or "file" (with
@@ -275,10 +278,10 @@ func (f *ForgeService) Close(taskID string, deleteBranch bool) (PullRequestView,
 }
 
 // CreateFromIssue makes a pending task from a GitHub or GitLab issue, in
-// the working directory of the settings (backend/intake resolves it, as
-// for every task without a repository of its own).
+// in.Repo, else the working directory of the settings (backend/intake
+// resolves and checks it before the forge is asked, as for every task).
 func (f *ForgeService) CreateFromIssue(in IssueTaskInput) (task.Task, error) {
-	n := task.NewTask{Title: in.Title, Labels: in.Labels, Priority: in.Priority, Base: in.Base, Prompt: "(the issue)"}
+	n := task.NewTask{Title: in.Title, Labels: in.Labels, Priority: in.Priority, Base: in.Base, Repo: in.Repo, Prompt: "(the issue)"}
 	if _, err := n.Normalize(); err != nil {
 		return task.Task{}, userError(err)
 	}

@@ -180,3 +180,35 @@ func TestTaskFromAnIssueRunsInTheSettingsWorkingDirectory(t *testing.T) {
 		t.Fatalf("a refused task from an issue stored something: %d tasks before, %d after (%v)", len(before), len(after), err)
 	}
 }
+
+// The New task form's "From an issue" takes the repository as the form
+// does: with no working directory and none given it is refused before the
+// forge is asked, nothing stored; given one (GitHub and GitLab issues), the
+// task runs there.
+func TestTaskFromAnIssueTakesTheRepository(t *testing.T) {
+	for _, kind := range []forge.Kind{forge.GitHub, forge.GitLab} {
+		t.Run(string(kind), func(t *testing.T) {
+			f, srv, st, tk, _ := forgeService(t, kind, "")
+			issue := srv.URL + "/o/r/issues/5"
+			if kind == forge.GitLab {
+				issue = srv.URL + "/o/r/-/issues/5"
+			}
+			srv.AddIssue("o/r", 5, "Name the loader", "Call it Load.", "api")
+			asked := len(srv.Requests())
+			_, err := f.CreateFromIssue(IssueTaskInput{URL: issue})
+			if err == nil || !strings.HasPrefix(err.Error(), "Nothing was added: the task has no folder to run in") {
+				t.Fatalf("from an issue with no repository and no working directory: %v", err)
+			}
+			if got := srv.Requests()[asked:]; len(got) != 0 {
+				t.Fatalf("the forge was asked before the repository was checked: %v", got)
+			}
+			if all, err := st.ListTasks(context.Background(), store.Filter{}); err != nil || len(all) != 1 {
+				t.Fatalf("a refused task from an issue stored something: %d tasks (%v)", len(all), err)
+			}
+			nt, err := f.CreateFromIssue(IssueTaskInput{URL: issue, Repo: tk.Repo})
+			if err != nil || nt.Repo != tk.Repo || nt.Title != "Name the loader" {
+				t.Fatalf("from an issue into %s: %+v %v", tk.Repo, nt, err)
+			}
+		})
+	}
+}

@@ -17,12 +17,17 @@ import (
 // (a title or labels given in n win), the prompt being the issue's title,
 // its body and its address, verbatim. The task is linked to the issue, so
 // its pull request says it closes it. A public issue is read without a
-// token when none is known. Errors: *forge.UnknownForgeError,
-// *forge.BadIssueURLError, the forge's (a *forge.NotFoundError for an
+// token when none is known. n's repository (else the settings' working
+// directory) is checked before the forge is asked. Errors:
+// *forge.UnknownForgeError, *forge.BadIssueURLError, intake's (no
+// repository, not usable), the forge's (a *forge.NotFoundError for an
 // issue that does not exist), the store's; nothing is created then.
 func (s *Service) FromIssue(ctx context.Context, url string, n task.NewTask) (task.Task, error) {
 	p, number, err := forge.ParseIssueURL(url, s.hosts())
 	if err != nil {
+		return task.Task{}, err
+	}
+	if _, err := s.d.Intake.Check(ctx, n); err != nil {
 		return task.Task{}, err
 	}
 	f, err := s.client(ctx, p, true)

@@ -691,6 +691,7 @@ export namespace app {
 	    labels: string[];
 	    priority: number;
 	    base: string;
+	    repo: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new IssueTaskInput(source);
@@ -703,6 +704,7 @@ export namespace app {
 	        this.labels = source["labels"];
 	        this.priority = source["priority"];
 	        this.base = source["base"];
+	        this.repo = source["repo"];
 	    }
 	}
 	export class IssueView {

@@ -122,8 +122,8 @@ describe('NewTaskForm from an issue', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Add task from issue' }));
     await waitFor(() => expect(store.tasks.map((t) => t.id)).toEqual(['i1']));
     expect(b.argsOf('ForgeService.CreateFromIssue')).toEqual([
-      [{ url: 'issue-42', title: '', labels: [], priority: 0, base: '' }],
-      [{ url: 'https://github.com/me/app/issues/42', title: '', labels: ['ui'], priority: 2, base: 'main' }],
+      [{ url: 'issue-42', title: '', labels: [], priority: 0, base: '', repo: '' }],
+      [{ url: 'https://github.com/me/app/issues/42', title: '', labels: ['ui'], priority: 2, base: 'main', repo: '' }],
     ]);
     expect(b.count('TaskService.Create')).toBe(0);
     expect(screen.getByRole('status').textContent).toBe('Added “Login fails on Safari” to the queue.');
