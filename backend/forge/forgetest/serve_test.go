@@ -50,8 +50,10 @@ func TestServe(t *testing.T) {
 }
 
 // control scripts the forge's side over HTTP (POST, form values): the
-// checks of a pull request's head, a review, a state; GET /pr?n=N reads a
-// pull request back.
+// checks of a pull request's head, a review, a line comment, a state, a
+// merge, an issue, a scripted failure; GET /pr?n=N reads a pull request
+// back (with its head commit on the forge and the comments posted on it),
+// GET /requests the API requests served.
 func control(s *Server, repo string) http.Handler {
 	mux := http.NewServeMux()
 	pr := func(w http.ResponseWriter, r *http.Request) (PR, bool) {
@@ -64,8 +66,39 @@ func control(s *Server, repo string) http.Handler {
 	}
 	mux.HandleFunc("GET /pr", func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := pr(w, r); ok {
-			writeJSON(w, http.StatusOK, map[string]any{"number": p.Number, "state": p.State, "draft": p.Draft, "head": p.Head, "base": p.Base, "title": p.Title})
+			writeJSON(w, http.StatusOK, map[string]any{"number": p.Number, "state": p.State, "draft": p.Draft, "head": p.Head, "base": p.Base, "title": p.Title,
+				"body": p.Body, "head_sha": s.Branch(repo, p.Head), "merge_sha": p.MergeSHA, "notes": s.Notes(p.Number)})
 		}
+	})
+	mux.HandleFunc("GET /requests", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, append([]string{}, s.Requests()...))
+	})
+	mux.HandleFunc("POST /comment", func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := pr(w, r); ok {
+			line, _ := strconv.Atoi(r.FormValue("line"))
+			s.AddLineComment(p.Number, r.FormValue("user"), r.FormValue("path"), line, r.FormValue("body"))
+			w.WriteHeader(http.StatusNoContent)
+		}
+	})
+	mux.HandleFunc("POST /merge", func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := pr(w, r); ok {
+			writeJSON(w, http.StatusOK, map[string]string{"merge_sha": s.Merge(p.Number)})
+		}
+	})
+	mux.HandleFunc("POST /issue", func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(r.FormValue("n"))
+		if err != nil {
+			http.Error(w, "n: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.AddIssue(repo, n, r.FormValue("title"), r.FormValue("body"), r.Form["label"]...)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /fail", func(w http.ResponseWriter, r *http.Request) {
+		times, _ := strconv.Atoi(r.FormValue("times"))
+		status, _ := strconv.Atoi(r.FormValue("status"))
+		s.Fail(r.FormValue("match"), times, status, nil, r.FormValue("type"), r.FormValue("body"))
+		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /checks", func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := pr(w, r); ok {

@@ -8,6 +8,8 @@ import { contentFlows } from './content.mjs';
 import { contractFlows } from './contract.mjs';
 import { diffViewFlows } from './diffview.mjs';
 import { forgeFlows } from './forge.mjs';
+import { forgeGitLabFlows } from './forgegitlab.mjs';
+import { forgeIssueFlows } from './forgeissue.mjs';
 import { mergeQueueFlows } from './mergequeue.mjs';
 import { reviewFlows } from './review.mjs';
 import { reportFlows } from './reports.mjs';
@@ -30,6 +32,8 @@ export const flows = {
   ...scheduleFlows,
   ...mergeQueueFlows,
   ...forgeFlows,
+  ...forgeGitLabFlows,
+  ...forgeIssueFlows,
   ...contractFlows,
   ...setupFlows,
 };

@@ -17,18 +17,19 @@ import { git } from './app.mjs';
 import { nav, until } from './helpers.mjs';
 
 /**
- * Starts the fake GitHub (its git over HTTP and its API) on loopback, in the
- * world's folder; resolves to its addresses ({ url, host, api, clone, control })
- * and stop(). The binary: `go test -c -o build/bin/fakeforge.test ./backend/forge/forgetest`.
+ * Starts the fake forge (GitHub or GitLab: its git over HTTP and its API) on
+ * loopback, in the world's folder; resolves to its addresses ({ url, host, api,
+ * clone }), control(what, form) (its JSON answer, null for none), pr(n) (null when it has none),
+ * requests() (the API requests it served) and stop(). The binary: `go test -c -o build/bin/fakeforge.test ./backend/forge/forgetest`.
  */
-async function startFakeForge(world, token) {
+export async function startFakeForge(world, token, kind = 'github') {
   const bin = path.join(path.dirname(path.resolve(process.argv[2])), 'fakeforge.test');
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: go test -c -o build/bin/fakeforge.test ./backend/forge/forgetest`);
   const tmp = path.join(world.dir, 'forge');
   fs.mkdirSync(tmp);
   const child = spawn(bin, ['-test.run', '^TestServe$', '-test.timeout', '0'], {
     cwd: world.dir,
-    env: { ...process.env, TMPDIR: tmp, BOOF_FAKE_FORGE: 'github', BOOF_FAKE_FORGE_TOKEN: token },
+    env: { ...process.env, TMPDIR: tmp, BOOF_FAKE_FORGE: kind, BOOF_FAKE_FORGE_TOKEN: token },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((r) => child.once('exit', r));
@@ -43,12 +44,18 @@ async function startFakeForge(world, token) {
   const control = async (what, form) => {
     const res = await fetch(`${addr.control}/${what}`, { method: 'POST', body: new URLSearchParams(form) });
     if (!res.ok) throw new Error(`fake forge ${what}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
   };
-  const pr = async (n) => (await fetch(`${addr.control}/pr?n=${n}`)).json();
+  const pr = async (n) => {
+    const res = await fetch(`${addr.control}/pr?n=${n}`);
+    return res.ok ? res.json() : null;
+  };
+  const requests = async () => (await fetch(`${addr.control}/requests`)).json();
   return {
     ...addr,
     control,
     pr,
+    requests,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -19,6 +19,11 @@ export function pushedSentence(kind: PushKind, pr: PullRequestView): string {
   }
 }
 
+/** The pull request as its forge names it: "merge request !3" on GitLab, "pull request #3" elsewhere. */
+export function prName(pr: Pick<PullRequestView, 'forge' | 'number'>): string {
+  return pr.forge === 'gitlab' ? `merge request !${pr.number}` : `pull request #${pr.number}`;
+}
+
 /** A task's pushed branch and pull request on the Review screen; it follows pr:changed:<id>. */
 export class PullRequestStore {
   /** null until the first load answers. */
@@ -76,7 +81,8 @@ export class PullRequestStore {
     if (!r.ok) return false;
     const pr = r.value.pull_request;
     this.set(pr);
-    const said = r.value.existing ? `Pull request #${pr.number} was open already: no second one was opened.` : `Opened pull request #${pr.number}.`;
+    const name = prName(pr);
+    const said = r.value.existing ? `${name[0].toUpperCase()}${name.slice(1)} was open already: no second one was opened.` : `Opened ${name}.`;
     this.notice = r.value.problem ? `${said} ${r.value.problem}` : said;
     return true;
   }
@@ -100,7 +106,8 @@ export class PullRequestStore {
     const r = await run(this, () => this.backend.invoke('ForgeService.RequestChanges', this.taskId), { flag: 'busy' });
     if (!r.ok) return;
     const n = r.value.comments;
-    this.notice = `Fix run ${r.value.fix} queued with ${count(n, 'review comment')}; its commits go to the same pull request.`;
+    const same = this.pr?.forge === 'gitlab' ? 'merge request' : 'pull request';
+    this.notice = `Fix run ${r.value.fix} queued with ${count(n, 'review comment')}; its commits go to the same ${same}.`;
   }
 
   async close(deleteBranch: boolean): Promise<void> {
@@ -108,6 +115,6 @@ export class PullRequestStore {
     const r = await run(this, () => this.backend.invoke('ForgeService.Close', this.taskId, deleteBranch), { flag: 'busy' });
     if (!r.ok) return;
     this.set(r.value);
-    this.notice = `Closed pull request #${r.value.number}.`;
+    this.notice = `Closed ${prName(r.value)}.`;
   }
 }

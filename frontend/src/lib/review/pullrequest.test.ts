@@ -125,4 +125,19 @@ describe('Review screen: push and pull request', () => {
     expect(b.argsOf('ForgeService.Close')).toEqual([[done.id, true]]);
     expect(screen.getByRole('button', { name: 'Open pull request…' })).toBeTruthy();
   });
+
+  it('names a GitLab merge request as GitLab does: the panel, the notices and the close dialog', async () => {
+    const gl = (over: Partial<PullRequestView> = {}) => opened({ forge: 'gitlab', host: 'gitlab.com', number: 3, url: 'https://gitlab.com/me/app/-/merge_requests/3', ...over });
+    const { b, state } = setup(gl());
+    const mr = await screen.findByRole('region', { name: 'Merge request' });
+    expect(within(mr).getByText('Merge request !3')).toBeTruthy();
+    b.on('ForgeService.RequestChanges', () => ({ fix: 1, comments: 1 }));
+    await fireEvent.click(within(mr).getByRole('button', { name: 'Pull review comments into a fix run' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Fix run 1 queued with 1 review comment; its commits go to the same merge request.');
+    await fireEvent.click(within(mr).getByRole('button', { name: 'Close…' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Close merge request !3?' });
+    b.on('ForgeService.Close', () => (state.pr = gl({ state: 'closed' })));
+    await fireEvent.click(within(confirm).getByRole('button', { name: 'Close it' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Closed merge request !3.'));
+  });
 });
