@@ -91,4 +91,19 @@ func TestForgeVerbsFromOutside(t *testing.T) {
 	if got := e.srv.Branch("o/r", "refs/heads/x"); got != "" {
 		t.Fatalf("refs/heads/refs/heads/x pushed: %s", got)
 	}
+
+	// A task from an issue into a repository that cannot take it: refused
+	// before the forge is asked for the issue, nothing stored.
+	e.srv.AddIssue("o/r", 9, "Fix it", "Please.")
+	asked, listed := len(e.srv.Requests()), runCLI(t, e.data, "", "list", "--json").stdout
+	issue := e.srv.URL + "/o/r/issues/9"
+	gone := filepath.Join(t.TempDir(), "gone")
+	fails(t, runCLI(t, e.data, "", "add", "--from-issue", issue, "--repo", gone), 1, gone+" does not exist")
+	fails(t, runCLI(t, e.data, "", "add", "--from-issue", issue, "--repo", "/tmp/a\x1b[2Jb\n"), 1, "")
+	if got := e.srv.Requests()[asked:]; len(got) != 0 {
+		t.Fatalf("the forge was asked before the repository was checked: %v", got)
+	}
+	if after := runCLI(t, e.data, "", "list", "--json").stdout; after != listed {
+		t.Fatalf("a refused task from an issue stored something:\n%s\nwas\n%s", after, listed)
+	}
 }
