@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -53,8 +54,15 @@ type Temp struct {
 }
 
 // Create starts a temporary file beside path, created with mode 0600. It
-// returns a *fs.PathError naming path when the folder refuses it.
+// returns a *fs.PathError naming path when the folder refuses it. A path
+// that is a symbolic link is written where the link leads (the link is
+// kept, as the user made it: a settings file linked from a dotfiles
+// folder stays linked), also when it leads to a file not made yet.
 func Create(path string) (*Temp, error) {
+	path, err := followLinks(path)
+	if err != nil {
+		return nil, err
+	}
 	base := filepath.Base(path)
 	if len(base) > maxBase {
 		cut := maxBase
@@ -72,6 +80,29 @@ func Create(path string) (*Temp, error) {
 		return nil, &fs.PathError{Op: "create", Path: path, Err: err}
 	}
 	return &Temp{f: f, target: path}, nil
+}
+
+// maxLinks bounds the symbolic links followed to a target (as Linux does).
+const maxLinks = 40
+
+// followLinks returns where path leads when it is a symbolic link (each
+// relative link read from the link's folder), else path.
+func followLinks(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil // missing or not a link: the write says what is wrong
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", &fs.PathError{Op: "create", Path: path, Err: err}
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", &fs.PathError{Op: "create", Path: path, Err: syscall.ELOOP}
 }
 
 // Name returns the temporary file's path.

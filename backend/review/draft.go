@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -141,6 +142,11 @@ func SaveDraft(ctx context.Context, st DraftStore, taskID string, d Draft) (Draf
 	b, err := json.Marshal(d)
 	if err != nil {
 		return Draft{}, fmt.Errorf("save draft: %w", err)
+	}
+	if back := (Draft{}); json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(back.nonNil(), d.nonNil()) {
+		// JSON writes a byte that is not UTF-8 as U+FFFD: refused
+		// rather than read back as another text.
+		return Draft{}, fmt.Errorf("%w: a text of the draft is not UTF-8", ErrBadDraft)
 	}
 	at, err := st.SaveReviewDraft(ctx, taskID, b)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -158,7 +157,8 @@ func (f *File) lock() (func(), error) {
 // write replaces the file atomically: a temp file in the same folder,
 // synced, renamed over it. A settings.json that is a symbolic link (kept in
 // a dotfiles repository, say) is written through: its target is replaced
-// and the link kept. Every change writes through it, so none can leave a
+// and the link kept (atomicfile follows it, also to a file not made
+// yet). Every change writes through it, so none can leave a
 // file larger than MaxFileSize, which no reader would accept: that write is
 // refused with a *TooLargeError and nothing is written.
 func (f *File) write(raw map[string]any) error {
@@ -170,14 +170,10 @@ func (f *File) write(raw map[string]any) error {
 	if len(b) > MaxFileSize {
 		return &TooLargeError{Path: f.path, Size: int64(len(b)), Limit: MaxFileSize}
 	}
-	target := f.path
-	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
-		target = resolved
-	}
-	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+	if fi, err := os.Stat(f.path); err == nil && !fi.Mode().IsRegular() {
 		return &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
 	}
-	if err := atomicfile.WriteFile(target, b, 0o600); err != nil {
+	if err := atomicfile.WriteFile(f.path, b, 0o600); err != nil { // through a link, kept
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil

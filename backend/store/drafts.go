@@ -66,11 +66,15 @@ func (s *Store) ReviewDraft(ctx context.Context, taskID string) (d ReviewDraft, 
 }
 
 // ClearReviewDraft deletes the task's unsent review (none is fine).
+// Errors: ErrNotFound (wrapped) for a missing task, so a discard of a
+// task deleted meanwhile is not said to be done.
 func (s *Store) ClearReviewDraft(ctx context.Context, taskID string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM review_drafts WHERE task_id = ?`, taskID); err != nil {
-		return fmt.Errorf("clear the review draft of %s: %w", taskID, err)
-	}
-	return nil
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := getTaskTx(ctx, tx, taskID); err != nil {
+			return err
+		}
+		return clearDraftTx(ctx, tx, taskID)
+	})
 }
 
 // clearDraftTx deletes the task's unsent review inside a transaction that

@@ -8,6 +8,7 @@ package usererr
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -176,6 +177,37 @@ func startsWithWord(s string) bool {
 	return true
 }
 
+// visible writes each control character but a newline and a tab, and
+// each byte that is not UTF-8, as its Go escape; other text is kept.
+func visible(s string) string {
+	clean := utf8.ValidString(s)
+	for _, r := range s {
+		if clean && isHidden(r) {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isHidden(r):
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// isHidden: a control character other than a newline or a tab.
+func isHidden(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }
+
 // Echo limits: a run of text without spaces longer than maxEcho bytes is
 // shortened to its start, and a message longer than maxMessage bytes to its
 // start and end.
@@ -189,8 +221,13 @@ const (
 // longer than maxEcho bytes keeps its first 60 bytes and says how long it
 // was, and a message still longer than maxMessage keeps its start and end.
 // Every message of Describe passes through it, and so do the CLI's usage
-// errors: it is the one place echoed input is truncated.
+// errors: it is the one place echoed input is truncated, and the one
+// place it is made visible: a control character (a terminal escape, NUL,
+// a backspace) or a byte that is not UTF-8 is shown as its Go escape
+// (\x1b, \x00, \xff), so a sentence cannot move a terminal's cursor,
+// retitle its window or hide its own start.
 func Clip(s string) string {
+	s = visible(s)
 	if len(s) <= maxEcho {
 		return s
 	}
