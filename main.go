@@ -37,7 +37,11 @@ func run(args []string) int {
 		// The deterministic offline agent, run by the mock tool as a real subprocess.
 		return mock.Main(args[1:], os.Stdin, os.Stdout)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (the terminal closed) ends a command as SIGINT and SIGTERM
+	// do, through its context: by default it killed the process between a
+	// file's temporary copy and its rename (a copy of the forge tokens was
+	// left in the data root) or in the middle of a push.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if cli.IsHeadless(args) {
 		return cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, cli.Env{Getenv: os.Getenv})

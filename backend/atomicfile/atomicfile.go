@@ -19,7 +19,14 @@ import (
 	"path/filepath"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 )
+
+// FailBeforeRename and the target's name (FailBeforeRename+"settings.json")
+// is the failpoint between a temporary file's last byte synced and its
+// rename over the target: where a signal finds a write half done.
+const FailBeforeRename = "atomicfile:before-rename:"
 
 // maxBase is how much of the target's name a temporary name repeats, so
 // that a target whose name is near the system's limit still gets one.
@@ -143,6 +150,7 @@ func (t *Temp) Commit() error {
 		t.Abort()
 		return err
 	}
+	failpoint.Hit(FailBeforeRename + filepath.Base(t.target))
 	if err := os.Rename(t.f.Name(), t.target); err != nil {
 		t.Abort()
 		return err

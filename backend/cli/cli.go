@@ -188,7 +188,7 @@ func IsHeadless(args []string) bool {
 // called (a flag error is followed by the command's flags), ExitUser with
 // "boof-runner: <message>" (the message of backend/usererr, the same the
 // desktop app shows) for any other error, and 128 + the signal's number
-// for a runner that SIGINT or SIGTERM stopped (130, 143). Everything
+// for a runner that SIGINT, SIGTERM or SIGHUP stopped (130, 143, 129). Everything
 // printed from the message on is escaped for the terminal, and a stdout or
 // stderr that is a terminal gets every byte through one escaping path
 // (terminalSafe).

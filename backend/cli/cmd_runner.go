@@ -15,7 +15,7 @@ import (
 )
 
 // runRunner runs the queue headless: `runner [--once | --until-idle]`.
-// SIGINT or SIGTERM stop it gracefully (running tasks are recorded as
+// SIGINT, SIGTERM or SIGHUP stop it gracefully (running tasks are recorded as
 // interrupted); it then exits 128 + the signal's number.
 func runRunner(ctx context.Context, c *call) error {
 	fs := c.newFlags()
@@ -83,7 +83,7 @@ func runRunner(ctx context.Context, c *call) error {
 	}
 	if sig := signals.stop(); sig != 0 {
 		// Stopped from outside: the running tasks were recorded as
-		// interrupted. The exit code says so (130 SIGINT, 143 SIGTERM).
+		// interrupted. The exit code says so (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 		fmt.Fprintf(c.io.Stderr, "boof-runner runner: stopped by %s\n", sigName(sig))
 		return signalExit(sig)
 	}

@@ -20,10 +20,10 @@ func (e exitCode) Error() string { return "exit " + strconv.Itoa(int(e)) }
 // for a process the signal killed, so a script can tell.
 func signalExit(s syscall.Signal) exitCode { return exitCode(128 + int(s)) }
 
-// signalWatch ends a command's context at the first SIGINT or SIGTERM and
-// remembers which one. The command watches for itself, whatever context
-// its caller gave it (which may end on the same signal first), so it
-// knows which signal stopped it.
+// signalWatch ends a command's context at the first SIGINT, SIGTERM or
+// SIGHUP (a closed terminal) and remembers which one. The command watches
+// for itself, whatever context its caller gave it (which may end on the
+// same signal first), so it knows which signal stopped it.
 type signalWatch struct {
 	ch     chan os.Signal
 	cancel context.CancelFunc
@@ -37,7 +37,7 @@ type signalWatch struct {
 func watchSignals(parent context.Context) (context.Context, *signalWatch) {
 	ctx, cancel := context.WithCancel(parent)
 	w := &signalWatch{ch: make(chan os.Signal, 1), cancel: cancel, done: make(chan struct{})}
-	signal.Notify(w.ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(w.ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
@@ -86,6 +86,8 @@ func sigName(s syscall.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	}
 	return s.String()
 }
