@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/boof-runner/boof-runner/backend/failpoint"
 	"github.com/boof-runner/boof-runner/backend/forge"
 	"github.com/boof-runner/boof-runner/backend/gitx"
 	"github.com/boof-runner/boof-runner/backend/review"
@@ -31,6 +32,14 @@ type Pushed struct {
 	// sent: the remote had the commit already).
 	Kind string `json:"kind"`
 }
+
+// Failpoints of a push: FailBeforePush once the task's branch and the
+// target are known, FailPushed once the remote took the commit and before
+// the record says so.
+const (
+	FailBeforePush = "pullreq:before-push"
+	FailPushed     = "pullreq:pushed"
+)
 
 // Push pushes the task branch (boof-runner/<id>) to its remote under the
 // branch name of o, settings or the task's earlier push, with
@@ -72,12 +81,16 @@ func (s *Service) Push(ctx context.Context, taskID string, o PushOptions) (Pushe
 	if err != nil {
 		return Pushed{}, err
 	}
+	failpoint.Hit(FailBeforePush)
 	kind, err := s.pushLeased(ctx, t, &rec, sha)
 	if err != nil {
 		return Pushed{}, err
 	}
+	failpoint.Hit(FailPushed)
 	rec.TaskID = t.ID
-	if err := s.d.Store.SavePullRequest(ctx, rec); err != nil {
+	// The remote has it now: the record is written whatever ended ctx
+	// since (a SIGINT, SIGTERM or SIGHUP), so it agrees with the remote.
+	if err := s.d.Store.SavePullRequest(context.WithoutCancel(ctx), rec); err != nil {
 		return Pushed{}, err
 	}
 	if kind != "up-to-date" && rec.Open() {
