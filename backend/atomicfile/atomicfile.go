@@ -62,14 +62,12 @@ type Temp struct {
 
 // Create starts a temporary file beside path, created with mode 0600. It
 // returns a *fs.PathError naming path when the folder refuses it. A path
-// that is a symbolic link is written where the link leads (the link is
-// kept, as the user made it: a settings file linked from a dotfiles
-// folder stays linked), also when it leads to a file not made yet.
+// that is a symbolic link is replaced by the file, never written through:
+// the files the program keeps for itself (an agent's home, a worktree's
+// records, attachments) must not land where a link planted there leads.
+// A file the user names and may keep linked (settings, tokens) goes
+// through ThroughLinks first.
 func Create(path string) (*Temp, error) {
-	path, err := followLinks(path)
-	if err != nil {
-		return nil, err
-	}
 	base := filepath.Base(path)
 	if len(base) > maxBase {
 		cut := maxBase
@@ -92,9 +90,12 @@ func Create(path string) (*Temp, error) {
 // maxLinks bounds the symbolic links followed to a target (as Linux does).
 const maxLinks = 40
 
-// followLinks returns where path leads when it is a symbolic link (each
-// relative link read from the link's folder), else path.
-func followLinks(path string) (string, error) {
+// ThroughLinks returns where path leads when it is a symbolic link (each
+// relative link read from the link's folder; a dangling link gives the
+// file it names), else path: writing there keeps the user's link, as a
+// settings file linked from a dotfiles folder stays linked. A loop of
+// links is a *fs.PathError (ELOOP).
+func ThroughLinks(path string) (string, error) {
 	for range maxLinks {
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {

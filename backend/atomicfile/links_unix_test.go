@@ -8,10 +8,20 @@ import (
 	"testing"
 )
 
+// writeThrough is how settings and the token file write: through the links
+// the user made.
+func writeThrough(path string, b []byte) error {
+	to, err := ThroughLinks(path)
+	if err != nil {
+		return err
+	}
+	return WriteFile(to, b, 0o600)
+}
+
 // A target that is a symbolic link is written where the link leads, and
 // the link stays: through a relative link, a chain of two, and to a file
 // not made yet. A loop of links is refused and writes nothing.
-func TestWriteFileKeepsALink(t *testing.T) {
+func TestWriteThroughLinksKeepsTheLink(t *testing.T) {
 	d := t.TempDir()
 	real := filepath.Join(d, "dotfiles", "settings.json")
 	os.Mkdir(filepath.Dir(real), 0o700)
@@ -19,7 +29,7 @@ func TestWriteFileKeepsALink(t *testing.T) {
 	link, chain := filepath.Join(d, "settings.json"), filepath.Join(d, "chain.json")
 	os.Symlink("dotfiles/settings.json", link)
 	os.Symlink("settings.json", chain)
-	if err := WriteFile(chain, []byte("new"), 0o600); err != nil {
+	if err := writeThrough(chain, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(real); string(b) != "new" {
@@ -32,7 +42,7 @@ func TestWriteFileKeepsALink(t *testing.T) {
 	}
 	dangling := filepath.Join(d, "dangling")
 	os.Symlink("dotfiles/later.json", dangling)
-	if err := WriteFile(dangling, []byte("made"), 0o600); err != nil {
+	if err := writeThrough(dangling, []byte("made")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(d, "dotfiles", "later.json")); string(b) != "made" {
@@ -40,7 +50,7 @@ func TestWriteFileKeepsALink(t *testing.T) {
 	}
 	loop := filepath.Join(d, "loop")
 	os.Symlink("loop", loop)
-	if err := WriteFile(loop, []byte("x"), 0o600); err == nil {
+	if err := writeThrough(loop, []byte("x")); err == nil {
 		t.Fatal("a loop of links was written")
 	}
 	if fi, err := os.Lstat(loop); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -48,5 +58,29 @@ func TestWriteFileKeepsALink(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(d, ".*tmp-*")); len(left) > 0 {
 		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// A file the program keeps for itself is replaced, never written through:
+// a link planted where it lives (by an agent in its home, say) leads the
+// write nowhere, and the link's target is untouched.
+func TestWriteFileReplacesALink(t *testing.T) {
+	d := t.TempDir()
+	outside := filepath.Join(d, "outside")
+	if err := os.WriteFile(outside, []byte("the user's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(d, "state.json")
+	if err := os.Symlink(outside, kept); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(kept, []byte("ours"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "the user's" {
+		t.Fatalf("the write went through the link: the target holds %q", b)
+	}
+	if fi, err := os.Lstat(kept); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by the file: %v %v", fi, err)
 	}
 }

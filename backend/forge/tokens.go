@@ -207,7 +207,11 @@ func (t Tokens) setFile(host, token string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := atomicfile.WriteFile(t.File, append(b, '\n'), 0o600); err != nil {
+	target, err := atomicfile.ThroughLinks(t.File) // a linked token file stays linked
+	if err != nil {
+		return false, fmt.Errorf("write the token file: %w", err)
+	}
+	if err := atomicfile.WriteFile(target, append(b, '\n'), 0o600); err != nil {
 		return false, fmt.Errorf("write the token file: %w", err)
 	}
 	return true, nil
