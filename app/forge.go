@@ -89,6 +89,10 @@ type RemoteView struct {
 	Name string `json:"name"`
 	// URL is where pushes go, without credentials.
 	URL string `json:"url"`
+	// Forge is the kind of forge the remote is on ("github", "gitlab"), ""
+	// when it is on none Boof Runner knows: the window names the request
+	// ("merge request" on GitLab) before one is opened.
+	Forge string `json:"forge"`
 }
 
 // PushInput chooses where a push goes ("" = as before, or settings).
@@ -213,7 +217,7 @@ func (f *ForgeService) Remotes(taskID string) ([]RemoteView, error) {
 	}
 	out := make([]RemoteView, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, RemoteView{Name: r.Name, URL: forge.RedactURL(r.Push())})
+		out = append(out, RemoteView{Name: r.Name, URL: forge.RedactURL(r.Push()), Forge: string(f.svc.ForgeOf(r.Push()))})
 	}
 	return out, nil
 }

@@ -61,7 +61,7 @@ func TestForgeServiceJourney(t *testing.T) {
 		t.Fatalf("before a push: %+v %v", v, err)
 	}
 	rs, err := f.Remotes(tk.ID)
-	if err != nil || len(rs) != 1 || rs[0].Name != "origin" || rs[0].URL != srv.URL+"/o/r.git" {
+	if err != nil || len(rs) != 1 || rs[0].Name != "origin" || rs[0].URL != srv.URL+"/o/r.git" || rs[0].Forge != "gitlab" {
 		t.Fatalf("remotes: %+v %v", rs, err)
 	}
 	pushed, err := f.Push(tk.ID, PushInput{})
@@ -210,5 +210,27 @@ func TestTaskFromAnIssueTakesTheRepository(t *testing.T) {
 				t.Fatalf("from an issue into %s: %+v %v", tk.Repo, nt, err)
 			}
 		})
+	}
+}
+
+// The remotes name their forge, so the window can say "merge request" on
+// GitLab before one is opened; a remote on no known forge names none.
+func TestRemotesNameTheirForge(t *testing.T) {
+	f, _, st, tk, _ := forgeService(t, forge.GitHub)
+	got, err := st.GetTask(context.Background(), tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, got.Repo, "remote", "add", "mirror", "file://"+t.TempDir())
+	rs, err := f.Remotes(tk.ID)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("remotes: %+v %v", rs, err)
+	}
+	forges := map[string]string{}
+	for _, r := range rs {
+		forges[r.Name] = r.Forge
+	}
+	if forges["origin"] != "github" || forges["mirror"] != "" {
+		t.Fatalf("forges: %v", forges)
 	}
 }

@@ -142,6 +142,16 @@ func (s *Service) target(ctx context.Context, t task.Task, rec Record, had bool,
 	return rec, nil
 }
 
+// ForgeOf returns the kind of forge a remote URL is on (the known hosts
+// and the settings' forge.hosts), "" for a remote on no known forge.
+func (s *Service) ForgeOf(remoteURL string) forge.Kind {
+	p, err := forge.ParseRemote(remoteURL, s.hosts())
+	if err != nil {
+		return ""
+	}
+	return p.Kind
+}
+
 // remote picks the remote: the one named, else the target branch's
 // upstream remote, else the only remote, else origin.
 func (s *Service) remote(ctx context.Context, repo, name, target string) (gitx.Remote, error) {

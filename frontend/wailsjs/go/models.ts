@@ -1168,6 +1168,7 @@ export namespace app {
 	export class RemoteView {
 	    name: string;
 	    url: string;
+	    forge: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RemoteView(source);
@@ -1177,6 +1178,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.url = source["url"];
+	        this.forge = source["forge"];
 	    }
 	}
 	export class RepoVerifyView {

@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend';
 import { run } from '../busy';
-import { count } from '../words/words';
+import { capital, count } from '../words/words';
 import { EVENT_NAMES } from '../backend/types';
 import type { OpenInput, PullRequestView, PushKind, RemoteView } from '../backend/forge-api';
 
@@ -19,9 +19,25 @@ export function pushedSentence(kind: PushKind, pr: PullRequestView): string {
   }
 }
 
+/** What a forge calls a request to merge: "merge request" on GitLab, "pull request" elsewhere. */
+export function requestWord(forge: string | undefined): string {
+  return forge === 'gitlab' ? 'merge request' : 'pull request';
+}
+
 /** The pull request as its forge names it: "merge request !3" on GitLab, "pull request #3" elsewhere. */
 export function prName(pr: Pick<PullRequestView, 'forge' | 'number'>): string {
-  return pr.forge === 'gitlab' ? `merge request !${pr.number}` : `pull request #${pr.number}`;
+  return `${requestWord(pr.forge)} ${pr.forge === 'gitlab' ? '!' : '#'}${pr.number}`;
+}
+
+/**
+ * The forge a request would be opened on: the task's pushed one, else the chosen remote's, else
+ * (no remote chosen) the one all remotes share; "" when it cannot be told.
+ */
+export function forgeOf(pr: Pick<PullRequestView, 'forge'> | null, remotes: RemoteView[], chosen = ''): string {
+  if (pr?.forge) return pr.forge;
+  if (chosen) return remotes.find((r) => r.name === chosen)?.forge ?? '';
+  const kinds = new Set(remotes.map((r) => r.forge));
+  return kinds.size === 1 ? [...kinds][0] : '';
 }
 
 /** A task's pushed branch and pull request on the Review screen; it follows pr:changed:<id>. */
@@ -36,6 +52,10 @@ export class PullRequestStore {
   notice = $state('');
   /** An open (or draft) pull request: it can be synced, pulled from and closed. */
   live = $derived(this.pr?.state === 'open' || this.pr?.state === 'draft');
+  /** "merge request" or "pull request", as the task's forge says it. */
+  word = $derived(requestWord(forgeOf(this.pr, this.remotes)));
+  /** Where start's quiet remotes load puts its error (the dialog's load shows its own). */
+  quiet = $state('');
   private seq = 0;
 
   constructor(
@@ -46,6 +66,9 @@ export class PullRequestStore {
   /** Loads and follows the task's pull request; returns the unsubscribe function. */
   start(): () => void {
     void this.load();
+    void run(this, () => this.backend.invoke('ForgeService.Remotes', this.taskId), { into: 'quiet' }).then((r) => {
+      if (r.ok && !this.remotes.length) this.remotes = r.value ?? [];
+    });
     return this.backend.listen(`${EVENT_NAMES.pullRequestChanged}${this.taskId}`, () => void this.load());
   }
 
@@ -82,7 +105,7 @@ export class PullRequestStore {
     const pr = r.value.pull_request;
     this.set(pr);
     const name = prName(pr);
-    const said = r.value.existing ? `${name[0].toUpperCase()}${name.slice(1)} was open already: no second one was opened.` : `Opened ${name}.`;
+    const said = r.value.existing ? `${capital(name)} was open already: no second one was opened.` : `Opened ${name}.`;
     this.notice = r.value.problem ? `${said} ${r.value.problem}` : said;
     return true;
   }
@@ -106,8 +129,7 @@ export class PullRequestStore {
     const r = await run(this, () => this.backend.invoke('ForgeService.RequestChanges', this.taskId), { flag: 'busy' });
     if (!r.ok) return;
     const n = r.value.comments;
-    const same = this.pr?.forge === 'gitlab' ? 'merge request' : 'pull request';
-    this.notice = `Fix run ${r.value.fix} queued with ${count(n, 'review comment')}; its commits go to the same ${same}.`;
+    this.notice = `Fix run ${r.value.fix} queued with ${count(n, 'review comment')}; its commits go to the same ${this.word}.`;
   }
 
   async close(deleteBranch: boolean): Promise<void> {

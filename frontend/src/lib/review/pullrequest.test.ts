@@ -53,8 +53,8 @@ describe('Review screen: push and pull request', () => {
   it('opens a pull request from the dialog (remote from Remotes, draft, labels, reviewers) and shows its state, checks and review', async () => {
     const { b, state } = setup();
     b.on('ForgeService.Remotes', () => [
-      { name: 'origin', url: 'https://github.com/me/app.git' },
-      { name: 'fork', url: 'git@github.com:you/app.git' },
+      { name: 'origin', url: 'https://github.com/me/app.git', forge: 'github' },
+      { name: 'fork', url: 'git@github.com:you/app.git', forge: 'github' },
     ]);
     await fireEvent.click(await screen.findByRole('button', { name: 'Open pull request…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Open pull request' });
@@ -139,5 +139,28 @@ describe('Review screen: push and pull request', () => {
     b.on('ForgeService.Close', () => (state.pr = gl({ state: 'closed' })));
     await fireEvent.click(within(confirm).getByRole('button', { name: 'Close it' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Closed merge request !3.'));
+  });
+
+  it('says merge request before one is opened when the remote is on a GitLab, and follows the remote chosen', async () => {
+    const b = new StubBackend({
+      'ReviewService.Summary': (id) => ({ task_id: id, base: 'main', head: 'feedc0de', files: [] }),
+      'MergeQueueService.List': () => [],
+      'ForgeService.PullRequest': () => pullRequest(done.id),
+      'ForgeService.Remotes': () => [{ name: 'origin', url: 'https://gitlab.com/me/app.git', forge: 'gitlab' }],
+    });
+    render(ReviewScreen, { backend: b, tasks: [done], taskId: done.id, onpick: () => {} });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Open merge request…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Open merge request' });
+    expect(within(dialog).getByRole('button', { name: 'Open merge request' })).toBeTruthy();
+
+    b.on('ForgeService.Remotes', () => [
+      { name: 'origin', url: 'https://gitlab.com/me/app.git', forge: 'gitlab' },
+      { name: 'hub', url: 'https://github.com/me/app.git', forge: 'github' },
+    ]);
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Open merge request…' }));
+    const again = await screen.findByRole('dialog', { name: 'Open pull request' }); // two forges, none chosen: the general word
+    await fireEvent.change(within(again).getByRole('combobox', { name: 'Remote' }), { target: { value: 'origin' } });
+    await screen.findByRole('dialog', { name: 'Open merge request' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, countOr, counts, listOf, plural } from './words';
+import { capital, count, countOr, counts, listOf, plural } from './words';
 
 describe('words', () => {
   it('counts with the right word', () => {
@@ -37,5 +37,11 @@ describe('words', () => {
     expect(counts([2, 'comment'], [1, 'dropped hunk'])).toBe('2 comments and 1 dropped hunk');
     expect(counts([0, 'comment'], [0, 'dropped hunk'])).toBe('');
     expect(counts([0, 'comment'], [3, 'hunk', 'hunks to drop'])).toBe('3 hunks to drop');
+  });
+
+  it('starts a sentence with a capital', () => {
+    expect(capital('merge request !3')).toBe('Merge request !3');
+    expect(capital('')).toBe('');
+    expect(capital('écrit')).toBe('Écrit');
   });
 });

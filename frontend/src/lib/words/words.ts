@@ -42,3 +42,8 @@ export function listOf(items: readonly string[]): string {
 export function counts(...parts: [n: number, one: string, many?: string][]): string {
   return listOf(parts.filter(([n]) => n !== 0).map(([n, one, many]) => count(n, one, many)));
 }
+
+/** s with its first letter in capitals, as a sentence or a heading starts: "merge request !3" → "Merge request !3". */
+export function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
