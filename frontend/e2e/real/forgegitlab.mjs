@@ -40,9 +40,9 @@ export const forgeGitLabFlows = {
         const pushed = page.getByRole('status').filter({ hasText: "Pushed the task's branch to origin/" });
         await pushed.waitFor();
         const branch = (await pushed.innerText()).match(/origin\/(\S+)\.$/)[1];
-        await page.getByRole('button', { name: 'Open pull request…' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Open pull request' });
-        await dialog.getByRole('button', { name: 'Open pull request' }).click();
+        await page.getByRole('button', { name: 'Open merge request…' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Open merge request' });
+        await dialog.getByRole('button', { name: 'Open merge request' }).click();
         await dialog.waitFor({ state: 'detached', timeout: 30_000 });
         await page.getByRole('status').filter({ hasText: 'Opened merge request !1.' }).waitFor();
         const panel = page.getByRole('region', { name: 'Merge request' });
