@@ -180,6 +180,9 @@ export const reviewFlows = {
       assert(/`loader\/alias\.go`, hunk 1 `[^`]*`, line 4:\n(?:(?!\n\d+\. )[\s\S])*Name the alias after what it loads/.test(got[0].prompt), `the developer's prompt names loader/alias.go, line 4 with the comment:\n${got[0].prompt}`);
       const log = world.git('log', '--format=%s', `${seeded.head}..${seeded.branch}`);
       assert((log.match(/^Drop hunk /gm) ?? []).length === 2, `two Drop hunk commits (${log})`);
+      // The screen, still on the task, reads its new result: the header names the fix run's head.
+      const head = world.git('rev-parse', seeded.branch).trim();
+      await page.getByRole('region', { name: 'Review' }).getByText(head.slice(0, 9)).first().waitFor({ timeout: 30_000 });
     },
   },
   'review-accept-hunks': {

@@ -163,6 +163,12 @@ export class ReviewStore {
     await this.load();
   }
 
+  /** Reads the tab shown and the header again: the task has a new result (a fix run ended). */
+  async refresh(): Promise<void> {
+    if ((this.tab === 'reports' || this.tab === 'commits') && this.summaryOf !== 'leftovers') void this.branchSummary();
+    await this.show(this.tab);
+  }
+
   async load(): Promise<void> {
     const leftovers = this.tab === 'leftovers';
     this.draftLoad ??= this.loadDraft();
