@@ -62,8 +62,8 @@ func TestFrontHandsALaunchToTheRunningAppWithoutTheDesktopBinary(t *testing.T) {
 		var req handoff.Request
 		line, _ := bufio.NewReader(c).ReadBytes('\n')
 		err = json.Unmarshal(line, &req)
+		got <- req // before the reply: the launcher returns once it has it
 		json.NewEncoder(c).Encode(handoff.Reply{OK: err == nil})
-		got <- req
 	}()
 	launch("--review", "T9")
 	if started() {
