@@ -60,6 +60,14 @@ type DiffHunk struct {
 // every range and the section.
 var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
 
+// headerOf returns hunkHeader's submatches for a hunk's "@@" line, else nil.
+func headerOf(line string) []string {
+	if !strings.HasPrefix(line, "@@ ") {
+		return nil
+	}
+	return hunkHeader.FindStringSubmatch(line)
+}
+
 // Window selects which lines of a patch ParseHunks returns: from line
 // Line (0-based) of hunk Hunk (0-based), at most Max lines (Max <= 0:
 // every line from there on).
@@ -81,7 +89,9 @@ func ParseHunks(patch string, w Window) (hunks []DiffHunk, next *Window) {
 	for len(patch) > 0 {
 		line, rest, _ := strings.Cut(patch, "\n")
 		patch = rest
-		if m := hunkHeader.FindStringSubmatch(line); m != nil {
+		// Only a header starts with "@@" (every body line has its ' ', '+', '-'
+		// or '\' line): the pattern runs on those alone, not on each of 500,000 lines.
+		if m := headerOf(line); m != nil {
 			h := DiffHunk{Index: len(hunks) + 1, Header: line, Section: strings.TrimSpace(m[5]),
 				OldStart: atoi(m[1]), OldLines: rangeLen(m[2]), NewStart: atoi(m[3]), NewLines: rangeLen(m[4]), Lines: []DiffLine{}}
 			hunks = append(hunks, h)
