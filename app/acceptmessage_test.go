@@ -21,7 +21,7 @@ func reviewedTask(t *testing.T, st *store.Store, title string, files map[string]
 }
 
 // reviewedTaskOn is reviewedTask on a main branch holding onMain.
-func reviewedTaskOn(t *testing.T, st *store.Store, title string, onMain, files map[string]string) (task.Task, string) {
+func reviewedTaskOn(t testing.TB, st *store.Store, title string, onMain, files map[string]string) (task.Task, string) {
 	t.Helper()
 	ctx := context.Background()
 	repo := t.TempDir()
@@ -59,7 +59,7 @@ func reviewedTaskOn(t *testing.T, st *store.Store, title string, onMain, files m
 	return tk, repo
 }
 
-func newReviewSvc(t *testing.T, st *store.Store) *ReviewService {
+func newReviewSvc(t testing.TB, st *store.Store) *ReviewService {
 	t.Helper()
 	g := gitx.New()
 	return NewReviewService(g, st, worktree.NewManager(g, time.Now),

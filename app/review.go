@@ -26,14 +26,17 @@ type ReviewService struct {
 	ctx   func() context.Context
 	// wake tells the runner a fix run was queued (WithWake).
 	wake func()
-	// lists keeps the file lists of the last diffs read.
-	lists fileLists
+	// lists keeps the file lists of the last diffs read; patches the
+	// patches of the last files read.
+	lists   recent[[]worktree.FileChange]
+	patches recent[string]
 }
 
 // NewReviewService builds the service.
 func NewReviewService(g *gitx.Git, s *store.Store, diff *worktree.Manager, rev *review.Service, emit Emitter, ctx func() context.Context, opts ...Option) *ReviewService {
 	o := applyOptions(opts)
-	return &ReviewService{git: g, store: s, diff: diff, rev: rev, emit: emit, ctx: ctx, wake: o.wake}
+	return &ReviewService{git: g, store: s, diff: diff, rev: rev, emit: emit, ctx: ctx, wake: o.wake,
+		lists: recent[[]worktree.FileChange]{max: maxFileLists}, patches: recent[string]{max: maxPatches}}
 }
 
 // DiffFile is one changed file of a task.
@@ -112,7 +115,7 @@ func (r *ReviewService) files(ctx context.Context, taskID string, leftovers bool
 	if sha, err := r.git.ResolveCommit(ctx, t.Repo, base); err == nil {
 		base = sha // the task branch's commit, for the leftovers
 	}
-	fcs, err := r.lists.files(ctx, r.diff, t.Repo, base, head)
+	fcs, err := r.listFiles(ctx, t.Repo, base, head)
 	if err != nil {
 		return t, DiffSummary{}, nil, userError(err)
 	}

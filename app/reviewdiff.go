@@ -2,7 +2,7 @@ package app
 
 import (
 	"context"
-	"sync"
+	"fmt"
 
 	"github.com/boof-runner/boof-runner/backend/usererr"
 	"github.com/boof-runner/boof-runner/backend/worktree"
@@ -88,7 +88,7 @@ func (r *ReviewService) FileDiff(taskID string, req FileDiffRequest) (FileDiff, 
 		if f.Binary {
 			return out, nil
 		}
-		p, err := r.diff.ChangePatchWith(ctx, t.Repo, sum.Base, sum.Head, f, worktree.PatchOptions{IgnoreWhitespace: req.IgnoreWhitespace})
+		p, err := r.patch(ctx, t.Repo, sum.Base, sum.Head, f, worktree.PatchOptions{IgnoreWhitespace: req.IgnoreWhitespace})
 		if err != nil {
 			return FileDiff{}, userError(err)
 		}
@@ -194,47 +194,40 @@ func (r *ReviewService) FileLines(taskID string, req FileLinesRequest) (FileLine
 	return FileLines{Path: req.Path, Side: req.Side, From: from, To: from + len(lines) - 1, Total: total, Lines: lines}, nil
 }
 
-// fileLists keeps the file lists of the last few diffs read, by their
-// commits (a list of two commits never changes): the diff view pages
-// through a file in many calls, and a diff of 5,000 files costs a git
-// diff of all of them each time.
-type fileLists struct {
-	mu      sync.Mutex
-	entries []fileList
-}
+// maxFileLists is how many diffs' file lists are kept; maxPatches how
+// many files' patches (the diff view pages through one file at a time).
+const (
+	maxFileLists = 4
+	maxPatches   = 2
+)
 
-type fileList struct {
-	key   string
-	files []worktree.FileChange
-}
-
-// maxFileLists is how many diffs' file lists are kept.
-const maxFileLists = 4
-
-// files returns the changed files from base to head, listed once per
-// pair of commits (base and head must be commit ids to be kept).
-func (c *fileLists) files(ctx context.Context, m *worktree.Manager, repo, base, head string) ([]worktree.FileChange, error) {
+// listFiles returns the changed files from base to head, listed once per
+// pair of commits (base and head must be commit ids to be kept): a diff of
+// 5,000 files costs a git diff of all of them each time.
+func (r *ReviewService) listFiles(ctx context.Context, repo, base, head string) ([]worktree.FileChange, error) {
 	key := repo + "\x00" + base + "\x00" + head
-	c.mu.Lock()
-	for i, e := range c.entries {
-		if e.key == key {
-			c.entries = append(append([]fileList{e}, c.entries[:i]...), c.entries[i+1:]...)
-			c.mu.Unlock()
-			return e.files, nil
-		}
+	if fcs, ok := r.lists.get(key); ok {
+		return fcs, nil
 	}
-	c.mu.Unlock()
-	fcs, err := m.Files(ctx, repo, base, head)
-	if err != nil || !isCommitID(base) || !isCommitID(head) {
-		return fcs, err
+	fcs, err := r.diff.Files(ctx, repo, base, head)
+	if err == nil && isCommitID(base) && isCommitID(head) {
+		r.lists.put(key, fcs)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.entries = append([]fileList{{key: key, files: fcs}}, c.entries...)
-	if len(c.entries) > maxFileLists {
-		c.entries = c.entries[:maxFileLists]
+	return fcs, err
+}
+
+// patch returns f's patch from base to head, read once per file and pair
+// of commits: each page of a 500,000-line file was a git diff of all of it.
+func (r *ReviewService) patch(ctx context.Context, repo, base, head string, f worktree.FileChange, o worktree.PatchOptions) (string, error) {
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%t", repo, base, head, f.OldPath, f.Path, o.IgnoreWhitespace)
+	if p, ok := r.patches.get(key); ok {
+		return p, nil
 	}
-	return fcs, nil
+	p, err := r.diff.ChangePatchWith(ctx, repo, base, head, f, o)
+	if err == nil && isCommitID(base) && isCommitID(head) {
+		r.patches.put(key, p)
+	}
+	return p, err
 }
 
 // isCommitID reports whether s is a full hexadecimal object id.

@@ -11,7 +11,7 @@ import (
 	"github.com/boof-runner/boof-runner/backend/task"
 )
 
-func newTestStore(t *testing.T) *store.Store {
+func newTestStore(t testing.TB) *store.Store {
 	t.Helper()
 	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "boof.db"), store.Options{})
 	if err != nil {
