@@ -22,6 +22,10 @@ SetCompressor /SOLID lzma
 !endif
 !define NAME "Boof Runner"
 !define UNINST_KEY "Software\Microsoft\Windows\CurrentVersion\Uninstall\BoofRunner"
+; Start at login: the Run value "Boof Runner" and the app's copy of it
+; (StartAtLogin under OWN_KEY) that says the value is the app's.
+!define RUN_KEY "Software\Microsoft\Windows\CurrentVersion\Run"
+!define OWN_KEY "Software\Boof Runner"
 ; The WebView2 runtime's client key (Microsoft's documented detection).
 !define WV2_GUID "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"
 !define WV2_URL "https://go.microsoft.com/fwlink/p/?LinkId=2124703"
@@ -107,4 +111,14 @@ Section "Uninstall"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"
   DeleteRegKey HKCU "${UNINST_KEY}"
+  ; Start at login (app/shell/autostart_windows.go): the Run value goes only
+  ; when it is the one the app wrote (equal to its copy); a user's own
+  ; value under that name stays. Then the app's own key.
+  ReadRegStr $0 HKCU "${OWN_KEY}" "StartAtLogin"
+  ReadRegStr $1 HKCU "${RUN_KEY}" "${NAME}"
+  ${If} $0 != ""
+  ${AndIf} $0 == $1
+    DeleteRegValue HKCU "${RUN_KEY}" "${NAME}"
+  ${EndIf}
+  DeleteRegKey HKCU "${OWN_KEY}"
 SectionEnd

@@ -3,7 +3,8 @@
 # install (/S) puts both .exe files, the Start-menu entry and the uninstaller
 # in place and takes the WebView2 check's offline branch (Wine has no
 # WebView2 and no network); the installed headless .exe runs; a silent
-# uninstall removes what the install put there and leaves the data root
+# uninstall removes what the install put there (and the start-at-login
+# value the app wrote, not a user's own) and leaves the data root
 # (%AppData%\Boof Runner, with a file planted in it first) untouched.
 # Exits non-zero, saying what, on the first difference.
 set -euo pipefail
@@ -36,8 +37,19 @@ out=$(wine "$inst/boof-runner.exe" --version 2>&1 | tr -d '\r') || fail "the ins
 case $out in "boof-runner "*) ;; *) fail "boof-runner.exe --version printed: $out";; esac
 echo "test-installer: installed ($(du -sh "$inst" | cut -f1)), runs: $out"
 
+# Start at login as the app writes it (app/shell/autostart_windows.go): the
+# Run value and its copy; the uninstall removes both.
+run='HKCU\Software\Microsoft\Windows\CurrentVersion\Run'
+own='HKCU\Software\Boof Runner'
+cmdline="\"$(winepath -w "$inst/boof-runner-desktop.exe")\" --hidden"
+wine reg add "$run" /v "Boof Runner" /t REG_SZ /d "$cmdline" /f >/dev/null 2>&1
+wine reg add "$own" /v StartAtLogin /t REG_SZ /d "$cmdline" /f >/dev/null 2>&1
+wine reg query "$run" /v "Boof Runner" >/dev/null 2>&1 || fail "could not plant the start-at-login value"
+
 wine "$inst/uninstall.exe" /S
 wineserver -w
+! wine reg query "$run" /v "Boof Runner" >/dev/null 2>&1 || fail "the uninstall left the start-at-login value"
+! wine reg query "$own" >/dev/null 2>&1 || fail "the uninstall left $own"
 [ ! -e "$inst" ] || fail "the uninstall left $(ls -A "$inst")"
 [ ! -e "$menu" ] || fail "the uninstall left the Start-menu entry"
 [ "$(cd "$data" && find . -type f -exec sha256sum {} + | sort)" = "$sum" ] || fail "the data root changed"
