@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/atomicfile"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
@@ -117,19 +116,7 @@ func TestTokenFileFromOutside(t *testing.T) {
 			cmd.Stdin = strings.NewReader(fmt.Sprintf("ghp_new%d\n", i))
 			var out strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			for {
-				if _, err := os.Stat(pause); err == nil {
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			cmd.Process.Signal(sig)
-			time.Sleep(200 * time.Millisecond) // let an ended process go before the pause is lifted
-			os.Remove(pause)
-			cmd.Wait()
+			signalWhilePaused(t, cmd, pause, sig)
 			got := tokensIn(t, tokens)
 			if got["github.com"] != old["github.com"] && got["github.com"] != fmt.Sprintf("ghp_new%d", i) {
 				t.Fatalf("after %v the token file holds %v (was %v); output: %s", sig, got, old, out.String())

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boof-runner/boof-runner/backend/dataroot"
 	"github.com/boof-runner/boof-runner/backend/failpoint"
@@ -63,19 +62,7 @@ func TestPushSignalledFromOutside(t *testing.T) {
 				cmd.Env = append(os.Environ(), "BOOF_RUNNER_HOME=", failpoint.EnvVar+"="+point+"=pause:"+pause)
 				var out strings.Builder
 				cmd.Stdout, cmd.Stderr = &out, &out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				for {
-					if _, err := os.Stat(pause); err == nil {
-						break
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
-				cmd.Process.Signal(sig)
-				time.Sleep(200 * time.Millisecond) // an ended process is gone before the pause is lifted
-				os.Remove(pause)
-				cmd.Wait()
+				signalWhilePaused(t, cmd, pause, sig)
 
 				if got := git(t, e.repo, "rev-parse", branch); got != next {
 					t.Fatalf("the task branch moved to %s", got)
