@@ -63,6 +63,22 @@ export async function startFakeForge(world, token, kind = 'github') {
   };
 }
 
+/**
+ * A done task ("Add a greeting") in a repository whose origin is a fake forge of kind, known
+ * to the settings' forge.hosts; main pushed there too when push is set. Returns { id, token, ff }.
+ */
+export async function seedForgeTask(world, token, kind, { push = false } = {}) {
+  const id = world.add('Add a greeting: write the mock file', '--title', 'Add a greeting');
+  world.runQueue();
+  const t = world.show(id);
+  assert(t.status === 'done', `seeded task is done (${t.status}: ${t.error ?? ''})`);
+  const ff = await startFakeForge(world, token, kind);
+  world.git('remote', 'add', 'origin', ff.clone);
+  if (push) world.git('push', '-q', 'origin', 'main');
+  world.cli('settings', 'set', 'forge.hosts', JSON.stringify([{ host: ff.host, kind, api: ff.api }]));
+  return { id, token, ff };
+}
+
 export const forgeFlows = {
   'forge-push-from-review': {
     seed(world) {
@@ -124,14 +140,7 @@ export const forgeFlows = {
   'forge-pull-request-lifecycle': {
     async seed(world) {
       const token = 'ghp_e2eFakeForgeToken0123456789abcdefABCD';
-      const id = world.add('Add a greeting: write the mock file', '--title', 'Add a greeting');
-      world.runQueue();
-      const t = world.show(id);
-      assert(t.status === 'done', `seeded task is done (${t.status}: ${t.error ?? ''})`);
-      const ff = await startFakeForge(world, token);
-      world.git('remote', 'add', 'origin', ff.clone);
-      world.cli('settings', 'set', 'forge.hosts', JSON.stringify([{ host: ff.host, kind: 'github', api: ff.api }]));
-      return { id, token, ff };
+      return seedForgeTask(world, token, 'github');
     },
     async run(page, { world, shot, seeded }) {
       const { ff, token } = seeded;

@@ -6,22 +6,14 @@
 // on the forge → Refresh accepts the task with the merge commit. Each step is
 // checked in the window and on the forge's side (what it received).
 import { assert } from '../harness.mjs';
-import { startFakeForge } from './forge.mjs';
+import { seedForgeTask } from './forge.mjs';
 import { nav, until } from './helpers.mjs';
 
 export const forgeGitLabFlows = {
   'forge-merge-request-lifecycle': {
     async seed(world) {
       const token = 'glpat-e2eFakeForgeToken01';
-      const id = world.add('Add a greeting: write the mock file', '--title', 'Add a greeting');
-      world.runQueue();
-      const t = world.show(id);
-      assert(t.status === 'done', `seeded task is done (${t.status}: ${t.error ?? ''})`);
-      const ff = await startFakeForge(world, token, 'gitlab');
-      world.git('remote', 'add', 'origin', ff.clone);
-      world.git('push', '-q', 'origin', 'main');
-      world.cli('settings', 'set', 'forge.hosts', JSON.stringify([{ host: ff.host, kind: 'gitlab', api: ff.api }]));
-      return { id, token, ff };
+      return seedForgeTask(world, token, 'gitlab', { push: true });
     },
     async run(page, { world, shot, seeded }) {
       const { ff, token } = seeded;
