@@ -1,8 +1,6 @@
 package wake
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -24,8 +22,7 @@ import (
 // eventName is the event of path: the same for every spelling Windows
 // takes as the same file (case, separators, . and ..).
 func eventName(path string) (*uint16, error) {
-	sum := sha256.Sum256([]byte(strings.ToLower(filepath.Clean(path))))
-	return windows.UTF16PtrFromString(`Local\boof-runner-wake-` + hex.EncodeToString(sum[:16]))
+	return windows.UTF16PtrFromString(`Local\boof-runner-wake-` + pathHash(strings.ToLower(filepath.Clean(path)), 16))
 }
 
 // Listener is the wake-up event of a data root.

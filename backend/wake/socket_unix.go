@@ -3,36 +3,29 @@
 package wake
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
 
-// maxPath is the longest socket path the kernel binds (sun_path less its
-// terminating NUL); a longer one is replaced by an abstract name derived
-// from it (addr).
-const maxPath = 107
-
-// addr is the socket address of path: the path itself, or for a path the
-// kernel cannot bind, an abstract name made from its hash (both sides
-// derive the same one).
+// addr is the socket address of path: the path itself, or for a path
+// too long to bind, longName's (an abstract name on Linux, a file in the
+// temporary folder elsewhere).
 func addr(path string) *net.UnixAddr {
 	if len(path) <= maxPath {
 		return &net.UnixAddr{Name: path, Net: "unixgram"}
 	}
-	sum := sha256.Sum256([]byte(path))
-	return &net.UnixAddr{Name: "@boof-runner-wake-" + hex.EncodeToString(sum[:16]), Net: "unixgram"}
+	return &net.UnixAddr{Name: longName(path), Net: "unixgram"}
 }
 
 // Listener is the bound wake-up socket of a data root.
 type Listener struct {
-	path string
+	path string // the socket file (or abstract name) bound
 	conn *net.UnixConn
 	// bound is the socket file this listener made (nil for an abstract
 	// name); Close removes it only while it is still that file.
@@ -48,14 +41,15 @@ type Listener struct {
 // and left alone.
 func Listen(path string, onPoke func()) (*Listener, error) {
 	a := addr(path)
-	file := a.Name == path
+	sock := a.Name // the socket file, unless an abstract name
+	file := !strings.HasPrefix(sock, "@")
 	if file {
-		fi, err := os.Lstat(path)
+		fi, err := os.Lstat(sock)
 		switch {
 		case err == nil && fi.Mode()&fs.ModeSocket == 0:
-			return nil, fmt.Errorf("wake-up socket: %s exists and is not a socket", path)
+			return nil, fmt.Errorf("wake-up socket: %s exists and is not a socket", sock)
 		case err == nil:
-			if err := os.Remove(path); err != nil {
+			if err := os.Remove(sock); err != nil {
 				return nil, fmt.Errorf("remove stale wake-up socket: %w", err)
 			}
 		case !errors.Is(err, fs.ErrNotExist):
@@ -66,9 +60,9 @@ func Listen(path string, onPoke func()) (*Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bind wake-up socket: %w", err)
 	}
-	l := &Listener{path: path, conn: conn, done: make(chan struct{})}
+	l := &Listener{path: sock, conn: conn, done: make(chan struct{})}
 	if file {
-		l.bound, _ = os.Lstat(path)
+		l.bound, _ = os.Lstat(sock)
 	}
 	go l.serve(onPoke)
 	return l, nil
