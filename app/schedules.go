@@ -176,7 +176,7 @@ func (s *ScheduleService) Scheduled() ([]task.Task, error) {
 // stored on bad input (the CLI's sentences).
 func (s *ScheduleService) Create(in ScheduleInput) (ScheduleView, error) {
 	n := task.NewTask{Title: in.Task.Title, Prompt: in.Task.Prompt, Priority: in.Task.Priority, Base: in.Task.Base,
-		Labels: in.Task.Labels, Runs: in.Task.Runs, Command: in.Task.Command, NotBefore: in.Task.NotBefore, Executor: in.Task.Executor}
+		Labels: in.Task.Labels, Runs: in.Task.Runs, Command: in.Task.Command, NotBefore: in.Task.NotBefore, Executor: in.Task.Executor, Repo: in.Task.Repo}
 	sc, err := s.intake.Schedule(s.ctx(), task.Schedule{Name: in.Name, Cron: in.Cron, TZ: in.TZ, Template: n}, len(in.Task.Attachments))
 	if err != nil {
 		return ScheduleView{}, userError(err)
