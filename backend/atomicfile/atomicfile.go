@@ -66,7 +66,7 @@ type Temp struct {
 // the files the program keeps for itself (an agent's home, a worktree's
 // records, attachments) must not land where a link planted there leads.
 // A file the user names and may keep linked (settings, tokens) goes
-// through ThroughLinks first.
+// through WriteFileThroughLinks.
 func Create(path string) (*Temp, error) {
 	base := filepath.Base(path)
 	if len(base) > maxBase {
@@ -89,6 +89,16 @@ func Create(path string) (*Temp, error) {
 
 // maxLinks bounds the symbolic links followed to a target (as Linux does).
 const maxLinks = 40
+
+// WriteFileThroughLinks is WriteFile where path's symbolic links lead
+// (ThroughLinks): for a file the user names and may keep linked.
+func WriteFileThroughLinks(path string, data []byte, perm fs.FileMode) error {
+	to, err := ThroughLinks(path)
+	if err != nil {
+		return err
+	}
+	return WriteFile(to, data, perm)
+}
 
 // ThroughLinks returns where path leads when it is a symbolic link (each
 // relative link read from the link's folder; a dangling link gives the

@@ -8,16 +8,6 @@ import (
 	"testing"
 )
 
-// writeThrough is how settings and the token file write: through the links
-// the user made.
-func writeThrough(path string, b []byte) error {
-	to, err := ThroughLinks(path)
-	if err != nil {
-		return err
-	}
-	return WriteFile(to, b, 0o600)
-}
-
 // A target that is a symbolic link is written where the link leads, and
 // the link stays: through a relative link, a chain of two, and to a file
 // not made yet. A loop of links is refused and writes nothing.
@@ -29,7 +19,7 @@ func TestWriteThroughLinksKeepsTheLink(t *testing.T) {
 	link, chain := filepath.Join(d, "settings.json"), filepath.Join(d, "chain.json")
 	os.Symlink("dotfiles/settings.json", link)
 	os.Symlink("settings.json", chain)
-	if err := writeThrough(chain, []byte("new")); err != nil {
+	if err := WriteFileThroughLinks(chain, []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(real); string(b) != "new" {
@@ -42,7 +32,7 @@ func TestWriteThroughLinksKeepsTheLink(t *testing.T) {
 	}
 	dangling := filepath.Join(d, "dangling")
 	os.Symlink("dotfiles/later.json", dangling)
-	if err := writeThrough(dangling, []byte("made")); err != nil {
+	if err := WriteFileThroughLinks(dangling, []byte("made"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(d, "dotfiles", "later.json")); string(b) != "made" {
@@ -50,7 +40,7 @@ func TestWriteThroughLinksKeepsTheLink(t *testing.T) {
 	}
 	loop := filepath.Join(d, "loop")
 	os.Symlink("loop", loop)
-	if err := writeThrough(loop, []byte("x")); err == nil {
+	if err := WriteFileThroughLinks(loop, []byte("x"), 0o600); err == nil {
 		t.Fatal("a loop of links was written")
 	}
 	if fi, err := os.Lstat(loop); err != nil || fi.Mode()&os.ModeSymlink == 0 {

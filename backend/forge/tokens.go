@@ -207,11 +207,7 @@ func (t Tokens) setFile(host, token string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	target, err := atomicfile.ThroughLinks(t.File) // a linked token file stays linked
-	if err != nil {
-		return false, fmt.Errorf("write the token file: %w", err)
-	}
-	if err := atomicfile.WriteFile(target, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteFileThroughLinks(t.File, append(b, '\n'), 0o600); err != nil { // a linked token file stays linked
 		return false, fmt.Errorf("write the token file: %w", err)
 	}
 	return true, nil

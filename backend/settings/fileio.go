@@ -157,7 +157,7 @@ func (f *File) lock() (func(), error) {
 // write replaces the file atomically: a temp file in the same folder,
 // synced, renamed over it. A settings.json that is a symbolic link (kept in
 // a dotfiles repository, say) is written through: its target is replaced
-// and the link kept (atomicfile.ThroughLinks, also to a file not made
+// and the link kept (atomicfile.WriteFileThroughLinks, also to a file not made
 // yet). Every change writes through it, so none can leave a
 // file larger than MaxFileSize, which no reader would accept: that write is
 // refused with a *TooLargeError and nothing is written.
@@ -173,11 +173,7 @@ func (f *File) write(raw map[string]any) error {
 	if fi, err := os.Stat(f.path); err == nil && !fi.Mode().IsRegular() {
 		return &MalformedError{Path: f.path, Problem: "is " + kind(fi.Mode()) + ", not a file"}
 	}
-	target, err := atomicfile.ThroughLinks(f.path)
-	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := atomicfile.WriteFile(target, b, 0o600); err != nil {
+	if err := atomicfile.WriteFileThroughLinks(f.path, b, 0o600); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil
